@@ -1,0 +1,445 @@
+//! The annotations of one tool or one resolution, and their lattice.
+
+use core::fmt;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::Hint;
+
+/// The annotations of a tool or of one resolution: a title and ten tri-state hints.
+///
+/// `Copy` and built in `const` context, so a tool's static worst case and the
+/// annotations of each action are compile-time constants and resolving one costs
+/// no allocation. `None` means the hint is absent from the wire; for core hints
+/// that stands for the specification's default, see [`Annotations::effective`].
+///
+/// ```
+/// use annot_runtime::Annotations;
+///
+/// const READ: Annotations = Annotations::new().read_only(true).open_world(false);
+/// const DELETE: Annotations = Annotations::new().destructive(true).idempotent(true);
+/// const WORST: Annotations = Annotations::join_all(&[READ, DELETE]);
+///
+/// assert_eq!(WORST.read_only, Some(false));
+/// assert_eq!(WORST.destructive, Some(true));
+/// assert_eq!(WORST.idempotent, Some(true));
+/// assert_eq!(WORST.open_world, Some(true)); // DELETE left it at its default
+/// assert!(READ.is_within(&WORST) && DELETE.is_within(&WORST));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Annotations {
+    /// Human-readable title of the tool or action.
+    pub title: Option<&'static str>,
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+    /// `aiProcessingHint` (SEP-1984).
+    pub ai_processing: Option<bool>,
+    /// `slowExecutionHint` (SEP-1984).
+    pub slow_execution: Option<bool>,
+    /// `resourceIntensiveHint` (SEP-1984).
+    pub resource_intensive: Option<bool>,
+    /// `sensitiveDataHint` (SEP-1984).
+    pub sensitive_data: Option<bool>,
+    /// `privilegedAccessHint` (SEP-1984).
+    pub privileged_access: Option<bool>,
+    /// `reversibleHint` (SEP-1984).
+    pub reversible: Option<bool>,
+}
+
+macro_rules! hint_setters {
+    ($($field:ident: $doc:literal),* $(,)?) => {
+        $(
+            #[doc = concat!("Sets `", $doc, "`.")]
+            #[must_use]
+            pub const fn $field(mut self, value: bool) -> Self {
+                self.$field = Some(value);
+                self
+            }
+        )*
+    };
+}
+
+impl Annotations {
+    /// No title and every hint absent.
+    pub const fn new() -> Self {
+        Annotations {
+            title: None,
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+            ai_processing: None,
+            slow_execution: None,
+            resource_intensive: None,
+            sensitive_data: None,
+            privileged_access: None,
+            reversible: None,
+        }
+    }
+
+    hint_setters! {
+        read_only: "readOnlyHint",
+        destructive: "destructiveHint",
+        idempotent: "idempotentHint",
+        open_world: "openWorldHint",
+        ai_processing: "aiProcessingHint",
+        slow_execution: "slowExecutionHint",
+        resource_intensive: "resourceIntensiveHint",
+        sensitive_data: "sensitiveDataHint",
+        privileged_access: "privilegedAccessHint",
+        reversible: "reversibleHint",
+    }
+
+    /// Sets the title.
+    #[must_use]
+    pub const fn title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// The value of one hint.
+    pub const fn get(&self, hint: Hint) -> Option<bool> {
+        match hint {
+            Hint::ReadOnly => self.read_only,
+            Hint::Destructive => self.destructive,
+            Hint::Idempotent => self.idempotent,
+            Hint::OpenWorld => self.open_world,
+            Hint::AiProcessing => self.ai_processing,
+            Hint::SlowExecution => self.slow_execution,
+            Hint::ResourceIntensive => self.resource_intensive,
+            Hint::SensitiveData => self.sensitive_data,
+            Hint::PrivilegedAccess => self.privileged_access,
+            Hint::Reversible => self.reversible,
+        }
+    }
+
+    /// Returns a copy with one hint set to `value` (`None` removes it).
+    #[must_use]
+    pub const fn with(mut self, hint: Hint, value: Option<bool>) -> Self {
+        match hint {
+            Hint::ReadOnly => self.read_only = value,
+            Hint::Destructive => self.destructive = value,
+            Hint::Idempotent => self.idempotent = value,
+            Hint::OpenWorld => self.open_world = value,
+            Hint::AiProcessing => self.ai_processing = value,
+            Hint::SlowExecution => self.slow_execution = value,
+            Hint::ResourceIntensive => self.resource_intensive = value,
+            Hint::SensitiveData => self.sensitive_data = value,
+            Hint::PrivilegedAccess => self.privileged_access = value,
+            Hint::Reversible => self.reversible = value,
+        }
+        self
+    }
+
+    /// Whether these annotations, with defaults applied, describe a read-only call.
+    pub const fn is_read_only(&self) -> bool {
+        matches!(self.read_only, Some(true))
+    }
+
+    /// The annotations a client acts on: core hints absent on the wire get the
+    /// specification's defaults, and on a read-only call the hints that only mean
+    /// something for writes are normalised (`destructiveHint: false`,
+    /// `idempotentHint: true`, `reversibleHint` absent).
+    ///
+    /// ```
+    /// use annot_runtime::Annotations;
+    ///
+    /// let none = Annotations::new().effective();
+    /// assert_eq!(
+    ///     (none.read_only, none.destructive, none.idempotent, none.open_world),
+    ///     (Some(false), Some(true), Some(false), Some(true))
+    /// );
+    /// let read = Annotations::new().read_only(true).effective();
+    /// assert_eq!((read.destructive, read.idempotent), (Some(false), Some(true)));
+    /// ```
+    #[must_use]
+    pub const fn effective(mut self) -> Self {
+        let mut index = 0;
+        while index < Hint::CORE.len() {
+            let hint = Hint::CORE[index];
+            if self.get(hint).is_none() {
+                self = self.with(hint, hint.default_value());
+            }
+            index += 1;
+        }
+        if self.is_read_only() {
+            self.destructive = Some(false);
+            self.idempotent = Some(true);
+            self.reversible = None;
+        }
+        self
+    }
+
+    /// The worst case of two annotations: for each hint the riskier effective value.
+    ///
+    /// Hints that only mean something for writes ignore a read-only side, so the
+    /// worst case of a read and an append is as reversible as the append. The title
+    /// is `self`'s, or `other`'s when `self` has none.
+    #[must_use]
+    pub const fn join(self, other: Annotations) -> Annotations {
+        let a = self.effective();
+        let b = other.effective();
+        let mut joined = Annotations::new();
+        joined.title = match a.title {
+            Some(title) => Some(title),
+            None => b.title,
+        };
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            let value = if hint.only_meaningful_when_writing() && a.is_read_only() {
+                b.get(hint)
+            } else if hint.only_meaningful_when_writing() && b.is_read_only() {
+                a.get(hint)
+            } else {
+                hint.join(a.get(hint), b.get(hint))
+            };
+            joined = joined.with(hint, value);
+            index += 1;
+        }
+        joined.effective()
+    }
+
+    /// The worst case of every element; [`Annotations::new`]`.effective()` (the
+    /// specification's defaults, the worst case there is) for an empty slice.
+    pub const fn join_all(all: &[Annotations]) -> Annotations {
+        if all.is_empty() {
+            return Annotations::new().effective();
+        }
+        let mut joined = all[0].effective();
+        let mut index = 1;
+        while index < all.len() {
+            joined = joined.join(all[index]);
+            index += 1;
+        }
+        joined
+    }
+
+    /// Checks a resolution against a static declaration, the conservative bound of
+    /// the protocol: after defaults, a resolution may claim less risk than the
+    /// static annotations for each hint, never more. Hints that only mean something
+    /// for writes are compared only when the resolution is not read-only.
+    ///
+    /// Returns the first violation, hints in [`Hint::ALL`] order.
+    ///
+    /// ```
+    /// use annot_runtime::{Annotations, Hint};
+    ///
+    /// let declared = Annotations::new().destructive(false);
+    /// let resolved = Annotations::new().destructive(true);
+    /// let violation = resolved.check_within(&declared).unwrap_err();
+    /// assert_eq!(violation.hint, Hint::Destructive);
+    /// ```
+    pub fn check_within(&self, declared: &Annotations) -> Result<(), BoundViolation> {
+        let resolved = self.effective();
+        let declared = declared.effective();
+        for hint in Hint::ALL {
+            if hint.only_meaningful_when_writing() && resolved.is_read_only() {
+                continue;
+            }
+            let (resolved_value, declared_value) = (resolved.get(hint), declared.get(hint));
+            if hint.risk_rank(resolved_value) > hint.risk_rank(declared_value) {
+                return Err(BoundViolation {
+                    hint,
+                    declared: declared_value,
+                    resolved: resolved_value,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether [`check_within`](Self::check_within) finds no violation.
+    pub fn is_within(&self, declared: &Annotations) -> bool {
+        self.check_within(declared).is_ok()
+    }
+}
+
+/// A resolution that claims more risk than the static declaration allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "resolved {hint} is {} but the static declaration allows at most {}",
+    show(*resolved),
+    show(*declared)
+)]
+pub struct BoundViolation {
+    /// The hint that broke the bound.
+    pub hint: Hint,
+    /// Its effective value in the static declaration.
+    pub declared: Option<bool>,
+    /// Its effective value in the resolution.
+    pub resolved: Option<bool>,
+}
+
+fn show(value: Option<bool>) -> &'static str {
+    match value {
+        None => "absent",
+        Some(true) => "true",
+        Some(false) => "false",
+    }
+}
+
+/// Serializes with the wire names, omitting absent hints.
+impl Serialize for Annotations {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(title) = self.title {
+            map.serialize_entry("title", title)?;
+        }
+        for hint in Hint::ALL {
+            if let Some(value) = self.get(hint) {
+                map.serialize_entry(hint.wire_name(), &value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+impl fmt::Display for Annotations {
+    /// Compact JSON, as on the wire.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let json = serde_json::to_string(self).map_err(|_| fmt::Error)?;
+        f.write_str(&json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_annotations() -> Vec<Annotations> {
+        // Every combination of the four core hints and two SEP-1984 hints.
+        let values = [None, Some(false), Some(true)];
+        let mut all = vec![];
+        for read_only in values {
+            for destructive in values {
+                for idempotent in values {
+                    for open_world in values {
+                        for sensitive_data in values {
+                            for reversible in values {
+                                all.push(Annotations {
+                                    read_only,
+                                    destructive,
+                                    idempotent,
+                                    open_world,
+                                    sensitive_data,
+                                    reversible,
+                                    ..Annotations::new()
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_operand_is_within_the_join() {
+        let all = all_annotations();
+        for (i, a) in all.iter().enumerate().step_by(7) {
+            for b in all.iter().skip(i % 5).step_by(11) {
+                let joined = a.join(*b);
+                assert!(a.is_within(&joined), "{a} not within {joined}");
+                assert!(b.is_within(&joined), "{b} not within {joined}");
+                assert_eq!(joined, b.join(*a));
+            }
+        }
+    }
+
+    #[test]
+    fn effective_is_idempotent_and_within_itself() {
+        for a in all_annotations() {
+            assert_eq!(a.effective(), a.effective().effective());
+            assert!(a.is_within(&a), "{a}");
+        }
+    }
+
+    #[test]
+    fn protocol_section_four_rules() {
+        let read_only = Annotations::new().read_only(true);
+        let writes = Annotations::new().read_only(false);
+        assert_eq!(
+            writes.check_within(&read_only).unwrap_err().hint,
+            Hint::ReadOnly
+        );
+
+        let not_destructive = Annotations::new().destructive(false);
+        let destructive = Annotations::new().destructive(true).open_world(true);
+        assert_eq!(
+            destructive.check_within(&not_destructive).unwrap_err().hint,
+            Hint::Destructive
+        );
+
+        let idempotent = Annotations::new().idempotent(true).destructive(false);
+        let repeated = Annotations::new().idempotent(false).destructive(false);
+        assert_eq!(
+            repeated.check_within(&idempotent).unwrap_err().hint,
+            Hint::Idempotent
+        );
+        // A read-only resolution of an idempotent tool is fine.
+        assert!(read_only.is_within(&idempotent));
+
+        let closed = Annotations::new().open_world(false);
+        assert_eq!(
+            Annotations::new().check_within(&closed).unwrap_err().hint,
+            Hint::OpenWorld
+        );
+    }
+
+    #[test]
+    fn sep_1984_hints_may_only_claim_less() {
+        let silent = Annotations::new();
+        let sensitive = Annotations::new().sensitive_data(true);
+        let not_sensitive = Annotations::new().sensitive_data(false);
+        assert!(not_sensitive.is_within(&silent));
+        assert!(silent.is_within(&sensitive));
+        assert_eq!(
+            sensitive.check_within(&silent).unwrap_err().hint,
+            Hint::SensitiveData
+        );
+
+        let reversible = Annotations::new().reversible(true);
+        let irreversible = Annotations::new().reversible(false);
+        assert!(reversible.is_within(&irreversible));
+        assert!(irreversible.check_within(&reversible).is_err());
+        // Reversibility means nothing for a read.
+        let read = Annotations::new().read_only(true).reversible(false);
+        assert!(read.is_within(&reversible));
+    }
+
+    #[test]
+    fn join_of_read_and_append_keeps_the_appends_reversibility() {
+        let read = Annotations::new().read_only(true);
+        let append = Annotations::new().destructive(false).reversible(true);
+        let joined = read.join(append);
+        assert_eq!(joined.reversible, Some(true));
+        assert_eq!(joined.destructive, Some(false));
+        assert_eq!(joined.idempotent, Some(false));
+        assert_eq!(joined.read_only, Some(false));
+    }
+
+    #[test]
+    fn join_all_of_nothing_is_the_specification_default() {
+        assert_eq!(Annotations::join_all(&[]), Annotations::new().effective());
+    }
+
+    #[test]
+    fn serializes_wire_names_and_skips_absent_hints() {
+        let a = Annotations::new()
+            .title("Read")
+            .read_only(true)
+            .sensitive_data(false);
+        assert_eq!(
+            a.to_string(),
+            r#"{"title":"Read","readOnlyHint":true,"sensitiveDataHint":false}"#
+        );
+    }
+}

@@ -1,0 +1,21 @@
+//! The annotation model of annot, its risk lattice, and the runtime that serves
+//! annotated MCP tools.
+//!
+//! Most users depend on the `annot` facade, which re-exports this crate together
+//! with the `#[mcp_tool]` macro.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod annotations;
+mod hint;
+mod tool;
+mod wire;
+
+#[doc(hidden)]
+pub mod private;
+
+pub use annotations::{Annotations, BoundViolation};
+pub use hint::Hint;
+pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};
+pub use wire::ToolAnnotations;

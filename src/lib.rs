@@ -1,0 +1,16 @@
+//! **annot** derives argument-specific MCP tool annotations from annotated Rust
+//! enums at compile time: the static worst case for `tools/list`, a pure resolver
+//! for `tools/resolve` and `tools/annotations`, and the tool's `inputSchema`, all
+//! from one declaration.
+
+#![forbid(unsafe_code)]
+
+pub use annot_runtime::*;
+
+#[doc(hidden)]
+pub mod __private {
+    pub use annot_runtime::private::*;
+    pub use annot_runtime::{Action, AnnotatedActions, AnnotatedTool, Annotations, ArgumentError};
+    pub use core;
+    pub use std;
+}
