@@ -18,4 +18,4 @@ pub mod private;
 pub use annotations::{Annotations, BoundViolation};
 pub use hint::Hint;
 pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};
-pub use wire::ToolAnnotations;
+pub use wire::{Tool, ToolAnnotations};

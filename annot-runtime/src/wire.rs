@@ -103,6 +103,40 @@ impl From<Annotations> for ToolAnnotations {
     }
 }
 
+/// A Tool as listed by `tools/list` or returned by `tools/resolve` (SEP-1862).
+///
+/// Fields this crate does not model (`icons`, `outputSchema`, future ones) are
+/// kept in [`extra`](Self::extra).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    /// The tool's name.
+    pub name: String,
+    /// Human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Description for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the arguments; its root has `"type": "object"`.
+    pub input_schema: Value,
+    /// Behaviour hints; for a resolvable tool, the worst case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotations>,
+    /// Dialect A marker: the tool answers `tools/annotations`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_annotations: Option<bool>,
+    /// Dialect B marker (SEP-1862): the tool answers `tools/resolve` with a Tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolve: Option<bool>,
+    /// `_meta`; dialect C marks a resolvable tool here.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Every other field, kept as it came.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +176,22 @@ mod tests {
             serde_json::to_value(a).unwrap()
         );
         assert_eq!(wire.hints(), Annotations { title: None, ..a });
+    }
+
+    #[test]
+    fn tool_keeps_unknown_fields() {
+        let json = serde_json::json!({
+            "name": "manage_files",
+            "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": false},
+            "resolve": true,
+            "_meta": {"io.modelcontextprotocol/tool-resolution": {"resolvable": true}},
+            "icons": [{"src": "https://example.com/i.png"}]
+        });
+        let tool: Tool = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(tool.resolve, Some(true));
+        assert!(tool.extra.contains_key("icons"));
+        assert_eq!(serde_json::to_value(&tool).unwrap(), json);
     }
 
     #[test]
