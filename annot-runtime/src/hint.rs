@@ -107,7 +107,9 @@ impl Hint {
 
     /// Looks a hint up by its attribute name (`"read_only"`).
     pub fn from_attribute_name(name: &str) -> Option<Hint> {
-        Hint::ALL.into_iter().find(|hint| hint.attribute_name() == name)
+        Hint::ALL
+            .into_iter()
+            .find(|hint| hint.attribute_name() == name)
     }
 
     /// Whether the hint is one of the four core hints (which have defaults).
@@ -137,7 +139,10 @@ impl Hint {
     /// Whether the hint only means something when the tool is not read-only
     /// (`destructiveHint`, `idempotentHint`, `reversibleHint`).
     pub const fn only_meaningful_when_writing(self) -> bool {
-        matches!(self, Hint::Destructive | Hint::Idempotent | Hint::Reversible)
+        matches!(
+            self,
+            Hint::Destructive | Hint::Idempotent | Hint::Reversible
+        )
     }
 
     /// The position of `value` in this hint's risk order: 0 rules the risk out,
@@ -207,10 +212,7 @@ mod tests {
                 for b in values {
                     assert_eq!(hint.join(a, b), hint.join(b, a));
                     for c in values {
-                        assert_eq!(
-                            hint.join(hint.join(a, b), c),
-                            hint.join(a, hint.join(b, c))
-                        );
+                        assert_eq!(hint.join(hint.join(a, b), c), hint.join(a, hint.join(b, c)));
                     }
                 }
             }

@@ -9,6 +9,7 @@
 
 mod annotations;
 mod hint;
+pub mod protocol;
 mod tool;
 mod wire;
 

@@ -159,6 +159,9 @@ mod tests {
     #[test]
     fn non_objects_are_refused() {
         let error = super::object(&json!([1])).unwrap_err();
-        assert_eq!(error.to_string(), "arguments must be a JSON object, found array");
+        assert_eq!(
+            error.to_string(),
+            "arguments must be a JSON object, found array"
+        );
     }
 }
