@@ -176,12 +176,21 @@ impl Builder {
                 let all_agree = per_variant.iter().flatten().all(|(other, other_schema)| {
                     other.name != field.name || other_schema == schema
                 });
-                if all_agree {
+                let undescribed = without_description(schema);
+                let same_type = per_variant.iter().flatten().all(|(other, other_schema)| {
+                    other.name != field.name || without_description(other_schema) == undescribed
+                });
+                let top = if all_agree {
                     shared.push(field.name.clone());
-                    properties.push((field.name.clone(), schema.clone()));
+                    schema.clone()
+                } else if same_type {
+                    // Same type, described differently per action: the type here,
+                    // each action's description in its branch.
+                    undescribed
                 } else {
-                    properties.push((field.name.clone(), Json::Object(Vec::new())));
-                }
+                    Json::Object(Vec::new())
+                };
+                properties.push((field.name.clone(), top));
             }
         }
         let mut required = vec![discriminator.to_owned()];
@@ -310,6 +319,19 @@ fn kind_name(kind: &FillKind) -> &'static str {
         FillKind::ActionsNames => "names",
         FillKind::Schemars => "schemars",
         FillKind::Defs => "defs",
+    }
+}
+
+fn without_description(schema: &Json) -> Json {
+    match schema {
+        Json::Object(members) => Json::Object(
+            members
+                .iter()
+                .filter(|(key, _)| key != "description")
+                .cloned()
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
