@@ -282,7 +282,7 @@ pub fn doc_string(attrs: &[Attribute]) -> Option<String> {
         if let syn::Meta::NameValue(meta) = &attr.meta {
             if let Expr::Lit(expr) = &meta.value {
                 if let Lit::Str(text) = &expr.lit {
-                    for line in text.value().lines() {
+                    for line in text.value().split('\n') {
                         lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
                     }
                 }
