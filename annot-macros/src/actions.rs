@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use syn::{Attribute, Ident};
 
 use crate::ast::Actions;
-use crate::expand::private_path;
+use crate::expand::{import_private, private};
 use crate::schema::actions_schema;
 use crate::json::Json;
 
@@ -53,7 +53,8 @@ fn copy_impls(ident: &Ident, attrs: &[Attribute], p: &TokenStream) -> TokenStrea
 
 /// The `AnnotatedActions` impl of a checked model.
 pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
-    let p = private_path(actions.options.krate.as_ref());
+    let import = import_private(actions.options.krate.as_ref());
+    let p = private();
     let ident = &actions.ident;
     let defaults = &actions.options.defaults;
     let consts: Vec<Ident> = (0..actions.variants.len())
@@ -74,10 +75,10 @@ pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
     let copy = copy_impls(ident, attrs, &p);
 
     quote! {
-        #copy
-
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
+            #import
+            #copy
             #(const #consts: #p::Annotations = #values;)*
 
             #[automatically_derived]
@@ -113,12 +114,19 @@ pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
 }
 
 /// What is emitted when the input has errors (see `expand::tool_fallback`).
-pub fn actions_fallback(ident: &Ident, attrs: &[Attribute], p: &TokenStream) -> TokenStream {
-    let copy = copy_impls(ident, attrs, p);
+pub fn actions_fallback(
+    ident: &Ident,
+    attrs: &[Attribute],
+    krate: Option<&syn::Path>,
+) -> TokenStream {
+    let import = import_private(krate);
+    let p = private();
+    let copy = copy_impls(ident, attrs, &p);
     quote! {
-        #copy
         #[allow(unreachable_code, clippy::all)]
         const _: () = {
+            #import
+            #copy
             impl #p::AnnotatedActions for #ident {
                 const ACTIONS: &'static [#p::Action] = &[];
                 const NAMES: &'static [&'static str] = &[];

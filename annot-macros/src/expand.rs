@@ -17,12 +17,20 @@ use crate::json::{Json, Piece};
 use crate::schema::{Builder, FillKind};
 use crate::serde_attr::FieldDefault;
 
-/// `<crate>::__private`, `::annot::__private` unless overridden.
-pub fn private_path(krate: Option<&syn::Path>) -> TokenStream {
+/// `use <crate>::__private as __annot;`, with `::annot` unless overridden. Each
+/// generated `const _` block starts with it and names everything through
+/// `__annot::` (as serde_derive's `extern crate serde as _serde`), so a wrong
+/// `crate = "..."` gives one error, not one per path.
+pub fn import_private(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
-        Some(path) => quote!(#path::__private),
-        None => quote!(::annot::__private),
+        Some(path) => quote!(use #path::__private as __annot;),
+        None => quote!(use ::annot::__private as __annot;),
     }
+}
+
+/// The name generated code reaches the facade's `__private` module by.
+pub fn private() -> TokenStream {
+    quote!(__annot)
 }
 
 fn option_str(value: Option<String>, p: &TokenStream) -> TokenStream {
@@ -34,7 +42,8 @@ fn option_str(value: Option<String>, p: &TokenStream) -> TokenStream {
 
 /// The `AnnotatedTool` impl of a checked model.
 pub fn tool(tool: &Tool) -> TokenStream {
-    let p = private_path(tool.options.krate.as_ref());
+    let import = import_private(tool.options.krate.as_ref());
+    let p = private();
     let ident = &tool.ident;
     let name = match &tool.options.name {
         Some(name) => name.value(),
@@ -76,6 +85,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     quote! {
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
+            #import
             #items
             #schema_items
 
@@ -250,10 +260,11 @@ fn struct_from_arguments(
     });
     quote! {
         let __object = #p::object(__arguments)?;
-        let __action = #p::action::<#ty>(
+        let __action = #p::action(
             __object,
             #discriminator,
             <#ty as #p::AnnotatedActions>::NAMES,
+            <#ty as #p::AnnotatedActions>::from_name,
         )?;
         #p::deny_unknown_fields(__object, &[#(#allowed),*])?;
         #p::core::result::Result::Ok(Self { #(#values,)* })
@@ -323,10 +334,13 @@ fn actions_const(kind: &FillKind, ty: Option<&Type>, p: &TokenStream) -> TokenSt
 
 /// What is emitted when the input has errors: an impl whose items are never
 /// used, so that code naming the trait's items reports nothing more.
-pub fn tool_fallback(ident: &Ident, p: &TokenStream) -> TokenStream {
+pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
+    let import = import_private(krate);
+    let p = private();
     quote! {
         #[allow(unreachable_code, clippy::all)]
         const _: () = {
+            #import
             impl #p::AnnotatedTool for #ident {
                 const NAME: &'static str = "";
                 const TITLE: #p::core::option::Option<&'static str> = #p::core::option::Option::None;

@@ -38,7 +38,7 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(item) => item,
         Err(error) => return with_error(input, error),
     };
-    let p = expand::private_path(options.krate.as_ref());
+    let krate = options.krate.clone();
     let model = ast::tool(&item, options, &errors);
     if let Some(model) = &model {
         check::tool(model, &errors);
@@ -48,7 +48,7 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
         (Ok(()), Some(model)) => expand::tool(&model),
         (Err(error), _) => {
             let fallback =
-                item.generics.params.is_empty().then(|| expand::tool_fallback(&item.ident, &p));
+                item.generics.params.is_empty().then(|| expand::tool_fallback(&item.ident, krate.as_ref()));
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }
@@ -68,7 +68,7 @@ pub fn mcp_actions(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(item) => item,
         Err(error) => return with_error(input, error),
     };
-    let p = expand::private_path(options.krate.as_ref());
+    let krate = options.krate.clone();
     let model = ast::actions(&item, options, &errors);
     if let Some(model) = &model {
         check::actions(model, &errors);
@@ -80,7 +80,7 @@ pub fn mcp_actions(args: TokenStream, input: TokenStream) -> TokenStream {
             let unit_enum = matches!(&item.data, Data::Enum(data)
                 if data.variants.iter().all(|variant| matches!(variant.fields, Fields::Unit)));
             let fallback = (unit_enum && item.generics.params.is_empty())
-                .then(|| actions::actions_fallback(&item.ident, &item.attrs, &p));
+                .then(|| actions::actions_fallback(&item.ident, &item.attrs, krate.as_ref()));
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
 use crate::tool::json_type;
-use crate::{AnnotatedActions, ArgumentError};
+use crate::ArgumentError;
 
 mod consts;
 mod schema;
@@ -100,14 +100,17 @@ pub fn optional<T: DeserializeOwned>(
         .transpose()
 }
 
-/// The discriminator field of an annotated struct.
-pub fn action<A: AnnotatedActions>(
+/// The discriminator field of an annotated struct: `names` and `from_name` are
+/// those of its [`AnnotatedActions`](crate::AnnotatedActions) type (passed as
+/// values, so a type that is not one is reported once, where it is named).
+pub fn action<A>(
     object: &Map<String, Value>,
     field: &'static str,
     names: &'static [&'static str],
+    from_name: fn(&str) -> Option<A>,
 ) -> Result<A, ArgumentError> {
     let name = discriminator(object, field, names)?;
-    A::from_name(name).ok_or_else(|| unknown_action(field, name, names))
+    from_name(name).ok_or_else(|| unknown_action(field, name, names))
 }
 
 /// Deserializes a field's value. Integral floats (`1.0`) are read as integers
