@@ -17,11 +17,21 @@ fn check<T: AnnotatedTool>() {
     assert!(!T::ACTIONS.is_empty(), "{} has actions", T::NAME);
     for action in T::ACTIONS {
         if let Err(violation) = action.annotations.check_within(&declared) {
-            panic!("{}: {} breaks the static bound: {violation}", T::NAME, action.name);
+            panic!(
+                "{}: {} breaks the static bound: {violation}",
+                T::NAME,
+                action.name
+            );
         }
         // Actions carry effective annotations: every core hint is present.
         let effective = action.annotations.effective();
-        assert_eq!(action.annotations, effective, "{}: {}", T::NAME, action.name);
+        assert_eq!(
+            action.annotations,
+            effective,
+            "{}: {}",
+            T::NAME,
+            action.name
+        );
     }
     let all: Vec<Annotations> = T::ACTIONS.iter().map(|action| action.annotations).collect();
     assert_eq!(
@@ -36,7 +46,12 @@ fn check<T: AnnotatedTool>() {
     let names: Vec<&str> = T::ACTIONS.iter().map(|action| action.name).collect();
     let schema = schema_of::<T>();
     let listed = &schema["properties"][T::DISCRIMINATOR]["enum"];
-    assert_eq!(*listed, serde_json::json!(names), "{}: the schema lists the actions", T::NAME);
+    assert_eq!(
+        *listed,
+        serde_json::json!(names),
+        "{}: the schema lists the actions",
+        T::NAME
+    );
 }
 
 #[test]

@@ -80,7 +80,8 @@ fn nested_types_parse_as_their_schema_says() {
             colour: None
         })
     );
-    let error = Canvas::from_arguments(&json!({"action": "draw", "at": {"x": 3, "y": "4"}, "path": []}))
-        .unwrap_err();
+    let error =
+        Canvas::from_arguments(&json!({"action": "draw", "at": {"x": 3, "y": "4"}, "path": []}))
+            .unwrap_err();
     assert_eq!(error.path(), Some("at.y"));
 }

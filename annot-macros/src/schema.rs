@@ -41,7 +41,8 @@ impl Builder {
         let key = format!(
             "{}:{}",
             kind_name(&kind),
-            ty.map(|ty| ty.to_token_stream().to_string()).unwrap_or_default()
+            ty.map(|ty| ty.to_token_stream().to_string())
+                .unwrap_or_default()
         );
         if let Some(index) = self.keys.iter().position(|known| *known == key) {
             return Json::Fill(index);
@@ -210,7 +211,10 @@ impl Builder {
         let mut root = vec![
             ("type".to_owned(), Json::str("object")),
             ("properties".to_owned(), Json::Object(properties)),
-            ("required".to_owned(), Json::strings(required.iter().map(String::as_str))),
+            (
+                "required".to_owned(),
+                Json::strings(required.iter().map(String::as_str)),
+            ),
             ("additionalProperties".to_owned(), Json::Bool(false)),
         ];
         if variants.len() > 1 {
@@ -354,11 +358,11 @@ fn describe(schema: Json, doc: Option<&str>) -> Json {
 fn nullable(inner: Json) -> Json {
     match inner {
         Json::Object(mut members) => {
-            if let Some((_, kind)) = members.iter_mut().find(|(key, _)| key == "type") {
-                if let Json::String(name) = kind {
-                    *kind = Json::strings([name.as_str(), "null"]);
-                    return Json::Object(members);
-                }
+            if let Some((_, kind)) = members.iter_mut().find(|(key, _)| key == "type")
+                && let Json::String(name) = kind
+            {
+                *kind = Json::strings([name.as_str(), "null"]);
+                return Json::Object(members);
             }
             any_of_null(Json::Object(members))
         }
