@@ -18,6 +18,7 @@ mod hints;
 mod json;
 mod schema;
 mod serde_attr;
+mod shapes;
 mod suggest;
 
 use proc_macro::TokenStream;
