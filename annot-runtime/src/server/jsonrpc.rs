@@ -23,7 +23,7 @@ pub(crate) enum Incoming {
 }
 
 /// Why a message is not a request this server can route, and the id to answer
-/// with (`None` writes `"id": null`).
+/// with, if one could be read.
 #[derive(Debug)]
 pub(crate) struct Rejected {
     pub id: Option<Value>,
@@ -88,7 +88,9 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Rejected> {
     if !version_ok {
         return Err(Rejected::invalid(Some(id), "`jsonrpc` must be \"2.0\""));
     }
-    let params = object.remove("params");
+    // `"params": null` is read as no params: some clients send it, and nothing
+    // is lost by not refusing it.
+    let params = object.remove("params").filter(|params| !params.is_null());
     if let Some(other) = params.as_ref().filter(|p| !p.is_object() && !p.is_array()) {
         return Err(Rejected::invalid(
             Some(id),
@@ -134,7 +136,7 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 pub(crate) fn start_result(id: &Value, capacity: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(capacity + 48);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_id(&mut out, Some(id));
+    write_id(&mut out, id);
     out.extend_from_slice(br#","result":"#);
     out
 }
@@ -152,22 +154,25 @@ pub(crate) fn result(id: &Value, result: &str) -> Vec<u8> {
     finish(out)
 }
 
-/// A complete error response.
+/// A complete error response. Without an id (the message had none this server
+/// could read), `id` is left out: MCP's `JSONRPCErrorResponse` makes it
+/// optional and does not allow JSON-RPC's `null`.
 pub(crate) fn error(id: Option<&Value>, error: &RpcError) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + error.message.len());
-    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_id(&mut out, id);
-    out.extend_from_slice(br#","error":"#);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","#);
+    if let Some(id) = id {
+        out.extend_from_slice(br#""id":"#);
+        write_id(&mut out, id);
+        out.push(b',');
+    }
+    out.extend_from_slice(br#""error":"#);
     serde_json::to_writer(&mut out, error).expect("an RpcError always serializes");
     out.push(b'}');
     out
 }
 
-fn write_id(out: &mut Vec<u8>, id: Option<&Value>) {
-    match id {
-        None => out.extend_from_slice(b"null"),
-        Some(id) => serde_json::to_writer(out, id).expect("an id always serializes"),
-    }
+fn write_id(out: &mut Vec<u8>, id: &Value) {
+    serde_json::to_writer(out, id).expect("an id always serializes");
 }
 
 #[cfg(test)]
@@ -211,7 +216,7 @@ mod tests {
         let written = error(None, &RpcError::new(-32700, "bad"));
         assert_eq!(
             written,
-            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}"#.to_vec()
+            br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}}"#.to_vec()
         );
     }
 }
