@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
@@ -173,6 +174,25 @@ impl ServerBuilder {
     }
 }
 
+/// The `initialize` result, fields in the schema's order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeResult<'a> {
+    protocol_version: &'a str,
+    capabilities: Value,
+    server_info: ServerInfo<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ServerInfo<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    version: &'a str,
+}
+
 fn initialize_result(
     version: &str,
     dialects: DialectSet,
@@ -181,19 +201,17 @@ fn initialize_result(
     title: Option<&str>,
     instructions: Option<&str>,
 ) -> Box<str> {
-    let mut server_info = Map::new();
-    server_info.insert("name".into(), name.into());
-    if let Some(title) = title {
-        server_info.insert("title".into(), title.into());
-    }
-    server_info.insert("version".into(), server_version.into());
-
-    let mut result = Map::new();
-    result.insert("protocolVersion".into(), version.into());
-    result.insert("capabilities".into(), dialects.capabilities());
-    result.insert("serverInfo".into(), Value::Object(server_info));
-    if let Some(instructions) = instructions {
-        result.insert("instructions".into(), instructions.into());
-    }
-    Value::Object(result).to_string().into_boxed_str()
+    let result = InitializeResult {
+        protocol_version: version,
+        capabilities: dialects.capabilities(),
+        server_info: ServerInfo {
+            name,
+            title,
+            version: server_version,
+        },
+        instructions,
+    };
+    serde_json::to_string(&result)
+        .expect("an initialize result always serializes")
+        .into_boxed_str()
 }
