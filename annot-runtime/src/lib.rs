@@ -10,6 +10,7 @@
 mod annotations;
 mod hint;
 pub mod protocol;
+pub mod server;
 mod tool;
 mod wire;
 
