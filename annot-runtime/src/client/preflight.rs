@@ -10,6 +10,7 @@ use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, 
 use crate::protocol::{
     AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult, RpcError, error_code,
 };
+use crate::tool::json_type;
 use crate::{Annotations, BoundViolation, Hint, Tool};
 
 impl ResolutionSupport {
@@ -128,6 +129,12 @@ fn check(
 }
 
 fn parse<T: DeserializeOwned>(result: Value) -> Result<T, ResolutionFailure> {
+    // Serde would also read a struct from an array; a result is an object.
+    if !result.is_object() {
+        return Err(ResolutionFailure::Malformed {
+            detail: format!("the result must be an object, found {}", json_type(&result)),
+        });
+    }
     serde_path_to_error::deserialize(result).map_err(|error| {
         let path = error.path().to_string();
         let detail = if path == "." {
