@@ -330,7 +330,10 @@ fn malformed_resolved_tools_fall_back() {
             "annotations": {"openWorldHint": 0}
         }}),
     );
-    assert!(detail.contains("tool.annotations.openWorldHint"), "{detail}");
+    assert!(
+        detail.contains("tool.annotations.openWorldHint"),
+        "{detail}"
+    );
     // Dialect C's shape is not dialect B's.
     malformed(dialect, read_answer(Dialect::ToolResolutionExtension));
 }
@@ -347,22 +350,41 @@ fn malformed_extension_results_fall_back() {
 
     let detail = malformed(dialect, with(&|r| r["resultType"] = json!("incomplete")));
     assert!(detail.contains("complete"), "{detail}");
-    malformed(dialect, with(&|r| drop(r.as_object_mut().unwrap().remove("resultType"))));
-    malformed(dialect, with(&|r| drop(r.as_object_mut().unwrap().remove("name"))));
+    malformed(
+        dialect,
+        with(&|r| drop(r.as_object_mut().unwrap().remove("resultType"))),
+    );
+    malformed(
+        dialect,
+        with(&|r| drop(r.as_object_mut().unwrap().remove("name"))),
+    );
     for hint in Hint::CORE {
         let detail = malformed(
             dialect,
-            with(&|r| drop(r["annotations"].as_object_mut().unwrap().remove(hint.wire_name()))),
+            with(&|r| {
+                drop(
+                    r["annotations"]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove(hint.wire_name()),
+                )
+            }),
         );
         assert!(detail.contains(hint.wire_name()), "{detail}");
     }
-    let detail = malformed(dialect, with(&|r| r["annotations"]["title"] = json!("Read")));
+    let detail = malformed(
+        dialect,
+        with(&|r| r["annotations"]["title"] = json!("Read")),
+    );
     assert!(detail.contains("title"), "{detail}");
     malformed(
         dialect,
         with(&|r| r["annotations"]["sensitiveDataHint"] = json!(true)),
     );
-    malformed(dialect, with(&|r| r["tool"] = json!({"name": "manage_files"})));
+    malformed(
+        dialect,
+        with(&|r| r["tool"] = json!({"name": "manage_files"})),
+    );
     let detail = malformed(dialect, with(&|r| r["_meta"] = json!({"x.y/z": 1})));
     assert!(detail.contains("x.y/z"), "{detail}");
     // Dialect B's shape is not dialect C's.
@@ -430,7 +452,10 @@ fn unresolvable_tools_use_static_annotations_without_asking() {
     let preflight = everything
         .preflight(&mut server, &unmarked, &read_arguments())
         .unwrap();
-    assert_eq!(preflight.source, AnnotationSource::Static(NotResolvable::Unmarked));
+    assert_eq!(
+        preflight.source,
+        AnnotationSource::Static(NotResolvable::Unmarked)
+    );
 
     let preflight = ResolutionSupport::default()
         .preflight(&mut server, &manage_files(), &read_arguments())
@@ -489,7 +514,11 @@ fn nothing_is_cached_across_calls() {
     assert!(first.annotations().is_read_only());
     assert_eq!(second.annotations().destructive, Some(true));
     assert!(third.annotations().is_read_only());
-    let asked: Vec<&Value> = server.sent.iter().map(|(_, params)| &params["arguments"]).collect();
+    let asked: Vec<&Value> = server
+        .sent
+        .iter()
+        .map(|(_, params)| &params["arguments"])
+        .collect();
     assert_eq!(
         asked,
         [
