@@ -8,7 +8,9 @@
 //! 1. [`ResolutionSupport::preflight`] asks the server, in the best dialect both
 //!    sides speak, what the call's annotations are; it checks the answer and falls
 //!    back to the static annotations of `tools/list` on any failure but invalid
-//!    arguments. It is transport-agnostic: the host passes a [`Requester`].
+//!    arguments. It is transport-agnostic: the host passes a [`Requester`] (a
+//!    closure, its own connection type, or a [`JsonRpcRequester`] around any
+//!    function that exchanges JSON-RPC messages as bytes).
 //! 2. [`Policy::decide`] turns the annotations of a [`ProposedCall`] and the
 //!    server's [`Trust`] into a [`Decision`]: allow, confirm (light, normal or
 //!    strong) or deny, with a reason a person can read.
@@ -57,12 +59,14 @@
 //! ```
 
 mod call;
+mod jsonrpc;
 mod policy;
 mod preflight;
 mod session;
 mod support;
 
 pub use call::{ProposedCall, Trust};
+pub use jsonrpc::JsonRpcRequester;
 pub use policy::{Decision, HostRule, Policy, Reason, Rule, Strength, Verdict};
 pub use preflight::{AnnotationSource, Preflight, PreflightError, ResolutionFailure};
 pub use session::{Classifier, Legs, Session, SessionConfig, Trifecta};
