@@ -18,10 +18,12 @@ use crate::protocol::RpcError;
 /// use annot_runtime::client::{JsonRpcRequester, Requester};
 /// use serde_json::{json, Value};
 ///
-/// // A server that answers every request with an empty result.
+/// // A server that answers every request with an empty result, and no
+/// // notification (a message without an id).
 /// let mut requester = JsonRpcRequester::new(|message: &[u8]| {
 ///     let request: Value = serde_json::from_slice(message).ok()?;
-///     let response = json!({"jsonrpc": "2.0", "id": request["id"], "result": {}});
+///     let id = request.get("id")?;
+///     let response = json!({"jsonrpc": "2.0", "id": id, "result": {}});
 ///     Some(response.to_string().into_bytes())
 /// });
 /// assert_eq!(requester.request("ping", json!({})).unwrap(), json!({}));
