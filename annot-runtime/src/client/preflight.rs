@@ -25,6 +25,11 @@ impl ResolutionSupport {
     /// Nothing is cached: every call asks again, since another argument set can
     /// resolve differently.
     ///
+    /// A resolution can only claim less risk than the static annotations, so it
+    /// changes nothing for an untrusted server, whose claims of safety are not
+    /// believed (see [`ProposedCall`](super::ProposedCall)); a host may skip the
+    /// request for such servers.
+    ///
     /// # Errors
     ///
     /// [`PreflightError::InvalidParams`] when the server answers `-32602`: it
