@@ -61,7 +61,7 @@ impl Trust {
 /// resolution (or the static annotations), for an untrusted one the static
 /// annotations [screened](Trust::screen), since a resolution can only claim less
 /// risk than the static ones and an untrusted server's claims of less risk are
-/// not believed.
+/// not believed (a resolution that claims more risk still adds it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProposedCall<'a> {
     tool: &'a str,
@@ -136,7 +136,15 @@ impl<'a> ProposedCall<'a> {
     pub fn annotations(&self) -> Annotations {
         match self.trust {
             Trust::Trusted => self.claimed().effective(),
-            Trust::Untrusted => Trust::Untrusted.screen(self.declared).effective(),
+            Trust::Untrusted => {
+                // A checked resolution is within the static annotations; joining
+                // keeps any risk an unchecked one adds.
+                let claimed = match self.resolved {
+                    Some(resolved) => self.declared.join(resolved),
+                    None => self.declared,
+                };
+                Trust::Untrusted.screen(claimed).effective()
+            }
         }
     }
 
@@ -184,5 +192,16 @@ mod tests {
         assert_eq!(believed.destructive, Some(true));
         assert_eq!(believed.open_world, Some(true));
         assert!(!untrusted.retry_is_safe());
+    }
+
+    #[test]
+    fn an_untrusted_resolution_may_still_add_risk() {
+        let arguments = Map::new();
+        let declared = Annotations::new().read_only(true).open_world(false);
+        let riskier = Annotations::new().read_only(true).privileged_access(true);
+        let call =
+            ProposedCall::new("t", &arguments, declared, Trust::Untrusted).with_resolution(riskier);
+        assert_eq!(call.annotations().privileged_access, Some(true));
+        assert!(!call.annotations().is_read_only());
     }
 }
