@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod annotations;
+pub mod client;
 mod hint;
 pub mod protocol;
 pub mod server;
