@@ -10,6 +10,8 @@
 mod annotations;
 mod hint;
 pub mod protocol;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 mod tool;
 mod wire;
 
