@@ -25,8 +25,9 @@
 //! ```no_run
 //! use annot_runtime::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
 //! # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
-//! use rmcp::model::{CallToolResult, Content};
+//! use rmcp::model::{CallToolResult, ContentBlock};
 //! use rmcp::service::RequestContext;
+//! use rmcp::transport::IntoTransport;
 //! use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 //! # struct Echo;
 //! # impl AnnotatedTool for Echo {
@@ -52,18 +53,22 @@
 //!         _tool: Echo,
 //!         _context: RequestContext<RoleServer>,
 //!     ) -> Result<CallToolResult, ErrorData> {
-//!         Ok(CallToolResult::success(vec![Content::text("echo")]))
+//!         Ok(CallToolResult::success(vec![ContentBlock::text("echo")]))
 //!     }
 //! }
 //!
-//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let tools = AnnotatedTools::new().with::<Echo>()?;
-//! let running = Annotated::new(Server, tools)
-//!     .serve(lifted(rmcp::transport::stdio()))
-//!     .await?;
-//! running.waiting().await?;
-//! # Ok(())
-//! # }
+//! // `transport` is any rmcp server transport, such as `rmcp::transport::stdio()`.
+//! async fn run<E, A>(
+//!     transport: impl IntoTransport<RoleServer, E, A>,
+//! ) -> Result<(), Box<dyn std::error::Error>>
+//! where
+//!     E: std::error::Error + Send + Sync + 'static,
+//! {
+//!     let tools = AnnotatedTools::new().with::<Echo>()?;
+//!     let running = Annotated::new(Server, tools).serve(lifted(transport)).await?;
+//!     running.waiting().await?;
+//!     Ok(())
+//! }
 //! ```
 
 mod convert;

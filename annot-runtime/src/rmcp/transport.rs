@@ -23,13 +23,21 @@ pub struct Lifted<T> {
 /// [`Annotated`](super::Annotated) carries in `_meta` is lifted on the way out.
 ///
 /// ```no_run
-/// # async fn run(server: impl rmcp::ServerHandler) -> Result<(), Box<dyn std::error::Error>> {
-/// use rmcp::ServiceExt;
+/// use rmcp::transport::IntoTransport;
+/// use rmcp::{RoleServer, ServerHandler, ServiceExt};
 ///
-/// let running = server.serve(annot_runtime::rmcp::lifted(rmcp::transport::stdio())).await?;
-/// running.waiting().await?;
-/// # Ok(())
-/// # }
+/// // `transport` is `rmcp::transport::stdio()` with rmcp's `transport-io` feature.
+/// async fn run<E, A>(
+///     server: impl ServerHandler,
+///     transport: impl IntoTransport<RoleServer, E, A>,
+/// ) -> Result<(), Box<dyn std::error::Error>>
+/// where
+///     E: std::error::Error + Send + Sync + 'static,
+/// {
+///     let running = server.serve(annot_runtime::rmcp::lifted(transport)).await?;
+///     running.waiting().await?;
+///     Ok(())
+/// }
 /// ```
 pub fn lifted<T, E, A>(transport: T) -> Lifted<impl Transport<RoleServer, Error = E> + 'static>
 where
