@@ -198,7 +198,10 @@ async fn serve_http(server: Annotated<Files>, address: SocketAddr) -> std::io::R
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service);
-            if let Err(error) = connection.await {
+            // A client that hangs up mid-message is routine, not worth a line.
+            if let Err(error) = connection.await
+                && !error.is_incomplete_message()
+            {
                 eprintln!("connection from {peer}: {error}");
             }
         });

@@ -10,7 +10,6 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;
 
-use rmcp::ServiceExt;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp_support::client::{Client, exercise};
 use rmcp_support::{Sandbox, example_binary};
@@ -22,24 +21,19 @@ const BOUND: Duration = Duration::from_secs(90);
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stdio_child_process() {
     let binary = example_binary();
-    for negotiates_extension in [false, true] {
-        let sandbox = Sandbox::new(&format!("rmcp-stdio-{negotiates_extension}"));
+    for client in Client::ALL {
+        let sandbox = Sandbox::new("rmcp-stdio");
         let mut command = tokio::process::Command::new(&binary);
         command.arg("--stdio").arg("--root").arg(&sandbox.0);
         let transport = TokioChildProcess::new(command).expect("spawn the example");
         let session = async {
-            let client = Client {
-                negotiates_extension,
-            }
-            .serve(transport)
-            .await
-            .expect("initialize over stdio");
+            let client = client.connect(transport).await;
             exercise(&client, &sandbox.0).await;
             client.cancel().await.expect("close the session");
         };
         tokio::time::timeout(BOUND, session)
             .await
-            .expect("stdio session finished in time");
+            .unwrap_or_else(|_| panic!("{client:?} over stdio finished in time"));
     }
 }
 
@@ -68,21 +62,16 @@ async fn streamable_http_on_loopback() {
     let url = url.trim().to_owned();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
 
-    for negotiates_extension in [false, true] {
+    for client in Client::ALL {
         let session = async {
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            let client = Client {
-                negotiates_extension,
-            }
-            .serve(transport)
-            .await
-            .expect("initialize over Streamable HTTP");
+            let client = client.connect(transport).await;
             exercise(&client, &sandbox.0).await;
             client.cancel().await.expect("close the session");
         };
         tokio::time::timeout(BOUND, session)
             .await
-            .expect("HTTP session finished in time");
+            .unwrap_or_else(|_| panic!("{client:?} over HTTP finished in time"));
     }
 }
 

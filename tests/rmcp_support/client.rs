@@ -7,24 +7,68 @@ use annot::protocol::{
 use annot::{AnnotatedTool, Annotations, ToolAnnotations};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest, CustomRequest,
-    ExtensionCapabilities, ServerResult,
+    ExtensionCapabilities, ProtocolVersion, RequestMetaObject, ServerResult,
 };
-use rmcp::service::{RunningService, ServiceError};
-use rmcp::{ClientHandler, RoleClient};
+use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::manage_files::ManageFiles;
 
-/// A client that declares the tool-resolution extension at `initialize`, or not.
+/// A client that declares the tool-resolution extension in its capabilities, or
+/// not, and starts its lifecycle the 2025-11-25 way (`initialize`, capabilities
+/// for the session) or the 2026-07-28 way (`server/discover`, capabilities on
+/// every request).
 #[derive(Clone, Copy, Debug)]
 pub struct Client {
-    pub negotiates_extension: bool,
+    pub declares_extension: bool,
+    pub per_request: bool,
+}
+
+impl Client {
+    /// Every combination.
+    pub const ALL: [Client; 4] = [
+        Client {
+            declares_extension: false,
+            per_request: false,
+        },
+        Client {
+            declares_extension: true,
+            per_request: false,
+        },
+        Client {
+            declares_extension: false,
+            per_request: true,
+        },
+        Client {
+            declares_extension: true,
+            per_request: true,
+        },
+    ];
+
+    /// Connects over `transport`.
+    pub async fn connect<T, E, A>(self, transport: T) -> RunningService<RoleClient, Client>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let lifecycle = if self.per_request {
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            }
+        } else {
+            ClientLifecycleMode::Initialize
+        };
+        self.serve_with_lifecycle(transport, lifecycle)
+            .await
+            .unwrap_or_else(|error| panic!("{self:?} could not connect: {error}"))
+    }
 }
 
 impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
         let mut capabilities = ClientCapabilities::default();
-        if self.negotiates_extension {
+        if self.declares_extension {
             let mut extensions = ExtensionCapabilities::new();
             extensions.insert(TOOL_RESOLUTION_EXTENSION.to_owned(), Map::new());
             capabilities.extensions = Some(extensions);
@@ -44,14 +88,26 @@ pub fn arguments(action: &str) -> Value {
     }
 }
 
-/// Sends a custom request and returns its raw result, or the JSON-RPC error.
+/// Sends a custom request, with `capabilities` as its per-request client
+/// capabilities when given, and returns its raw result or the JSON-RPC error.
 pub async fn custom(
     client: &RunningService<RoleClient, Client>,
     method: &str,
     params: Value,
+    capabilities: Option<Value>,
 ) -> Result<Value, rmcp::ErrorData> {
     let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-    match client.send_request(request).await {
+    let mut options = PeerRequestOptions::no_options();
+    if let Some(capabilities) = capabilities {
+        let mut meta = RequestMetaObject::new();
+        meta.insert(CLIENT_CAPABILITIES_META.to_owned(), capabilities);
+        options = options.with_meta(meta);
+    }
+    let response = match client.send_request_with_option(request, options).await {
+        Ok(handle) => handle.await_response().await,
+        Err(error) => Err(error),
+    };
+    match response {
         Ok(ServerResult::CustomResult(result)) => Ok(result.0),
         Ok(other) => panic!("{method}: rmcp parsed the result as another type: {other:?}"),
         Err(ServiceError::McpError(error)) => Err(error),
@@ -59,17 +115,22 @@ pub async fn custom(
     }
 }
 
-fn per_request_capabilities(extensions: Value) -> Value {
-    json!({CLIENT_CAPABILITIES_META: {"extensions": extensions}})
-}
-
 /// Everything a client does with `manage_files` over one connection: the
 /// capabilities, the listing, every action resolved in every dialect the
 /// session allows and checked against the tool's own resolver and the static
 /// bound, the error answers, and calls of every action.
 pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std::path::Path) {
-    let negotiated = client.service().negotiates_extension;
+    let Client {
+        declares_extension,
+        per_request,
+    } = *client.service();
     let info = client.peer_info().expect("initialized");
+    let version = if per_request {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    };
+    assert_eq!(info.protocol_version.as_str(), version);
     let extensions = info.capabilities.extensions.as_ref().expect("extensions");
     assert_eq!(extensions.get(TOOL_RESOLUTION_EXTENSION), Some(&Map::new()));
     assert!(info.capabilities.tools.is_some());
@@ -105,7 +166,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         let params = json!({"name": ManageFiles::NAME, "arguments": arguments});
 
         // Dialect A.
-        let result = custom(client, "tools/annotations", params.clone())
+        let result = custom(client, "tools/annotations", params.clone(), None)
             .await
             .unwrap();
         let a: AnnotationsResult = serde_json::from_value(result).unwrap();
@@ -118,11 +179,15 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         a.annotations.hints().check_within(&static_hints).unwrap();
 
         // Dialect C, asked for per request.
-        let mut with_extension = params.clone();
-        with_extension["_meta"] = per_request_capabilities(json!({TOOL_RESOLUTION_EXTENSION: {}}));
-        let result = custom(client, "tools/resolve", with_extension)
-            .await
-            .unwrap();
+        let with_extension = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: {}}});
+        let result = custom(
+            client,
+            "tools/resolve",
+            params.clone(),
+            Some(with_extension),
+        )
+        .await
+        .unwrap();
         let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
         assert_eq!(c.result_type, "complete");
         assert_eq!(c.name, ManageFiles::NAME);
@@ -131,11 +196,12 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             .check_within(&static_hints)
             .unwrap();
 
-        // Without per-request capabilities: the session decides.
-        let result = custom(client, "tools/resolve", params.clone())
+        // The client's own capabilities: the session's, or those rmcp attaches
+        // to every request after `server/discover`.
+        let result = custom(client, "tools/resolve", params.clone(), None)
             .await
             .unwrap();
-        if negotiated {
+        if declares_extension {
             let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
             assert_eq!(c.annotations, ResolvedToolAnnotations::from(expected));
         } else {
@@ -148,11 +214,17 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             annotations.hints().check_within(&static_hints).unwrap();
         }
 
-        // Per-request capabilities without the extension.
-        let mut without_extension = params.clone();
-        without_extension["_meta"] = per_request_capabilities(json!({}));
-        let result = custom(client, "tools/resolve", without_extension).await;
-        if negotiated {
+        // Per-request capabilities without the extension: -32021 when the
+        // session negotiated it, the SEP-1862 shape otherwise.
+        let without_extension = json!({"extensions": {}});
+        let result = custom(
+            client,
+            "tools/resolve",
+            params.clone(),
+            Some(without_extension),
+        )
+        .await;
+        if declares_extension && !per_request {
             let error = result.unwrap_err();
             assert_eq!(i64::from(error.code.0), error_code::MISSING_CAPABILITY);
         } else {
@@ -167,14 +239,14 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
 
 async fn check_errors(client: &RunningService<RoleClient, Client>) {
     let missing_path = json!({"name": ManageFiles::NAME, "arguments": {"action": "read"}});
-    let error = custom(client, "tools/resolve", missing_path)
+    let error = custom(client, "tools/resolve", missing_path, None)
         .await
         .unwrap_err();
     assert_eq!(i64::from(error.code.0), error_code::INVALID_PARAMS);
     assert!(error.message.contains("path"), "{}", error.message);
 
     let unknown = json!({"name": "no_such_tool", "arguments": {}});
-    let error = custom(client, "tools/annotations", unknown)
+    let error = custom(client, "tools/annotations", unknown, None)
         .await
         .unwrap_err();
     assert_eq!(i64::from(error.code.0), error_code::INVALID_PARAMS);
