@@ -12,6 +12,8 @@ pub mod client;
 mod hint;
 pub mod protocol;
 pub mod server;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 mod tool;
 mod wire;
 
