@@ -132,7 +132,13 @@ fn set_once<T>(slot: &mut Option<T>, value: T, key: &Ident, errors: &Errors) {
 }
 
 /// Records a hint written as `key` or `key = bool`.
-pub(crate) fn set_hint(set: &mut HintSet, index: usize, key: &Ident, raw: RawValue, errors: &Errors) {
+pub(crate) fn set_hint(
+    set: &mut HintSet,
+    index: usize,
+    key: &Ident,
+    raw: RawValue,
+    errors: &Errors,
+) {
     let Some(value) = errors.ok(bool_value(key, raw)) else {
         return;
     };

@@ -12,8 +12,8 @@ use syn::{Ident, Type};
 
 use crate::ast::{Field, Shape, Tool, Variant};
 use crate::case::RenameRule;
-use crate::rules::{self, Checked, Generated};
 use crate::json::{Json, Piece};
+use crate::rules::{self, Checked, Generated};
 use crate::schema::{Builder, FillKind};
 use crate::serde_attr::FieldDefault;
 

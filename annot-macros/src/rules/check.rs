@@ -54,7 +54,10 @@ impl Checked {
     pub fn pattern(&self, field: &str, test: &Test) -> Option<(usize, usize)> {
         let regex = pattern_regex(test)?.ok()?;
         let set = self.patterns.iter().position(|set| set.field == field)?;
-        let position = self.patterns[set].regexes.iter().position(|r| *r == regex)?;
+        let position = self.patterns[set]
+            .regexes
+            .iter()
+            .position(|r| *r == regex)?;
         Some((set, position))
     }
 
@@ -92,7 +95,9 @@ pub fn check_actions_enum(actions: &Actions, errors: &Errors) {
         errors.at(auth.span(), auth_here);
     }
     for variant in &actions.variants {
-        let Some(annotate) = &variant.annotate else { continue };
+        let Some(annotate) = &variant.annotate else {
+            continue;
+        };
         for rule in &annotate.rules {
             errors.at(rule.span, rules_here);
         }
@@ -132,12 +137,9 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
                 check_predicate(&rule.predicate, &kinds, &place, errors);
                 (0..variants.len()).map(|i| i == position).collect()
             }
-            (Shape::Enum(variants), Owner::Tool) => tool_rule_on_enum(
-                rule,
-                variants,
-                &tool.discriminator.0,
-                errors,
-            ),
+            (Shape::Enum(variants), Owner::Tool) => {
+                tool_rule_on_enum(rule, variants, &tool.discriminator.0, errors)
+            }
         };
         collect_patterns(&rule.predicate, &mut checked.patterns);
         checked.rules.push(CheckedRule {
@@ -182,7 +184,12 @@ fn tool_rule_on_enum(
     discriminator: &str,
     errors: &Errors,
 ) -> Vec<bool> {
-    let names: Vec<&str> = rule.predicate.fields().iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<&str> = rule
+        .predicate
+        .fields()
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
     let has = |variant: &crate::ast::Variant, name: &str| {
         variant.fields.iter().any(|f| f.ident.unraw() == name)
     };
@@ -195,7 +202,10 @@ fn tool_rule_on_enum(
     for field in rule.predicate.fields() {
         if !variants.iter().any(|variant| has(variant, &field.name)) {
             reported = true;
-            let all = variants.iter().flat_map(|v| &v.fields).map(|f| f.ident.unraw().to_string());
+            let all = variants
+                .iter()
+                .flat_map(|v| &v.fields)
+                .map(|f| f.ident.unraw().to_string());
             let all: Vec<String> = all.collect();
             let mut message = format!(
                 "no action has a field `{}`{}",
@@ -219,12 +229,20 @@ fn tool_rule_on_enum(
             rule.span,
             format!(
                 "no action has all the fields this rule tests ({})",
-                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
         return applies;
     }
-    for (variant, _) in variants.iter().zip(&applies).filter(|(_, applies)| **applies) {
+    for (variant, _) in variants
+        .iter()
+        .zip(&applies)
+        .filter(|(_, applies)| **applies)
+    {
         for field in &variant.fields {
             let name = field.ident.unraw().to_string();
             if !names.contains(&name.as_str()) {
@@ -423,7 +441,9 @@ fn collect_patterns(predicate: &Predicate, sets: &mut Vec<FieldPatterns>) {
         Predicate::Not(inner) => collect_patterns(inner, sets),
         Predicate::Some(_) => {}
         Predicate::Test(field, test) => {
-            let Some(Ok(regex)) = pattern_regex(test) else { return };
+            let Some(Ok(regex)) = pattern_regex(test) else {
+                return;
+            };
             if regex::Regex::new(&regex).is_err() {
                 return; // reported by check_test
             }
@@ -456,7 +476,10 @@ fn check_pattern_sets(checked: &Checked, errors: &Errors) {
                 .map_or_else(Span::call_site, |field| field.span);
             errors.at(
                 span,
-                format!("the patterns of `{}` do not compile together: {problem}", set.field),
+                format!(
+                    "the patterns of `{}` do not compile together: {problem}",
+                    set.field
+                ),
             );
         }
     }
@@ -473,7 +496,12 @@ fn valid_scope(scope: &str) -> bool {
 fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) {
     let mut specs: Vec<&AuthSpec> = Vec::new();
     specs.extend(&tool.options.auth);
-    specs.extend(checked.rules.iter().filter_map(|rule| rule.rule.auth.as_ref()));
+    specs.extend(
+        checked
+            .rules
+            .iter()
+            .filter_map(|rule| rule.rule.auth.as_ref()),
+    );
     let variants: &[crate::ast::Variant] = match &tool.shape {
         Shape::Enum(variants) => variants,
         Shape::Struct(_) => &[],
@@ -503,7 +531,10 @@ fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) {
     if checked.scopes.len() > 64 {
         errors.at(
             specs[0].span(),
-            format!("a tool names at most 64 scopes, this one names {}", checked.scopes.len()),
+            format!(
+                "a tool names at most 64 scopes, this one names {}",
+                checked.scopes.len()
+            ),
         );
     }
     if !checked.uses_auth || tool.options.auth.is_some() {

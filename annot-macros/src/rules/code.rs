@@ -196,7 +196,10 @@ fn literal_tokens(literal: &Literal, base: &Base) -> TokenStream {
 /// A test of a present value (`&str`, `i128`, `f64` or `bool`).
 fn value_test(value: &TokenStream, base: &Base, test: &Test, p: &TokenStream) -> TokenStream {
     match test {
-        Test::Equals { value: literal, negated } => {
+        Test::Equals {
+            value: literal,
+            negated,
+        } => {
             let literal = literal_tokens(literal, base);
             if *negated {
                 quote!(#value != #literal)
@@ -229,7 +232,12 @@ fn value_test(value: &TokenStream, base: &Base, test: &Test, p: &TokenStream) ->
 
 /// What the discriminator tells about a rule on one action (shape b), as a
 /// `const` expression over `__action`, the action's name.
-pub fn tri(predicate: &Predicate, fields: &[Field], discriminator: &str, p: &TokenStream) -> TokenStream {
+pub fn tri(
+    predicate: &Predicate,
+    fields: &[Field],
+    discriminator: &str,
+    p: &TokenStream,
+) -> TokenStream {
     let is_action = |name: &str| {
         fields
             .iter()
@@ -276,7 +284,9 @@ pub fn action_name_checks(
         action_literals(&rule.rule.predicate, &action, &mut names);
     }
     let checks = names.into_iter().filter_map(|literal| {
-        let Literal::Str(lit) = literal else { return None };
+        let Literal::Str(lit) = literal else {
+            return None;
+        };
         let name = lit.value();
         let message = format!(
             "`{name}` is not an action of `{}`; expected one of ",

@@ -7,8 +7,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::Ident;
+use syn::spanned::Spanned;
 
 use super::AuthSpec;
 use super::check::{Checked, CheckedRule};
@@ -110,11 +110,16 @@ impl Gen<'_> {
                 #p::Rule { index: #index, source: #source, hints: #hints, authorization: #auth }
             }
         });
-        let sets = self.checked.patterns.iter().enumerate().map(|(index, set)| {
-            let name = format_ident!("__PATTERNS_{}", index);
-            let regexes = &set.regexes;
-            quote!(static #name: #p::PatternSet = #p::PatternSet::new(&[#(#regexes),*]);)
-        });
+        let sets = self
+            .checked
+            .patterns
+            .iter()
+            .enumerate()
+            .map(|(index, set)| {
+                let name = format_ident!("__PATTERNS_{}", index);
+                let regexes = &set.regexes;
+                quote!(static #name: #p::PatternSet = #p::PatternSet::new(&[#(#regexes),*]);)
+            });
         quote! {
             const __DEFAULTS: #p::Annotations = #defaults;
             const __DEFAULT_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =

@@ -11,7 +11,10 @@ pub enum Base {
     /// `String`, `Box<str>`, `Arc<str>`, `Rc<str>`, `Cow<str>`.
     Str,
     /// A primitive integer, with its range.
-    Int { min: i128, max: i128 },
+    Int {
+        min: i128,
+        max: i128,
+    },
     /// `f32`, `f64`.
     Float,
     Bool,
@@ -34,7 +37,11 @@ pub struct Kind {
 /// The kind of a field of type `ty`; `action` for the discriminator of an
 /// annotated struct.
 pub fn kind_of(ty: &Type, action: bool) -> Kind {
-    let text = ty.to_token_stream().to_string().replace(" < ", "<").replace(" >", ">");
+    let text = ty
+        .to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">");
     if action {
         return Kind {
             optional: false,

@@ -108,7 +108,10 @@ fn rule_hints(group: &Group, errors: &Errors) -> Option<(HintSet, Option<AuthSpe
         let key = meta.path.get_ident().cloned();
         let raw = crate::attr::take_value(&meta)?;
         let Some(key) = key else {
-            errors.spanned(&meta.path, "expected a hint such as `read_only`, not a path");
+            errors.spanned(
+                &meta.path,
+                "expected a hint such as `read_only`, not a path",
+            );
             return Ok(());
         };
         let name = key.to_string();
@@ -203,8 +206,12 @@ fn whole_predicate(input: ParseStream) -> syn::Result<Predicate> {
 }
 
 fn predicate(input: ParseStream) -> syn::Result<Predicate> {
-    let ident = Ident::parse_any(input)
-        .map_err(|error| syn::Error::new(error.span(), "expected a field name or `all`, `any`, `not`, `some`"))?;
+    let ident = Ident::parse_any(input).map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "expected a field name or `all`, `any`, `not`, `some`",
+        )
+    })?;
     let name = ident.unraw().to_string();
     let raw = ident.to_string().starts_with("r#");
     if !raw && COMBINATORS.contains(&name.as_str()) && input.peek(syn::token::Paren) {
@@ -212,9 +219,8 @@ fn predicate(input: ParseStream) -> syn::Result<Predicate> {
         parenthesized!(content in input);
         return match name.as_str() {
             "all" | "any" => {
-                let parts = Punctuated::<Predicate, Token![,]>::parse_terminated_with(
-                    &content, predicate,
-                )?;
+                let parts =
+                    Punctuated::<Predicate, Token![,]>::parse_terminated_with(&content, predicate)?;
                 if parts.is_empty() {
                     return Err(syn::Error::new(
                         ident.span(),
@@ -304,10 +310,7 @@ fn test(input: ParseStream, field: &FieldRef) -> syn::Result<Test> {
         let operator: Ident = input.parse()?;
         let pattern = |input: ParseStream| {
             input.parse::<LitStr>().map_err(|error| {
-                syn::Error::new(
-                    error.span(),
-                    format!("`{operator}` takes a string literal"),
-                )
+                syn::Error::new(error.span(), format!("`{operator}` takes a string literal"))
             })
         };
         if operator == "matches" {
@@ -326,16 +329,23 @@ fn test(input: ParseStream, field: &FieldRef) -> syn::Result<Test> {
         ));
     }
     Err(syn::Error::new(
-        if input.is_empty() { field.span } else { input.span() },
+        if input.is_empty() {
+            field.span
+        } else {
+            input.span()
+        },
         format!("expected {OPERATORS} after `{}`", field.name),
     ))
 }
 
 fn literal(input: ParseStream) -> syn::Result<Literal> {
     let minus: Option<Token![-]> = input.parse()?;
-    let lit: Lit = input
-        .parse()
-        .map_err(|error| syn::Error::new(error.span(), "expected a literal: a string, a number, `true` or `false`"))?;
+    let lit: Lit = input.parse().map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "expected a literal: a string, a number, `true` or `false`",
+        )
+    })?;
     let span = minus.map_or(lit.span(), |minus| {
         minus.span.join(lit.span()).unwrap_or(lit.span())
     });
