@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub use annot_macros::{mcp_actions, mcp_tool};
 pub use annot_runtime::*;
 
 #[doc(hidden)]

@@ -19,6 +19,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use rmcp_support::manage_files::ManageFiles;
+use rmcp_support::{MCP_SCHEMA, assert_valid};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -103,7 +104,9 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let echo = RmcpTool::new("echo", "Echo the input.", Map::new());
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("object"));
+        let echo = RmcpTool::new("echo", "Echo the input.", schema);
         Ok(ListToolsResult::with_all_items(vec![echo]))
     }
 
@@ -241,7 +244,10 @@ async fn lifted_stream_puts_hints_markers_and_capabilities_in_place() {
         json!({})
     );
 
+    assert_valid(MCP_SCHEMA, "InitializeResult", &initialize);
+
     let list = result(&responses[1].1);
+    assert_valid(MCP_SCHEMA, "ListToolsResult", &list);
     assert_eq!(tool(&list, "fetch"), &expected_fetch());
     let names: Vec<&Value> = list["tools"]
         .as_array()
@@ -399,6 +405,7 @@ mod http {
             .find(|message| message["id"] == 2)
             .expect("tools/list answered");
         assert!(!response.to_string().contains(LIFT_META), "{response}");
+        assert_valid(MCP_SCHEMA, "ListToolsResult", &response["result"]);
         assert_eq!(tool(&response["result"], "fetch"), &expected_fetch());
     }
 

@@ -14,6 +14,7 @@ use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::manage_files::ManageFiles;
+use super::{MCP_SCHEMA, TOOL_RESOLUTION_SCHEMA, assert_valid};
 
 /// A client that declares the tool-resolution extension in its capabilities, or
 /// not, and starts its lifecycle the 2025-11-25 way (`initialize`, capabilities
@@ -169,6 +170,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         let result = custom(client, "tools/annotations", params.clone(), None)
             .await
             .unwrap();
+        assert_valid(MCP_SCHEMA, "ToolAnnotations", &result["annotations"]);
         let a: AnnotationsResult = serde_json::from_value(result).unwrap();
         assert_eq!(
             a.annotations,
@@ -188,6 +190,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         )
         .await
         .unwrap();
+        assert_valid(TOOL_RESOLUTION_SCHEMA, "ResolveToolResult", &result);
         let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
         assert_eq!(c.result_type, "complete");
         assert_eq!(c.name, ManageFiles::NAME);
@@ -205,6 +208,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
             assert_eq!(c.annotations, ResolvedToolAnnotations::from(expected));
         } else {
+            assert_valid(MCP_SCHEMA, "Tool", &result["tool"]);
             let b: ResolveToolResult = serde_json::from_value(result).unwrap();
             assert_eq!(b.tool.name, ManageFiles::NAME);
             assert_eq!(b.tool.resolve, Some(true));

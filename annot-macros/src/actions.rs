@@ -1,0 +1,155 @@
+//! Code generation for `#[mcp_actions]`: the `AnnotatedActions` impl of an enum
+//! of unit variants, used as the action field of an annotated struct.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Attribute, Ident};
+
+use crate::ast::Actions;
+use crate::expand::{import_private, private};
+use crate::json::Json;
+use crate::schema::actions_schema;
+
+/// Whether `#[derive(...)]` among `attrs` names `trait_name`.
+fn derives(attrs: &[Attribute], trait_name: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .any(|attr| {
+            let mut found = false;
+            let _ = attr.parse_nested_meta(|meta| {
+                found |= meta
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|segment| segment.ident == trait_name);
+                Ok(())
+            });
+            found
+        })
+}
+
+/// `Clone` and `Copy`, which the trait needs, unless the enum derives them.
+fn copy_impls(ident: &Ident, attrs: &[Attribute], p: &TokenStream) -> TokenStream {
+    let clone = (!derives(attrs, "Clone")).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #p::core::clone::Clone for #ident {
+                #[inline]
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+        }
+    });
+    let copy = (!derives(attrs, "Copy")).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #p::core::marker::Copy for #ident {}
+        }
+    });
+    quote!(#clone #copy)
+}
+
+/// The `AnnotatedActions` impl of a checked model.
+pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
+    let import = import_private(actions.options.krate.as_ref());
+    let p = private();
+    let ident = &actions.ident;
+    let defaults = &actions.options.defaults;
+    let consts: Vec<Ident> = (0..actions.variants.len())
+        .map(|i| format_ident!("__ACTION_{}", i))
+        .collect();
+    let values = actions.variants.iter().map(|variant| {
+        let annotate = variant.annotate.clone().unwrap_or_default();
+        let title = annotate.title.as_ref().map(|title| title.value());
+        annotate
+            .hints
+            .with_defaults(defaults)
+            .to_annotations(&p, title.as_deref())
+    });
+    let idents: Vec<&Ident> = actions
+        .variants
+        .iter()
+        .map(|variant| &variant.ident)
+        .collect();
+    let names: Vec<&String> = actions
+        .variants
+        .iter()
+        .map(|variant| &variant.name)
+        .collect();
+    let names_json = Json::strings(names.iter().map(|name| name.as_str())).text();
+    let schema = actions_schema(actions.doc.as_deref(), &actions.variants).text();
+    let copy = copy_impls(ident, attrs, &p);
+
+    quote! {
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #import
+            #copy
+            #(const #consts: #p::Annotations = #values;)*
+
+            #[automatically_derived]
+            impl #p::AnnotatedActions for #ident {
+                const ACTIONS: &'static [#p::Action] = &[
+                    #(#p::Action { name: #names, annotations: #consts },)*
+                ];
+                const NAMES: &'static [&'static str] = &[#(#names),*];
+                const NAMES_JSON: &'static str = #names_json;
+                const SCHEMA: &'static str = #schema;
+
+                fn annotations(self) -> #p::Annotations {
+                    match self {
+                        #(Self::#idents => #consts,)*
+                    }
+                }
+
+                fn name(self) -> &'static str {
+                    match self {
+                        #(Self::#idents => #names,)*
+                    }
+                }
+
+                fn from_name(__name: &str) -> #p::core::option::Option<Self> {
+                    match __name {
+                        #(#names => #p::core::option::Option::Some(Self::#idents),)*
+                        _ => #p::core::option::Option::None,
+                    }
+                }
+            }
+        };
+    }
+}
+
+/// What is emitted when the input has errors (see `expand::tool_fallback`).
+pub fn actions_fallback(
+    ident: &Ident,
+    attrs: &[Attribute],
+    krate: Option<&syn::Path>,
+) -> TokenStream {
+    let import = import_private(krate);
+    let p = private();
+    let copy = copy_impls(ident, attrs, &p);
+    quote! {
+        #[allow(unreachable_code, clippy::all)]
+        const _: () = {
+            #import
+            #copy
+            impl #p::AnnotatedActions for #ident {
+                const ACTIONS: &'static [#p::Action] = &[];
+                const NAMES: &'static [&'static str] = &[];
+                const NAMES_JSON: &'static str = "[]";
+                const SCHEMA: &'static str = "{}";
+                fn annotations(self) -> #p::Annotations {
+                    ::core::unreachable!()
+                }
+                fn name(self) -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn from_name(_: &str) -> #p::core::option::Option<Self> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,313 @@
+//! The typed model of a `#[mcp_tool]` or `#[mcp_actions]` item, built from syn's
+//! syntax tree. Problems found while building it are recorded, and the model is
+//! built as far as it can be so the checks can still run.
+
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::attr::{Annotate, ToolOptions, doc_string, is_annotate, parse_annotate};
+use crate::case::RenameRule;
+use crate::ctxt::Errors;
+use crate::serde_attr::{FieldDefault, Level, Serde, parse_serde};
+
+/// One named field: an argument of the tool.
+pub struct Field {
+    pub ident: Ident,
+    /// The name on the wire, after serde renames.
+    pub name: String,
+    /// Where that name was written (the rename literal, or the identifier).
+    pub name_span: Span,
+    pub ty: Type,
+    pub doc: Option<String>,
+    pub default: FieldDefault,
+    /// `#[serde(skip)]`: never read, always `Default::default()`.
+    pub skip: bool,
+}
+
+impl Field {
+    /// Whether the arguments must carry this field.
+    pub fn required(&self) -> bool {
+        !self.skip && !self.is_option() && matches!(self.default, FieldDefault::None)
+    }
+
+    /// Whether the field's type is `Option<_>` (as serde decides it: by name).
+    pub fn is_option(&self) -> bool {
+        crate::schema::option_inner(&self.ty).is_some()
+    }
+}
+
+/// One variant: an action.
+pub struct Variant {
+    pub ident: Ident,
+    pub name: String,
+    pub name_span: Span,
+    pub doc: Option<String>,
+    pub annotate: Option<Annotate>,
+    pub fields: Vec<Field>,
+    /// Written with braces (`Read { .. }`) rather than as a unit.
+    pub braced: bool,
+}
+
+/// What `#[mcp_tool]` was put on.
+pub enum Shape {
+    /// Shape (a): an enum whose variants are the actions.
+    Enum(Vec<Variant>),
+    /// Shape (b): a struct whose discriminator field has an `#[mcp_actions]` type.
+    Struct(Vec<Field>),
+}
+
+pub struct Tool {
+    pub ident: Ident,
+    pub doc: Option<String>,
+    pub options: ToolOptions,
+    /// The discriminator's wire name and where it was chosen.
+    pub discriminator: (String, Span),
+    pub shape: Shape,
+}
+
+/// An `#[mcp_actions]` enum.
+pub struct Actions {
+    pub ident: Ident,
+    pub doc: Option<String>,
+    pub options: ToolOptions,
+    pub variants: Vec<Variant>,
+}
+
+fn reject_generics(input: &DeriveInput, macro_name: &str, errors: &Errors) {
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        errors.spanned(
+            &input.generics,
+            format!("{macro_name} does not support generic parameters: a tool has one schema"),
+        );
+    }
+}
+
+fn reject_annotate(attrs: &[syn::Attribute], place: &str, errors: &Errors) {
+    for attr in attrs.iter().filter(|attr| is_annotate(attr)) {
+        errors.spanned(
+            attr,
+            format!("#[annotate] goes on the variants of the actions enum, not on {place}"),
+        );
+    }
+}
+
+/// Builds the model of a `#[mcp_tool]` item; `None` when its kind is unusable.
+pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Option<Tool> {
+    reject_generics(input, "#[mcp_tool]", errors);
+    reject_annotate(&input.attrs, "the tool itself", errors);
+    let serde = parse_serde(&input.attrs, Level::Container, errors);
+    let discriminator = match (&options.discriminator, &serde.tag) {
+        (Some(discriminator), Some(tag)) if discriminator.value() != tag.value() => {
+            errors.spanned(
+                tag,
+                format!(
+                    "`#[serde(tag = \"{}\")]` disagrees with `discriminator = \"{}\"`",
+                    tag.value(),
+                    discriminator.value()
+                ),
+            );
+            (discriminator.value(), discriminator.span())
+        }
+        (Some(chosen), _) | (None, Some(chosen)) => (chosen.value(), chosen.span()),
+        (None, None) => ("action".to_owned(), input.ident.span()),
+    };
+    if discriminator.0.is_empty() {
+        errors.at(discriminator.1, "the discriminator needs a name");
+    }
+    let shape = match &input.data {
+        Data::Union(data) => {
+            errors.spanned(
+                data.union_token,
+                "#[mcp_tool] goes on an enum whose variants are the actions, or on a struct \
+                 with an action field; not on a union",
+            );
+            return None;
+        }
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => Shape::Struct(fields(
+                named.named.iter(),
+                serde.rename_all,
+                "a field of the tool",
+                errors,
+            )),
+            Fields::Unnamed(unnamed) => {
+                errors.spanned(
+                    unnamed,
+                    "#[mcp_tool] needs named fields: a tuple struct has no argument names",
+                );
+                return None;
+            }
+            Fields::Unit => {
+                errors.spanned(
+                    &input.ident,
+                    "#[mcp_tool] on a unit struct: there is no action field; use an enum \
+                     whose variants are the actions, or a struct with an action field",
+                );
+                return None;
+            }
+        },
+        Data::Enum(data) => {
+            if data.variants.is_empty() {
+                errors.spanned(
+                    &input.ident,
+                    "#[mcp_tool] on an empty enum: a tool needs at least one action",
+                );
+                return None;
+            }
+            let variants = data
+                .variants
+                .iter()
+                .map(|variant| {
+                    let fields = match &variant.fields {
+                        Fields::Named(named) => named.named.iter().collect(),
+                        Fields::Unit => Vec::new(),
+                        Fields::Unnamed(unnamed) => {
+                            errors.spanned(
+                                unnamed,
+                                format!(
+                                    "tuple variant `{}`: arguments are named JSON fields, \
+                                     write `{} {{ name: Type }}`",
+                                    variant.ident, variant.ident
+                                ),
+                            );
+                            Vec::new()
+                        }
+                    };
+                    let variant_serde = parse_serde(&variant.attrs, Level::Variant, errors);
+                    let rule = variant_serde.rename_all.or(serde.rename_all_fields);
+                    let mut built = self::variant(variant, variant_serde, serde.rename_all, errors);
+                    built.fields = self::fields(fields.into_iter(), rule, "a field", errors);
+                    built.braced = matches!(variant.fields, Fields::Named(_));
+                    built
+                })
+                .collect();
+            Shape::Enum(variants)
+        }
+    };
+    Some(Tool {
+        ident: input.ident.clone(),
+        doc: doc_string(&input.attrs),
+        options,
+        discriminator,
+        shape,
+    })
+}
+
+/// Builds the model of an `#[mcp_actions]` enum.
+pub fn actions(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Option<Actions> {
+    reject_generics(input, "#[mcp_actions]", errors);
+    reject_annotate(&input.attrs, "the enum itself", errors);
+    let serde = parse_serde(&input.attrs, Level::ActionsContainer, errors);
+    let data = match &input.data {
+        Data::Enum(data) => data,
+        Data::Struct(data) => {
+            errors.spanned(
+                data.struct_token,
+                "#[mcp_actions] goes on an enum of unit variants, one per action",
+            );
+            return None;
+        }
+        Data::Union(data) => {
+            errors.spanned(
+                data.union_token,
+                "#[mcp_actions] goes on an enum of unit variants, one per action",
+            );
+            return None;
+        }
+    };
+    if data.variants.is_empty() {
+        errors.spanned(
+            &input.ident,
+            "#[mcp_actions] on an empty enum: there must be at least one action",
+        );
+        return None;
+    }
+    let variants = data
+        .variants
+        .iter()
+        .map(|variant| {
+            if !matches!(variant.fields, Fields::Unit) {
+                errors.spanned(
+                    &variant.fields,
+                    format!(
+                        "`{}` has fields: the variants of an #[mcp_actions] enum are unit \
+                         variants; arguments are fields of the tool struct",
+                        variant.ident
+                    ),
+                );
+            }
+            let variant_serde = parse_serde(&variant.attrs, Level::Variant, errors);
+            self::variant(variant, variant_serde, serde.rename_all, errors)
+        })
+        .collect();
+    Some(Actions {
+        ident: input.ident.clone(),
+        doc: doc_string(&input.attrs),
+        options,
+        variants,
+    })
+}
+
+fn variant(
+    variant: &syn::Variant,
+    serde: Serde,
+    rule: Option<RenameRule>,
+    errors: &Errors,
+) -> Variant {
+    let ident = variant.ident.unraw();
+    let (name, name_span) = match serde.rename {
+        Some(rename) => rename,
+        None => {
+            let name = ident.to_string();
+            let renamed = rule.map_or_else(|| name.clone(), |rule| rule.apply_to_variant(&name));
+            (renamed, ident.span())
+        }
+    };
+    Variant {
+        ident: variant.ident.clone(),
+        name,
+        name_span,
+        doc: doc_string(&variant.attrs),
+        annotate: parse_annotate(&variant.attrs, errors),
+        fields: Vec::new(),
+        braced: false,
+    }
+}
+
+fn fields<'a>(
+    fields: impl Iterator<Item = &'a syn::Field>,
+    rule: Option<RenameRule>,
+    place: &str,
+    errors: &Errors,
+) -> Vec<Field> {
+    fields
+        .filter_map(|field| {
+            reject_annotate(&field.attrs, place, errors);
+            let ident = field.ident.clone()?;
+            let serde = parse_serde(&field.attrs, Level::Field, errors);
+            let unraw = ident.unraw();
+            let (name, name_span) = match serde.rename {
+                Some(rename) => rename,
+                None => {
+                    let name = unraw.to_string();
+                    let renamed =
+                        rule.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name));
+                    (renamed, unraw.span())
+                }
+            };
+            if let Some((_, default)) = &field.default {
+                errors.spanned(default, "default field values are not supported here");
+            }
+            Some(Field {
+                ident,
+                name,
+                name_span,
+                ty: field.ty.clone(),
+                doc: doc_string(&field.attrs),
+                default: serde.default,
+                skip: serde.skip,
+            })
+        })
+        .collect()
+}

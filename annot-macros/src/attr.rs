@@ -1,0 +1,325 @@
+//! Parsing of the attributes the macros read: their own (`#[mcp_tool(...)]`,
+//! `#[mcp_actions(...)]`, `#[annotate(...)]`), serde's, and doc comments.
+//!
+//! Every key is parsed with `parse_nested_meta`. A key's handler records its
+//! problems in [`Errors`] and consumes the key's value, so one bad key never
+//! hides the next. New keys (such as rules on argument values, `when(...)`)
+//! are one more arm in the handler of their attribute.
+
+use proc_macro2::{Group, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Expr, Ident, Lit, LitStr, Token};
+
+use crate::ctxt::Errors;
+use crate::hints::{HINTS, HintSet, HintValue, hint_index, key_of_wire_name};
+use crate::suggest::did_you_mean;
+
+/// The value written after a key.
+pub enum RawValue {
+    /// `key`
+    Flag,
+    /// `key = tokens`
+    Assigned { eq: Token![=], tokens: TokenStream },
+    /// `key(...)`
+    List(Group),
+}
+
+/// Consumes the value of the current key, whatever it is, up to the next `,`.
+pub fn take_value(meta: &ParseNestedMeta) -> syn::Result<RawValue> {
+    let input = meta.input;
+    if input.peek(Token![=]) {
+        let eq: Token![=] = input.parse()?;
+        let tokens = input.step(|cursor| {
+            let mut rest = *cursor;
+            let mut tokens = TokenStream::new();
+            while let Some((token, next)) = rest.token_tree() {
+                if matches!(&token, TokenTree::Punct(punct) if punct.as_char() == ',') {
+                    break;
+                }
+                tokens.extend([token]);
+                rest = next;
+            }
+            Ok((tokens, rest))
+        })?;
+        Ok(RawValue::Assigned { eq, tokens })
+    } else if input.peek(syn::token::Paren)
+        || input.peek(syn::token::Bracket)
+        || input.peek(syn::token::Brace)
+    {
+        match input.parse::<TokenTree>()? {
+            TokenTree::Group(group) => Ok(RawValue::List(group)),
+            other => Err(syn::Error::new_spanned(other, "expected a group")),
+        }
+    } else {
+        Ok(RawValue::Flag)
+    }
+}
+
+fn describe(lit: &Lit) -> &'static str {
+    match lit {
+        Lit::Str(_) => "a string",
+        Lit::Int(_) => "an integer",
+        Lit::Float(_) => "a float",
+        Lit::Bool(_) => "a boolean",
+        Lit::Char(_) => "a character",
+        _ => "a literal of another kind",
+    }
+}
+
+/// `key` (true) or `key = true|false`.
+pub fn bool_value(key: &Ident, raw: RawValue) -> syn::Result<bool> {
+    let expected = format!("`{key}` takes `true` or `false` (or nothing, meaning `true`)");
+    match raw {
+        RawValue::Flag => Ok(true),
+        RawValue::Assigned { eq, tokens } if tokens.is_empty() => {
+            Err(syn::Error::new(eq.span, expected))
+        }
+        RawValue::Assigned { tokens, .. } => match syn::parse2::<Lit>(tokens.clone()) {
+            Ok(Lit::Bool(value)) => Ok(value.value),
+            Ok(other) => Err(syn::Error::new_spanned(
+                &other,
+                format!("{expected}, found {}", describe(&other)),
+            )),
+            Err(_) => Err(syn::Error::new_spanned(tokens, expected)),
+        },
+        RawValue::List(group) => Err(syn::Error::new_spanned(
+            group,
+            format!("write `{key}` or `{key} = false`"),
+        )),
+    }
+}
+
+/// `key = "text"`.
+pub fn str_value(key: &Ident, raw: RawValue) -> syn::Result<LitStr> {
+    let expected = format!("`{key}` takes a string: `{key} = \"...\"`");
+    match raw {
+        RawValue::Flag => Err(syn::Error::new_spanned(key, expected)),
+        RawValue::Assigned { eq, tokens } if tokens.is_empty() => {
+            Err(syn::Error::new(eq.span, expected))
+        }
+        RawValue::Assigned { tokens, .. } => match syn::parse2::<Lit>(tokens.clone()) {
+            Ok(Lit::Str(value)) => Ok(value),
+            Ok(other) => Err(syn::Error::new_spanned(
+                &other,
+                format!("{expected}, found {}", describe(&other)),
+            )),
+            Err(_) => Err(syn::Error::new_spanned(tokens, expected)),
+        },
+        RawValue::List(group) => Err(syn::Error::new_spanned(group, expected)),
+    }
+}
+
+/// The single identifier of a key, or an error naming the whole path.
+fn key_ident(meta: &ParseNestedMeta, errors: &Errors) -> Option<Ident> {
+    match meta.path.get_ident() {
+        Some(ident) => Some(ident.clone()),
+        None => {
+            errors.spanned(&meta.path, "expected a key such as `read_only`, not a path");
+            None
+        }
+    }
+}
+
+/// Stores a value once; a second one is a duplicate.
+fn set_once<T>(slot: &mut Option<T>, value: T, key: &Ident, errors: &Errors) {
+    if slot.is_some() {
+        errors.spanned(key, format!("duplicate `{key}`"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Records a hint written as `key` or `key = bool`.
+fn set_hint(set: &mut HintSet, index: usize, key: &Ident, raw: RawValue, errors: &Errors) {
+    let Some(value) = errors.ok(bool_value(key, raw)) else {
+        return;
+    };
+    if set.values[index].is_some() {
+        errors.spanned(key, format!("duplicate hint `{key}`"));
+        return;
+    }
+    set.values[index] = Some(HintValue {
+        value,
+        span: key.span(),
+        inherited: false,
+    });
+}
+
+fn unknown_key(key: &Ident, what: &str, valid: &[&str], errors: &Errors) {
+    let name = key.to_string();
+    let hint = match key_of_wire_name(&name) {
+        Some(attribute) if valid.contains(&attribute) => format!("; did you mean `{attribute}`?"),
+        _ => did_you_mean(&name, valid.iter().copied()),
+    };
+    let listed = valid
+        .iter()
+        .map(|key| format!("`{key}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    errors.spanned(
+        key,
+        format!("unknown {what} `{name}`{hint}\nexpected one of: {listed}"),
+    );
+}
+
+fn hint_keys() -> impl Iterator<Item = &'static str> {
+    HINTS.iter().map(|hint| hint.key)
+}
+
+/// The options of `#[mcp_tool(...)]` or `#[mcp_actions(...)]`.
+#[derive(Default)]
+pub struct ToolOptions {
+    pub name: Option<LitStr>,
+    pub title: Option<LitStr>,
+    pub description: Option<LitStr>,
+    pub discriminator: Option<LitStr>,
+    pub krate: Option<syn::Path>,
+    /// Hints that every action leaving them unset gets.
+    pub defaults: HintSet,
+}
+
+/// Which attribute the options belong to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OptionsOf {
+    Tool,
+    Actions,
+}
+
+const TOOL_KEYS: [&str; 5] = ["name", "title", "description", "discriminator", "crate"];
+
+/// Parses the arguments of `#[mcp_tool(...)]` or `#[mcp_actions(...)]`.
+pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolOptions {
+    let mut options = ToolOptions::default();
+    let valid: Vec<&str> = match of {
+        OptionsOf::Tool => TOOL_KEYS.iter().copied().chain(hint_keys()).collect(),
+        OptionsOf::Actions => ["crate"].into_iter().chain(hint_keys()).collect(),
+    };
+    let what = match of {
+        OptionsOf::Tool => "#[mcp_tool] option",
+        OptionsOf::Actions => "#[mcp_actions] option",
+    };
+    let parser = syn::meta::parser(|meta| {
+        let key = key_ident(&meta, errors);
+        let raw = take_value(&meta)?;
+        let Some(key) = key else { return Ok(()) };
+        let name = key.to_string();
+        if let Some(index) = hint_index(&name) {
+            set_hint(&mut options.defaults, index, &key, raw, errors);
+        } else if !valid.contains(&name.as_str()) {
+            unknown_key(&key, what, &valid, errors);
+        } else if name == "crate" {
+            if let Some(path) = errors.ok(str_value(&key, raw)) {
+                if let Some(parsed) = errors.ok(path.parse::<syn::Path>()) {
+                    set_once(&mut options.krate, parsed, &key, errors);
+                }
+            }
+        } else if let Some(value) = errors.ok(str_value(&key, raw)) {
+            let slot = match name.as_str() {
+                "name" => &mut options.name,
+                "title" => &mut options.title,
+                "description" => &mut options.description,
+                _ => &mut options.discriminator,
+            };
+            set_once(slot, value, &key, errors);
+        }
+        Ok(())
+    });
+    errors.ok(syn::parse::Parser::parse2(parser, args));
+    options
+}
+
+/// What `#[annotate(...)]` says about one action.
+#[derive(Clone, Default)]
+pub struct Annotate {
+    pub title: Option<LitStr>,
+    pub hints: HintSet,
+}
+
+const ANNOTATE_EXTRA_KEYS: [&str; 1] = ["title"];
+
+pub fn is_annotate(attr: &Attribute) -> bool {
+    attr.path().is_ident("annotate")
+}
+
+pub fn is_serde(attr: &Attribute) -> bool {
+    attr.path().is_ident("serde")
+}
+
+/// Merges every `#[annotate(...)]` of one variant; `None` when there is none.
+pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> {
+    let mut annotate: Option<Annotate> = None;
+    let valid: Vec<&str> = hint_keys().chain(ANNOTATE_EXTRA_KEYS).collect();
+    for attr in attrs.iter().filter(|attr| is_annotate(attr)) {
+        let current = annotate.get_or_insert_with(Annotate::default);
+        if let syn::Meta::Path(_) = attr.meta {
+            // `#[annotate]` alone: the action takes the defaults, explicitly.
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let key = key_ident(&meta, errors);
+            let raw = take_value(&meta)?;
+            let Some(key) = key else { return Ok(()) };
+            let name = key.to_string();
+            if let Some(index) = hint_index(&name) {
+                set_hint(&mut current.hints, index, &key, raw, errors);
+            } else if name == "title" {
+                if let Some(title) = errors.ok(str_value(&key, raw)) {
+                    set_once(&mut current.title, title, &key, errors);
+                }
+            } else if TOOL_KEYS.contains(&name.as_str()) {
+                errors.spanned(
+                    &key,
+                    format!("`{name}` is an option of #[mcp_tool(...)], not of #[annotate(...)]"),
+                );
+            } else {
+                unknown_key(&key, "hint", &valid, errors);
+            }
+            Ok(())
+        });
+        errors.ok(result);
+    }
+    annotate
+}
+
+/// The doc comment, rustdoc-style: one leading space per line removed, trimmed.
+pub fn doc_string(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("doc")) {
+        if let syn::Meta::NameValue(meta) = &attr.meta {
+            if let Expr::Lit(expr) = &meta.value {
+                if let Lit::Str(text) = &expr.lit {
+                    for line in text.value().split('\n') {
+                        lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
+                    }
+                }
+            }
+        }
+    }
+    let doc = lines.join("\n").trim().to_owned();
+    (!doc.is_empty()).then_some(doc)
+}
+
+/// Whether the item derives `Serialize` or `Deserialize`, in which case its
+/// `#[serde]` attributes stay for serde's derive to read.
+pub fn derives_serde(attrs: &[Attribute]) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .any(|attr| {
+            attr.to_token_stream()
+                .into_iter()
+                .any(|token| has_serde_derive(&token))
+        })
+}
+
+fn has_serde_derive(token: &TokenTree) -> bool {
+    match token {
+        TokenTree::Ident(ident) => ident == "Serialize" || ident == "Deserialize",
+        TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .any(|token| has_serde_derive(&token)),
+        _ => false,
+    }
+}

@@ -1,0 +1,160 @@
+//! Checks that look across the whole model: annotations of every action,
+//! names on the wire, the discriminator.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+
+use crate::ast::{Actions, Field, Shape, Tool, Variant};
+use crate::attr::ToolOptions;
+use crate::ctxt::Errors;
+
+/// Every check of a `#[mcp_tool]` item.
+pub fn tool(tool: &Tool, errors: &Errors) {
+    if let Some(name) = &tool.options.name {
+        if let Err(problem) = valid_tool_name(&name.value()) {
+            errors.spanned(name, problem);
+        }
+    }
+    let discriminator = &tool.discriminator.0;
+    match &tool.shape {
+        Shape::Enum(variants) => {
+            annotations(variants, &tool.options, "#[mcp_tool(...)]", errors);
+            for variant in variants {
+                for field in &variant.fields {
+                    if &field.name == discriminator {
+                        errors.at(
+                            field.name_span,
+                            format!(
+                                "field `{}` clashes with the discriminator `{discriminator}`: \
+                                 rename the field, or choose another discriminator with \
+                                 #[mcp_tool(discriminator = \"...\")]",
+                                field.name
+                            ),
+                        );
+                    }
+                }
+                unique_field_names(&variant.fields, errors);
+            }
+        }
+        Shape::Struct(fields) => {
+            tool_defaults(&tool.options, errors);
+            unique_field_names(fields, errors);
+            match fields.iter().find(|field| &field.name == discriminator) {
+                None => errors.at(
+                    tool.discriminator.1,
+                    format!(
+                        "no field `{discriminator}` selects the action: add a field \
+                         `{discriminator}: YourActions` whose type is an #[mcp_actions] enum, \
+                         or name the field with #[mcp_tool(discriminator = \"...\")]"
+                    ),
+                ),
+                Some(field) if !field.required() => errors.at(
+                    field.name_span,
+                    format!(
+                        "the action field `{discriminator}` must be required: not an Option, \
+                         not defaulted, not skipped"
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+/// Every check of an `#[mcp_actions]` enum.
+pub fn actions(actions: &Actions, errors: &Errors) {
+    annotations(
+        &actions.variants,
+        &actions.options,
+        "#[mcp_actions(...)]",
+        errors,
+    );
+}
+
+fn tool_defaults(options: &ToolOptions, errors: &Errors) {
+    for error in options.defaults.contradictions() {
+        errors.push(error);
+    }
+}
+
+/// Each action is annotated (or the tool gives defaults), its hints agree, and
+/// the actions have distinct names.
+fn annotations(variants: &[Variant], options: &ToolOptions, attribute: &str, errors: &Errors) {
+    tool_defaults(options, errors);
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for variant in variants {
+        if seen.insert(&variant.name, variant.name_span).is_some() {
+            errors.at(
+                variant.name_span,
+                format!("two actions are named `{}` on the wire", variant.name),
+            );
+        }
+        match &variant.annotate {
+            None if options.defaults.is_empty() => errors.spanned(
+                &variant.ident,
+                format!(
+                    "action `{}` has no #[annotate(...)]: declare its hints (for example \
+                     #[annotate(read_only)] or #[annotate(destructive = false)]), or give \
+                     tool-level defaults in {attribute}",
+                    variant.ident
+                ),
+            ),
+            None => {}
+            Some(annotate) => {
+                for error in annotate
+                    .hints
+                    .with_defaults(&options.defaults)
+                    .contradictions()
+                {
+                    errors.push(error);
+                }
+            }
+        }
+    }
+}
+
+fn unique_field_names(fields: &[Field], errors: &Errors) {
+    let mut seen: HashMap<&str, ()> = HashMap::new();
+    for field in fields.iter().filter(|field| !field.skip) {
+        if seen.insert(&field.name, ()).is_some() {
+            errors.at(
+                field.name_span,
+                format!("two fields are named `{}` on the wire", field.name),
+            );
+        }
+    }
+}
+
+/// MCP tool names: 1 to 128 characters among ASCII letters, digits, `_`, `-`, `.`.
+pub fn valid_tool_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 128 {
+        return Err(format!(
+            "a tool name has 1 to 128 characters, `{name}` has {}",
+            name.len()
+        ));
+    }
+    match name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        Some(bad) => Err(format!(
+            "a tool name may hold ASCII letters, digits, `_`, `-` and `.`; `{name}` holds `{bad}`"
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_tool_name;
+
+    #[test]
+    fn tool_names_follow_mcp() {
+        assert!(valid_tool_name("manage_files").is_ok());
+        assert!(valid_tool_name("api.v2-get").is_ok());
+        assert!(valid_tool_name("").is_err());
+        assert!(valid_tool_name("has space").is_err());
+        assert!(valid_tool_name(&"x".repeat(129)).is_err());
+    }
+}

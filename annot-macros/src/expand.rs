@@ -1,0 +1,370 @@
+//! Code generation for `#[mcp_tool]`: the `AnnotatedTool` impl of an annotated
+//! enum (shape a) or struct (shape b).
+//!
+//! Everything lives in `const _: () = { ... };`, every path goes through
+//! `<crate>::__private`, and every generated identifier starts with `__`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Ident, Type};
+
+use crate::ast::{Field, Shape, Tool, Variant};
+use crate::case::RenameRule;
+use crate::hints::HintSet;
+use crate::json::{Json, Piece};
+use crate::schema::{Builder, FillKind};
+use crate::serde_attr::FieldDefault;
+
+/// `use <crate>::__private as __annot;`, with `::annot` unless overridden. Each
+/// generated `const _` block starts with it and names everything through
+/// `__annot::` (as serde_derive's `extern crate serde as _serde`), so a wrong
+/// `crate = "..."` gives one error, not one per path.
+pub fn import_private(krate: Option<&syn::Path>) -> TokenStream {
+    match krate {
+        Some(path) => quote!(use #path::__private as __annot;),
+        None => quote!(
+            use ::annot::__private as __annot;
+        ),
+    }
+}
+
+/// The name generated code reaches the facade's `__private` module by.
+pub fn private() -> TokenStream {
+    quote!(__annot)
+}
+
+fn option_str(value: Option<String>, p: &TokenStream) -> TokenStream {
+    match value {
+        Some(value) => quote!(#p::core::option::Option::Some(#value)),
+        None => quote!(#p::core::option::Option::None),
+    }
+}
+
+/// The `AnnotatedTool` impl of a checked model.
+pub fn tool(tool: &Tool) -> TokenStream {
+    let import = import_private(tool.options.krate.as_ref());
+    let p = private();
+    let ident = &tool.ident;
+    let name = match &tool.options.name {
+        Some(name) => name.value(),
+        None => RenameRule::SnakeCase.apply_to_variant(&ident.unraw().to_string()),
+    };
+    let title = tool.options.title.as_ref().map(|title| title.value());
+    let title_tokens = option_str(title.clone(), &p);
+    let description = option_str(
+        tool.options
+            .description
+            .as_ref()
+            .map(|description| description.value())
+            .or_else(|| tool.doc.clone()),
+        &p,
+    );
+    let discriminator = &tool.discriminator.0;
+
+    let mut builder = Builder::default();
+    let (items, schema, resolve, from_arguments) = match &tool.shape {
+        Shape::Enum(variants) => {
+            let schema = builder.enum_schema(discriminator, variants);
+            let (items, resolve) = enum_annotations(variants, &tool.options.defaults, &p);
+            let from_arguments = enum_from_arguments(discriminator, variants, &p);
+            (items, schema, resolve, from_arguments)
+        }
+        Shape::Struct(fields) => {
+            let schema = builder.struct_schema(discriminator, fields);
+            let action = fields
+                .iter()
+                .find(|field| &field.name == discriminator)
+                .expect("checked: the struct has its discriminator field");
+            let (items, resolve) = struct_annotations(action, &tool.options.defaults, &p);
+            let from_arguments = struct_from_arguments(discriminator, action, fields, &p);
+            (items, schema, resolve, from_arguments)
+        }
+    };
+    let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
+
+    quote! {
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #import
+            #items
+            #schema_items
+
+            #[automatically_derived]
+            impl #p::AnnotatedTool for #ident {
+                const NAME: &'static str = #name;
+                const TITLE: #p::core::option::Option<&'static str> = #title_tokens;
+                const DESCRIPTION: #p::core::option::Option<&'static str> = #description;
+                const DISCRIMINATOR: &'static str = #discriminator;
+                const ACTIONS: &'static [#p::Action] = &__ACTIONS;
+                const STATIC_ANNOTATIONS: #p::Annotations =
+                    #p::static_annotations(&__ACTIONS, #title_tokens);
+
+                fn input_schema() -> &'static str {
+                    #input_schema
+                }
+
+                fn resolve(&self) -> #p::Annotations {
+                    #resolve
+                }
+
+                fn from_arguments(
+                    __arguments: &#p::serde_json::Value,
+                ) -> #p::core::result::Result<Self, #p::ArgumentError> {
+                    #from_arguments
+                }
+            }
+        };
+    }
+}
+
+/// Shape (a): one const per action, defaults applied, and a `match` over them.
+fn enum_annotations(
+    variants: &[Variant],
+    defaults: &HintSet,
+    p: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let count = variants.len();
+    let consts: Vec<Ident> = (0..count)
+        .map(|i| format_ident!("__ACTION_{}", i))
+        .collect();
+    let values = variants.iter().map(|variant| {
+        let annotate = variant.annotate.clone().unwrap_or_default();
+        let title = annotate.title.as_ref().map(|title| title.value());
+        let annotations = annotate
+            .hints
+            .with_defaults(defaults)
+            .to_annotations(p, title.as_deref());
+        quote!(#annotations.effective())
+    });
+    let names = variants.iter().map(|variant| &variant.name);
+    let arms = variants.iter().zip(&consts).map(|(variant, constant)| {
+        let ident = &variant.ident;
+        quote!(Self::#ident { .. } => #constant,)
+    });
+    let items = quote! {
+        #(const #consts: #p::Annotations = #values;)*
+        const __ACTIONS: [#p::Action; #count] = [
+            #(#p::Action { name: #names, annotations: #consts },)*
+        ];
+    };
+    let resolve = quote!(match self { #(#arms)* });
+    (items, resolve)
+}
+
+/// Shape (b): the actions of the `#[mcp_actions]` type with the tool's defaults.
+fn struct_annotations(
+    action: &Field,
+    defaults: &HintSet,
+    p: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let ty = &action.ty;
+    let field = &action.ident;
+    let defaults = defaults.to_annotations(p, None);
+    let actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>::ACTIONS);
+    let items = quote! {
+        const __DEFAULTS: #p::Annotations = #defaults;
+        const __ACTION_COUNT: usize = #actions.len();
+        const __ACTIONS: [#p::Action; __ACTION_COUNT] =
+            #p::actions_with_defaults::<__ACTION_COUNT>(#actions, __DEFAULTS);
+    };
+    let resolve = quote! {
+        #p::with_defaults(
+            <#ty as #p::AnnotatedActions>::annotations(self.#field),
+            __DEFAULTS,
+        )
+    };
+    (items, resolve)
+}
+
+/// The value of one field, read from `__object`.
+fn field_value(field: &Field, p: &TokenStream) -> TokenStream {
+    let ty = &field.ty;
+    let name = &field.name;
+    let default = match &field.default {
+        FieldDefault::Path(path) => quote!(#path()),
+        _ => quote!(#p::core::default::Default::default()),
+    };
+    if field.skip {
+        return default;
+    }
+    if field.required() {
+        quote_spanned!(ty.span()=> #p::required::<#ty>(__object, #name)?)
+    } else {
+        let read = quote_spanned!(ty.span()=> #p::optional::<#ty>(__object, #name)?);
+        quote! {
+            match #read {
+                #p::core::option::Option::Some(__value) => __value,
+                #p::core::option::Option::None => #default,
+            }
+        }
+    }
+}
+
+fn allowed_fields<'a>(discriminator: &'a str, fields: &'a [Field]) -> Vec<&'a str> {
+    let mut allowed = vec![discriminator];
+    allowed.extend(
+        fields
+            .iter()
+            .filter(|field| !field.skip && field.name != discriminator)
+            .map(|field| field.name.as_str()),
+    );
+    allowed
+}
+
+fn enum_from_arguments(discriminator: &str, variants: &[Variant], p: &TokenStream) -> TokenStream {
+    let names = variants.iter().map(|variant| &variant.name);
+    let arms = variants.iter().map(|variant| {
+        let ident = &variant.ident;
+        let name = &variant.name;
+        let allowed = allowed_fields(discriminator, &variant.fields);
+        let idents = variant.fields.iter().map(|field| &field.ident);
+        let values = variant.fields.iter().map(|field| field_value(field, p));
+        let construct = if variant.braced {
+            quote!(Self::#ident { #(#idents: #values,)* })
+        } else {
+            quote!(Self::#ident)
+        };
+        quote! {
+            #name => {
+                #p::deny_unknown_fields(__object, &[#(#allowed),*])?;
+                #p::core::result::Result::Ok(#construct)
+            }
+        }
+    });
+    quote! {
+        const __NAMES: &[&str] = &[#(#names),*];
+        let __object = #p::object(__arguments)?;
+        match #p::discriminator(__object, #discriminator, __NAMES)? {
+            #(#arms)*
+            __other => #p::core::result::Result::Err(
+                #p::unknown_action(#discriminator, __other, __NAMES),
+            ),
+        }
+    }
+}
+
+fn struct_from_arguments(
+    discriminator: &str,
+    action: &Field,
+    fields: &[Field],
+    p: &TokenStream,
+) -> TokenStream {
+    let ty = &action.ty;
+    let allowed = allowed_fields(discriminator, fields);
+    let values = fields.iter().map(|field| {
+        let ident = &field.ident;
+        if field.name == discriminator {
+            quote!(#ident: __action)
+        } else {
+            let value = field_value(field, p);
+            quote!(#ident: #value)
+        }
+    });
+    quote! {
+        let __object = #p::object(__arguments)?;
+        let __action = #p::action(
+            __object,
+            #discriminator,
+            <#ty as #p::AnnotatedActions>::NAMES,
+            <#ty as #p::AnnotatedActions>::from_name,
+        )?;
+        #p::deny_unknown_fields(__object, &[#(#allowed),*])?;
+        #p::core::result::Result::Ok(Self { #(#values,)* })
+    }
+}
+
+/// The items and the body of `input_schema()`: a literal when the whole schema
+/// is known here, a `const` concatenation when it includes an `#[mcp_actions]`
+/// enum's schema, a text built once at run time when it includes `schemars`
+/// schemas.
+fn schema_code(schema: &Json, builder: &Builder, p: &TokenStream) -> (TokenStream, TokenStream) {
+    let pieces = schema.render();
+    if builder.needs_runtime() {
+        let pieces = pieces.iter().map(|piece| match piece {
+            Piece::Text(text) => quote!(#p::SchemaPiece::Text(#text)),
+            Piece::Fill(index) => {
+                let fill = &builder.fills[*index];
+                match (&fill.kind, &fill.ty) {
+                    (FillKind::Defs, _) => quote!(#p::SchemaPiece::Defs),
+                    (FillKind::Schemars, Some(ty)) => {
+                        let subschema = quote_spanned!(ty.span()=> #p::subschema::<#ty>);
+                        quote!(#p::SchemaPiece::Type(#subschema))
+                    }
+                    (_, ty) => {
+                        let text = actions_const(&fill.kind, ty.as_ref(), p);
+                        quote!(#p::SchemaPiece::Text(#text))
+                    }
+                }
+            }
+        });
+        let body = quote! {
+            static __SCHEMA: #p::std::sync::OnceLock<#p::std::string::String> =
+                #p::std::sync::OnceLock::new();
+            __SCHEMA.get_or_init(|| #p::assemble_schema(&[#(#pieces),*]))
+        };
+        return (TokenStream::new(), body);
+    }
+    match pieces.as_slice() {
+        [Piece::Text(text)] => (TokenStream::new(), quote!(#text)),
+        _ => {
+            let parts = pieces.iter().map(|piece| match piece {
+                Piece::Text(text) => quote!(#text),
+                Piece::Fill(index) => {
+                    let fill = &builder.fills[*index];
+                    actions_const(&fill.kind, fill.ty.as_ref(), p)
+                }
+            });
+            let items = quote! {
+                const __SCHEMA_PARTS: &[&str] = &[#(#parts),*];
+                const __SCHEMA_LEN: usize = #p::concat_len(__SCHEMA_PARTS);
+                const __SCHEMA_BYTES: [u8; __SCHEMA_LEN] =
+                    #p::concat_bytes::<__SCHEMA_LEN>(__SCHEMA_PARTS);
+                const __SCHEMA: &str = #p::utf8(&__SCHEMA_BYTES);
+            };
+            (items, quote!(__SCHEMA))
+        }
+    }
+}
+
+fn actions_const(kind: &FillKind, ty: Option<&Type>, p: &TokenStream) -> TokenStream {
+    let constant = match kind {
+        FillKind::ActionsNames => quote!(NAMES_JSON),
+        _ => quote!(SCHEMA),
+    };
+    quote!(<#ty as #p::AnnotatedActions>::#constant)
+}
+
+/// What is emitted when the input has errors: an impl whose items are never
+/// used, so that code naming the trait's items reports nothing more.
+pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
+    let import = import_private(krate);
+    let p = private();
+    quote! {
+        #[allow(unreachable_code, clippy::all)]
+        const _: () = {
+            #import
+            impl #p::AnnotatedTool for #ident {
+                const NAME: &'static str = "";
+                const TITLE: #p::core::option::Option<&'static str> = #p::core::option::Option::None;
+                const DESCRIPTION: #p::core::option::Option<&'static str> =
+                    #p::core::option::Option::None;
+                const DISCRIMINATOR: &'static str = "";
+                const ACTIONS: &'static [#p::Action] = &[];
+                const STATIC_ANNOTATIONS: #p::Annotations = #p::Annotations::new();
+                fn input_schema() -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn resolve(&self) -> #p::Annotations {
+                    ::core::unreachable!()
+                }
+                fn from_arguments(
+                    _: &#p::serde_json::Value,
+                ) -> #p::core::result::Result<Self, #p::ArgumentError> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}

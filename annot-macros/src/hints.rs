@@ -1,0 +1,164 @@
+//! The ten hints as the macro knows them, and a set of hint values as written.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// One hint: the key written in attributes and the facts the checks need.
+pub struct Hint {
+    /// Key in `#[annotate(...)]`, also the name of the `Annotations` setter.
+    pub key: &'static str,
+    /// Name on the wire, accepted by nothing but suggested from.
+    pub wire: &'static str,
+}
+
+/// Every hint, in the runtime's `Hint::ALL` order.
+pub const HINTS: [Hint; 10] = [
+    Hint {
+        key: "read_only",
+        wire: "readOnlyHint",
+    },
+    Hint {
+        key: "destructive",
+        wire: "destructiveHint",
+    },
+    Hint {
+        key: "idempotent",
+        wire: "idempotentHint",
+    },
+    Hint {
+        key: "open_world",
+        wire: "openWorldHint",
+    },
+    Hint {
+        key: "ai_processing",
+        wire: "aiProcessingHint",
+    },
+    Hint {
+        key: "slow_execution",
+        wire: "slowExecutionHint",
+    },
+    Hint {
+        key: "resource_intensive",
+        wire: "resourceIntensiveHint",
+    },
+    Hint {
+        key: "sensitive_data",
+        wire: "sensitiveDataHint",
+    },
+    Hint {
+        key: "privileged_access",
+        wire: "privilegedAccessHint",
+    },
+    Hint {
+        key: "reversible",
+        wire: "reversibleHint",
+    },
+];
+
+const READ_ONLY: usize = 0;
+
+/// Hints a read-only action cannot hold at the given value, and why.
+const READ_ONLY_CONTRADICTIONS: [(usize, bool, &str); 3] = [
+    (
+        1,
+        true,
+        "a read-only action changes nothing, so it cannot be destructive",
+    ),
+    (2, false, "a read-only action is always idempotent"),
+    (
+        9,
+        false,
+        "a read-only action has nothing to undo, so it cannot be irreversible",
+    ),
+];
+
+pub fn hint_index(key: &str) -> Option<usize> {
+    HINTS.iter().position(|hint| hint.key == key)
+}
+
+/// The attribute key of a hint's wire name (`readOnlyHint` -> `read_only`).
+pub fn key_of_wire_name(wire: &str) -> Option<&'static str> {
+    HINTS
+        .iter()
+        .find(|hint| hint.wire == wire)
+        .map(|hint| hint.key)
+}
+
+/// One hint value and where it was written.
+#[derive(Clone, Copy)]
+pub struct HintValue {
+    pub value: bool,
+    pub span: Span,
+    /// Filled in from a tool-level default rather than written on the action.
+    pub inherited: bool,
+}
+
+/// The hint values of one `#[annotate]` or of the tool-level defaults.
+#[derive(Clone, Default)]
+pub struct HintSet {
+    pub values: [Option<HintValue>; 10],
+}
+
+impl HintSet {
+    pub fn is_empty(&self) -> bool {
+        self.values.iter().all(Option::is_none)
+    }
+
+    /// These values, with `defaults` filling the hints left unset.
+    pub fn with_defaults(&self, defaults: &HintSet) -> HintSet {
+        let mut merged = self.clone();
+        for (value, default) in merged.values.iter_mut().zip(&defaults.values) {
+            if value.is_none() {
+                *value = default.map(|default| HintValue {
+                    inherited: true,
+                    ..default
+                });
+            }
+        }
+        merged
+    }
+
+    /// Contradictions between `read_only` and the hints that only mean something
+    /// for writes. A contradiction made only of inherited values is not
+    /// reported again here: the tool-level check reports it once.
+    pub fn contradictions(&self) -> Vec<syn::Error> {
+        let Some(read_only) = self.values[READ_ONLY].filter(|read_only| read_only.value) else {
+            return Vec::new();
+        };
+        let mut errors = Vec::new();
+        for (index, risky, reason) in READ_ONLY_CONTRADICTIONS {
+            let Some(other) = self.values[index].filter(|other| other.value == risky) else {
+                continue;
+            };
+            if other.inherited && read_only.inherited {
+                continue;
+            }
+            let written = if risky {
+                HINTS[index].key.to_owned()
+            } else {
+                format!("{} = false", HINTS[index].key)
+            };
+            let span = if other.inherited {
+                read_only.span
+            } else {
+                other.span
+            };
+            errors.push(syn::Error::new(
+                span,
+                format!("`{written}` contradicts `read_only`: {reason}"),
+            ));
+        }
+        errors
+    }
+
+    /// `<private>::Annotations::new().read_only(true)...` with an optional title.
+    pub fn to_annotations(&self, private: &TokenStream, title: Option<&str>) -> TokenStream {
+        let setters = self.values.iter().zip(&HINTS).filter_map(|(value, hint)| {
+            let value = value.as_ref()?.value;
+            let setter = format_ident!("{}", hint.key);
+            Some(quote!(.#setter(#value)))
+        });
+        let title = title.map(|title| quote!(.title(#title)));
+        quote!(#private::Annotations::new() #title #(#setters)*)
+    }
+}

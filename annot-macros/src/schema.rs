@@ -1,0 +1,512 @@
+//! The `inputSchema`: field types mapped to JSON Schema 2020-12 at compile time,
+//! with holes for what only the compiler (an `#[mcp_actions]` enum's names) or
+//! the runtime (a `schemars` schema of a nested type) knows.
+//!
+//! The schema accepts exactly what the generated parser accepts: unknown fields
+//! are refused, `Option` fields may be absent or null, integer types carry
+//! their range, and the per-action fields are tied to the discriminator.
+
+use quote::ToTokens;
+use syn::{GenericArgument, PathArguments, Type};
+
+use crate::ast::{Field, Variant};
+use crate::json::Json;
+
+/// What goes into a hole of the schema text.
+pub enum FillKind {
+    /// The whole schema of an `#[mcp_actions]` enum (`AnnotatedActions::SCHEMA`).
+    ActionsSchema,
+    /// The JSON array of its names (`AnnotatedActions::NAMES_JSON`).
+    ActionsNames,
+    /// The `schemars` schema of a type, at run time.
+    Schemars,
+    /// The `$defs` the `schemars` schemas refer to, at run time.
+    Defs,
+}
+
+pub struct Fill {
+    pub kind: FillKind,
+    pub ty: Option<Type>,
+}
+
+/// Builds schemas and remembers the holes they have.
+#[derive(Default)]
+pub struct Builder {
+    pub fills: Vec<Fill>,
+    keys: Vec<String>,
+}
+
+impl Builder {
+    fn fill(&mut self, kind: FillKind, ty: Option<&Type>) -> Json {
+        let key = format!(
+            "{}:{}",
+            kind_name(&kind),
+            ty.map(|ty| ty.to_token_stream().to_string())
+                .unwrap_or_default()
+        );
+        if let Some(index) = self.keys.iter().position(|known| *known == key) {
+            return Json::Fill(index);
+        }
+        self.keys.push(key);
+        self.fills.push(Fill {
+            kind,
+            ty: ty.cloned(),
+        });
+        Json::Fill(self.fills.len() - 1)
+    }
+
+    /// Whether the schema can only be completed at run time.
+    pub fn needs_runtime(&self) -> bool {
+        self.fills
+            .iter()
+            .any(|fill| matches!(fill.kind, FillKind::Schemars))
+    }
+
+    /// The schema of a type, as serde deserializes it.
+    pub fn type_schema(&mut self, ty: &Type) -> Json {
+        let ty = peel(ty);
+        let Some((name, args)) = last_segment(ty) else {
+            return self.fill(FillKind::Schemars, Some(ty));
+        };
+        let simple = |kind: &str| Json::object([("type", Json::str(kind))]);
+        match (name.as_str(), args.as_slice()) {
+            ("bool", []) => simple("boolean"),
+            ("String", []) => simple("string"),
+            ("char", []) => Json::object([
+                ("type", Json::str("string")),
+                ("minLength", Json::Number("1".into())),
+                ("maxLength", Json::Number("1".into())),
+            ]),
+            ("f32" | "f64", []) => simple("number"),
+            ("Option", [inner]) => {
+                let inner = self.type_schema(inner);
+                nullable(inner)
+            }
+            ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [item, ..]) => Json::object([
+                ("type", Json::str("array")),
+                ("items", self.type_schema(item)),
+            ]),
+            ("HashMap" | "BTreeMap", [key, value, ..]) if is_string(key) => Json::object([
+                ("type", Json::str("object")),
+                ("additionalProperties", self.type_schema(value)),
+            ]),
+            ("Box", [inner]) => self.type_schema(inner),
+            ("Value", []) if is_serde_json_value(ty) => Json::Bool(true),
+            (integer, []) => match integer_range(integer) {
+                Some((min, max)) => Json::object([
+                    ("type", Json::str("integer")),
+                    ("minimum", Json::Number(min)),
+                    ("maximum", Json::Number(max)),
+                ]),
+                None => self.fill(FillKind::Schemars, Some(ty)),
+            },
+            _ => self.fill(FillKind::Schemars, Some(ty)),
+        }
+    }
+
+    /// The schema of a field, its doc comment as `description`.
+    pub fn field_schema(&mut self, field: &Field) -> Json {
+        let schema = self.type_schema(&field.ty);
+        describe(schema, field.doc.as_deref())
+    }
+
+    /// The schema of the discriminator field of an annotated struct.
+    pub fn action_field_schema(&mut self, field: &Field) -> Json {
+        match &field.doc {
+            None => self.fill(FillKind::ActionsSchema, Some(&field.ty)),
+            Some(doc) => Json::object([
+                ("type", Json::str("string")),
+                ("enum", self.fill(FillKind::ActionsNames, Some(&field.ty))),
+                ("description", Json::str(doc)),
+            ]),
+        }
+    }
+
+    /// Closes a root schema: with `$defs` when nested types need them.
+    fn root(&mut self, mut members: Vec<(String, Json)>) -> Json {
+        if self.needs_runtime() {
+            let defs = self.fill(FillKind::Defs, None);
+            members.push(("$defs".into(), defs));
+        }
+        Json::Object(members)
+    }
+
+    /// Shape (a): one object whose fields depend on the discriminator.
+    ///
+    /// Every field of every action is listed at the top (with its schema when
+    /// all actions agree on it), so a reader sees one flat object, and a chain
+    /// of `if`/`then`/`else` on the discriminator gives each action its exact
+    /// `required` list and closes it with `additionalProperties: false`. No
+    /// `oneOf`/`anyOf`/`allOf` at the root: some model APIs refuse them there.
+    pub fn enum_schema(&mut self, discriminator: &str, variants: &[Variant]) -> Json {
+        let mut discriminator_schema = vec![
+            ("type".to_owned(), Json::str("string")),
+            (
+                "enum".to_owned(),
+                Json::strings(variants.iter().map(|v| v.name.as_str())),
+            ),
+        ];
+        let documented: Vec<String> = variants
+            .iter()
+            .filter_map(|v| Some(format!("`{}`: {}", v.name, v.doc.as_deref()?)))
+            .collect();
+        if !documented.is_empty() {
+            discriminator_schema.push(("description".into(), Json::String(documented.join("\n"))));
+        }
+
+        // Each action's fields and their schemas.
+        let per_variant: Vec<Vec<(&Field, Json)>> = variants
+            .iter()
+            .map(|variant| {
+                variant
+                    .fields
+                    .iter()
+                    .filter(|field| !field.skip)
+                    .map(|field| (field, self.field_schema(field)))
+                    .collect()
+            })
+            .collect();
+
+        let mut properties = vec![(discriminator.to_owned(), Json::Object(discriminator_schema))];
+        let mut shared: Vec<String> = Vec::new();
+        for fields in &per_variant {
+            for (field, schema) in fields {
+                if properties.iter().any(|(name, _)| *name == field.name) {
+                    continue;
+                }
+                let all_agree = per_variant.iter().flatten().all(|(other, other_schema)| {
+                    other.name != field.name || other_schema == schema
+                });
+                let undescribed = without_description(schema);
+                let same_type = per_variant.iter().flatten().all(|(other, other_schema)| {
+                    other.name != field.name || without_description(other_schema) == undescribed
+                });
+                let top = if all_agree {
+                    shared.push(field.name.clone());
+                    schema.clone()
+                } else if same_type {
+                    // Same type, described differently per action: the type here,
+                    // each action's description in its branch.
+                    undescribed
+                } else {
+                    Json::Object(Vec::new())
+                };
+                properties.push((field.name.clone(), top));
+            }
+        }
+        let mut required = vec![discriminator.to_owned()];
+        if let Some(first) = per_variant.first() {
+            for (field, _) in first {
+                let everywhere = per_variant.iter().all(|fields| {
+                    fields
+                        .iter()
+                        .any(|(other, _)| other.name == field.name && other.required())
+                });
+                if everywhere && field.required() {
+                    required.push(field.name.clone());
+                }
+            }
+        }
+
+        let mut root = vec![
+            ("type".to_owned(), Json::str("object")),
+            ("properties".to_owned(), Json::Object(properties)),
+            (
+                "required".to_owned(),
+                Json::strings(required.iter().map(String::as_str)),
+            ),
+            ("additionalProperties".to_owned(), Json::Bool(false)),
+        ];
+        if variants.len() > 1 {
+            let branch = |index: usize| {
+                let variant = &variants[index];
+                let mut properties = vec![(discriminator.to_owned(), Json::Bool(true))];
+                for (field, schema) in &per_variant[index] {
+                    let schema = if shared.contains(&field.name) {
+                        Json::Bool(true)
+                    } else {
+                        schema.clone()
+                    };
+                    properties.push((field.name.clone(), schema));
+                }
+                let required: Vec<&str> = per_variant[index]
+                    .iter()
+                    .filter(|(field, _)| field.required())
+                    .map(|(field, _)| field.name.as_str())
+                    .collect();
+                let mut members = Vec::new();
+                if let Some(doc) = &variant.doc {
+                    members.push(("description".to_owned(), Json::str(doc)));
+                }
+                members.push(("properties".to_owned(), Json::Object(properties)));
+                if !required.is_empty() {
+                    members.push(("required".to_owned(), Json::strings(required)));
+                }
+                members.push(("additionalProperties".to_owned(), Json::Bool(false)));
+                Json::Object(members)
+            };
+            let is_variant = |index: usize| {
+                Json::object([(
+                    "properties",
+                    Json::Object(vec![(
+                        discriminator.to_owned(),
+                        Json::object([("const", Json::str(&variants[index].name))]),
+                    )]),
+                )])
+            };
+            // if v0 then b0 else (if v1 then b1 else (... else b_last))
+            let last = variants.len() - 1;
+            let mut otherwise = branch(last);
+            for index in (1..last).rev() {
+                otherwise = Json::object([
+                    ("if", is_variant(index)),
+                    ("then", branch(index)),
+                    ("else", otherwise),
+                ]);
+            }
+            root.push(("if".into(), is_variant(0)));
+            root.push(("then".into(), branch(0)));
+            root.push(("else".into(), otherwise));
+        }
+        self.root(root)
+    }
+
+    /// Shape (b): a flat object; the discriminator field's schema comes from its
+    /// `#[mcp_actions]` type.
+    pub fn struct_schema(&mut self, discriminator: &str, fields: &[Field]) -> Json {
+        let mut properties = Vec::new();
+        let mut required = Vec::new();
+        for field in fields.iter().filter(|field| !field.skip) {
+            let schema = if field.name == discriminator {
+                self.action_field_schema(field)
+            } else {
+                self.field_schema(field)
+            };
+            properties.push((field.name.clone(), schema));
+            if field.required() {
+                required.push(field.name.as_str());
+            }
+        }
+        self.root(vec![
+            ("type".to_owned(), Json::str("object")),
+            ("properties".to_owned(), Json::Object(properties)),
+            ("required".to_owned(), Json::strings(required)),
+            ("additionalProperties".to_owned(), Json::Bool(false)),
+        ])
+    }
+}
+
+/// The schema of an `#[mcp_actions]` enum: a string naming one action.
+pub fn actions_schema(doc: Option<&str>, variants: &[Variant]) -> Json {
+    let mut lines: Vec<String> = doc.map(str::to_owned).into_iter().collect();
+    lines.extend(
+        variants
+            .iter()
+            .filter_map(|v| Some(format!("`{}`: {}", v.name, v.doc.as_deref()?))),
+    );
+    let mut members = vec![
+        ("type".to_owned(), Json::str("string")),
+        (
+            "enum".to_owned(),
+            Json::strings(variants.iter().map(|v| v.name.as_str())),
+        ),
+    ];
+    if !lines.is_empty() {
+        members.push(("description".to_owned(), Json::String(lines.join("\n"))));
+    }
+    Json::Object(members)
+}
+
+fn kind_name(kind: &FillKind) -> &'static str {
+    match kind {
+        FillKind::ActionsSchema => "actions",
+        FillKind::ActionsNames => "names",
+        FillKind::Schemars => "schemars",
+        FillKind::Defs => "defs",
+    }
+}
+
+fn without_description(schema: &Json) -> Json {
+    match schema {
+        Json::Object(members) => Json::Object(
+            members
+                .iter()
+                .filter(|(key, _)| key != "description")
+                .cloned()
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn describe(schema: Json, doc: Option<&str>) -> Json {
+    let Some(doc) = doc else { return schema };
+    match schema {
+        Json::Object(mut members) => {
+            members.insert(0, ("description".to_owned(), Json::str(doc)));
+            Json::Object(members)
+        }
+        Json::Bool(true) => Json::object([("description", Json::str(doc))]),
+        other => Json::object([
+            ("description", Json::str(doc)),
+            ("allOf", Json::Array(vec![other])),
+        ]),
+    }
+}
+
+/// `T` or null: `"type": ["t", "null"]` when `T` has one type, else `anyOf`.
+fn nullable(inner: Json) -> Json {
+    match inner {
+        Json::Object(mut members) => {
+            if let Some((_, kind)) = members.iter_mut().find(|(key, _)| key == "type") {
+                if let Json::String(name) = kind {
+                    *kind = Json::strings([name.as_str(), "null"]);
+                    return Json::Object(members);
+                }
+            }
+            any_of_null(Json::Object(members))
+        }
+        Json::Bool(true) => Json::Bool(true),
+        other => any_of_null(other),
+    }
+}
+
+fn any_of_null(inner: Json) -> Json {
+    Json::object([(
+        "anyOf",
+        Json::Array(vec![inner, Json::object([("type", Json::str("null"))])]),
+    )])
+}
+
+/// Strips groups and parentheses around a type.
+fn peel(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(group) => peel(&group.elem),
+        Type::Paren(paren) => peel(&paren.elem),
+        other => other,
+    }
+}
+
+/// The last path segment's name and its type arguments.
+fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let segment = path.path.segments.last()?;
+    let args = match &segment.arguments {
+        PathArguments::None => Vec::new(),
+        PathArguments::AngleBracketed(args) => args
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                GenericArgument::Type(ty) => Some(ty),
+                _ => None,
+            })
+            .collect(),
+        PathArguments::Parenthesized(_) => return None,
+    };
+    Some((segment.ident.to_string(), args))
+}
+
+/// The `T` of `Option<T>`, recognised by name as serde does.
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    match last_segment(peel(ty))? {
+        (name, args) if name == "Option" && args.len() == 1 => Some(args[0]),
+        _ => None,
+    }
+}
+
+fn is_string(ty: &Type) -> bool {
+    matches!(last_segment(peel(ty)), Some((name, args)) if name == "String" && args.is_empty())
+}
+
+fn is_serde_json_value(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let segments: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    segments.len() >= 2 && segments[segments.len() - 2] == "serde_json"
+}
+
+/// The range of a primitive integer type. `usize`/`isize` take the 64-bit range.
+fn integer_range(name: &str) -> Option<(String, String)> {
+    let (min, max): (i128, i128) = match name {
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
+        _ => return None,
+    };
+    Some((min.to_string(), max.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema_of(ty: &str) -> String {
+        let ty: Type = syn::parse_str(ty).unwrap();
+        Builder::default().type_schema(&ty).text()
+    }
+
+    #[test]
+    fn primitives_map_to_json_types() {
+        assert_eq!(schema_of("bool"), r#"{"type":"boolean"}"#);
+        assert_eq!(schema_of("std::string::String"), r#"{"type":"string"}"#);
+        assert_eq!(
+            schema_of("u8"),
+            r#"{"type":"integer","minimum":0,"maximum":255}"#
+        );
+        assert_eq!(
+            schema_of("i64"),
+            r#"{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}"#
+        );
+        assert_eq!(schema_of("f32"), r#"{"type":"number"}"#);
+        assert_eq!(schema_of("serde_json::Value"), "true");
+    }
+
+    #[test]
+    fn containers_nest() {
+        assert_eq!(schema_of("Option<String>"), r#"{"type":["string","null"]}"#);
+        assert_eq!(
+            schema_of("Vec<Option<bool>>"),
+            r#"{"type":"array","items":{"type":["boolean","null"]}}"#
+        );
+        assert_eq!(
+            schema_of("HashMap<String, u16>"),
+            r#"{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":65535}}"#
+        );
+        assert_eq!(schema_of("Box<f64>"), r#"{"type":"number"}"#);
+    }
+
+    #[test]
+    fn other_types_are_holes() {
+        let mut builder = Builder::default();
+        let ty: Type = syn::parse_str("Option<Point>").unwrap();
+        assert_eq!(
+            builder.type_schema(&ty).text(),
+            r#"{"anyOf":[<fill 0>,{"type":"null"}]}"#
+        );
+        let map: Type = syn::parse_str("BTreeMap<u32, Point>").unwrap();
+        assert_eq!(builder.type_schema(&map).text(), "<fill 1>");
+        let again: Type = syn::parse_str("Point").unwrap();
+        assert_eq!(builder.type_schema(&again).text(), "<fill 0>");
+        assert!(builder.needs_runtime());
+    }
+
+    #[test]
+    fn option_is_recognised_by_name() {
+        let ty: Type = syn::parse_str("std::option::Option<u8>").unwrap();
+        assert!(option_inner(&ty).is_some());
+        let ty: Type = syn::parse_str("Vec<u8>").unwrap();
+        assert!(option_inner(&ty).is_none());
+    }
+}

@@ -1,0 +1,139 @@
+//! Schemas completed at run time: those with a nested user type, whose schema
+//! comes from `schemars::JsonSchema` (feature `schemars`).
+
+/// One piece of an input schema's text.
+pub enum SchemaPiece {
+    /// Text known at compile time.
+    Text(&'static str),
+    /// The schema of a nested type, as JSON text; definitions it refers to are
+    /// collected in the generator.
+    Type(fn(&mut SchemaGenerator) -> String),
+    /// The `$defs` object of every definition collected so far.
+    Defs,
+}
+
+/// Concatenates the pieces of a schema, with one generator for all nested types.
+pub fn assemble_schema(pieces: &[SchemaPiece]) -> String {
+    let mut generator = new_generator();
+    let mut text = String::new();
+    for piece in pieces {
+        match piece {
+            SchemaPiece::Text(part) => text.push_str(part),
+            SchemaPiece::Type(schema) => text.push_str(&schema(&mut generator)),
+            SchemaPiece::Defs => text.push_str(&take_definitions(&mut generator)),
+        }
+    }
+    text
+}
+
+#[cfg(feature = "schemars")]
+mod with_schemars {
+    /// The generator of nested types' schemas (JSON Schema 2020-12).
+    pub type SchemaGenerator = schemars::SchemaGenerator;
+
+    pub(super) fn new_generator() -> SchemaGenerator {
+        schemars::generate::SchemaSettings::draft2020_12().into_generator()
+    }
+
+    pub(super) fn take_definitions(generator: &mut SchemaGenerator) -> String {
+        serde_json::Value::Object(generator.take_definitions(true)).to_string()
+    }
+
+    /// A field type whose JSON Schema comes from `schemars`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` has no JSON Schema for the tool's inputSchema",
+        label = "this field type is not one annot maps by itself",
+        note = "derive `schemars::JsonSchema` for `{Self}` (annot maps primitives, String, \
+                Option, Vec, sets, string-keyed maps and Box by itself)"
+    )]
+    pub trait FieldSchema {
+        /// The schema of the type, as JSON text.
+        fn schema_text(generator: &mut SchemaGenerator) -> String;
+    }
+
+    impl<T: schemars::JsonSchema + ?Sized> FieldSchema for T {
+        fn schema_text(generator: &mut SchemaGenerator) -> String {
+            generator.subschema_for::<T>().to_value().to_string()
+        }
+    }
+
+    /// The schema of `T`, as JSON text.
+    pub fn subschema<T: FieldSchema + ?Sized>(generator: &mut SchemaGenerator) -> String {
+        T::schema_text(generator)
+    }
+}
+
+#[cfg(not(feature = "schemars"))]
+mod with_schemars {
+    /// Stands for `schemars::SchemaGenerator` when the feature is off; never built
+    /// with a nested type, since no type has a schema then.
+    pub struct SchemaGenerator(());
+
+    pub(super) fn new_generator() -> SchemaGenerator {
+        SchemaGenerator(())
+    }
+
+    pub(super) fn take_definitions(_: &mut SchemaGenerator) -> String {
+        "{}".to_owned()
+    }
+
+    /// A field type whose JSON Schema comes from `schemars`: none without the
+    /// `schemars` feature.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` has no JSON Schema for the tool's inputSchema",
+        label = "this field type is not one annot maps by itself",
+        note = "annot maps primitives, String, Option, Vec, sets, string-keyed maps and Box by \
+                itself; for other types enable the `schemars` feature of annot and derive \
+                `schemars::JsonSchema`"
+    )]
+    pub trait FieldSchema {}
+
+    /// The schema of `T`; unreachable, as no type implements [`FieldSchema`].
+    pub fn subschema<T: FieldSchema + ?Sized>(_: &mut SchemaGenerator) -> String {
+        "true".to_owned()
+    }
+}
+
+pub use with_schemars::{FieldSchema, SchemaGenerator, subschema};
+use with_schemars::{new_generator, take_definitions};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_pieces_concatenate() {
+        let text = assemble_schema(&[
+            SchemaPiece::Text("{\"type\":\"object\",\"$defs\":"),
+            SchemaPiece::Defs,
+            SchemaPiece::Text("}"),
+        ]);
+        assert_eq!(text, "{\"type\":\"object\",\"$defs\":{}}");
+    }
+
+    #[cfg(feature = "schemars")]
+    #[test]
+    fn nested_types_share_one_set_of_definitions() {
+        #[derive(schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct Point {
+            x: i32,
+        }
+        let text = assemble_schema(&[
+            SchemaPiece::Text("{\"a\":"),
+            SchemaPiece::Type(subschema::<Point>),
+            SchemaPiece::Text(",\"b\":"),
+            SchemaPiece::Type(subschema::<Vec<Point>>),
+            SchemaPiece::Text(",\"$defs\":"),
+            SchemaPiece::Defs,
+            SchemaPiece::Text("}"),
+        ]);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["a"]["$ref"], "#/$defs/Point");
+        assert_eq!(value["b"]["items"]["$ref"], "#/$defs/Point");
+        assert_eq!(
+            value["$defs"]["Point"]["properties"]["x"]["type"],
+            "integer"
+        );
+    }
+}

@@ -1,0 +1,51 @@
+//! The `manage_files` tool of the tool-resolution proposal (SEP-1862): one tool,
+//! four actions whose risk differs.
+//!
+//! | action    | readOnlyHint | destructiveHint | idempotentHint |
+//! |-----------|--------------|-----------------|----------------|
+//! | `read`    | true         | false           | true           |
+//! | `append`  | false        | false           | false          |
+//! | `replace` | false        | true            | true           |
+//! | `delete`  | false        | true            | true           |
+//!
+//! None of them reaches outside the server's file tree, so `open_world = false`
+//! is set once for the whole tool. The static annotations `tools/list`
+//! advertises are the worst case over the four: not read-only, destructive,
+//! not idempotent, closed world.
+
+use annot::mcp_tool;
+
+/// Read, append, replace, or delete file contents.
+#[mcp_tool(open_world = false, title = "Manage files")]
+#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ManageFiles {
+    /// Return the contents of the file.
+    #[annotate(read_only, title = "Read a file")]
+    Read {
+        /// Path of the file, relative to the server's root.
+        path: String,
+    },
+    /// Add text at the end of the file, creating it if needed.
+    #[annotate(destructive = false, title = "Append to a file")]
+    Append {
+        /// Path of the file, relative to the server's root.
+        path: String,
+        /// Text to add.
+        content: String,
+    },
+    /// Replace the whole contents of the file.
+    #[annotate(destructive, idempotent, title = "Replace a file")]
+    Replace {
+        /// Path of the file, relative to the server's root.
+        path: String,
+        /// The new contents.
+        content: String,
+    },
+    /// Delete the file.
+    #[annotate(destructive, idempotent, title = "Delete a file")]
+    Delete {
+        /// Path of the file, relative to the server's root.
+        path: String,
+    },
+}
