@@ -266,6 +266,30 @@ async fn lifted_stream_puts_hints_markers_and_capabilities_in_place() {
     );
 }
 
+/// `server/discover` of 2026-07-28, before any `initialize`.
+const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":9,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"0"}}}}"#;
+
+#[tokio::test]
+async fn discovery_declares_every_dialect_too() {
+    let responses = raw_session(true, &[DISCOVER]).await;
+    let discovered = result(&responses[0].1);
+    assert!(!responses[0].1.contains(LIFT_META), "{}", responses[0].1);
+    assert!(
+        discovered["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28")),
+        "{discovered}"
+    );
+    let capabilities = &discovered["capabilities"];
+    assert_eq!(capabilities["tools"]["resolve"], json!(true));
+    assert_eq!(capabilities["tools"]["dynamicAnnotations"], json!(true));
+    assert_eq!(
+        capabilities["extensions"]["io.modelcontextprotocol/tool-resolution"],
+        json!({})
+    );
+}
+
 #[tokio::test]
 async fn without_the_lift_everything_still_reaches_the_wire_under_meta() {
     let responses = raw_session(false, &[INITIALIZE, INITIALIZED, LIST]).await;
