@@ -6,7 +6,9 @@ mod macro_support;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use annot::{AnnotatedTool, Annotations, mcp_tool};
-use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound, schema_of};
+use macro_support::{
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, schema_of,
+};
 use serde_json::json;
 
 /// Kebab-case actions, camelCase fields everywhere, one variant renamed.
@@ -146,6 +148,33 @@ fn primitive_fields_match_serde() {
                    "ratio": 0, "single": 0, "flag": true}),
         ],
     );
+}
+
+/// Integers at the edge of their range, written as integers or floats, as
+/// `serde_json` reads them (beyond 64 bits, as the nearest `f64`).
+#[test]
+fn integer_edges_get_the_same_verdict() {
+    let numbers = |big: &str, signed: &str| {
+        let text = format!(
+            r#"{{"kind":"Numbers","tiny":0,"small":0,"big":{big},"signed":{signed},"ratio":0,"single":0,"flag":true,"letter":"a"}}"#
+        );
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    let cases = [
+        numbers("18446744073709551615", "0"),
+        numbers("18446744073709551615.0", "0"),
+        numbers("18446744073709551616", "0"),
+        numbers("1e300", "0"),
+        numbers("0", "-9223372036854775808"),
+        numbers("0", "-9223372036854775809"),
+        numbers("0", "9223372036854775807.0"),
+        numbers("0", "9223372036854775808"),
+        numbers("-0.0", "-0.0"),
+        numbers("1e2", "-1e2"),
+    ];
+    // Accepted: u64::MAX, i64::MIN, the f64 nearest below i64::MIN (which is
+    // i64::MIN), -0.0 and 1e2; every other case is refused by both.
+    assert_eq!(assert_same_verdicts::<Types>(&cases), 5);
 }
 
 #[test]

@@ -6,7 +6,10 @@ mod macro_support;
 
 use annot::{AnnotatedActions, AnnotatedTool, ArgumentError};
 use http_api::{HttpApi, HttpMethod};
-use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound, schema_of};
+use macro_support::{
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, combinations,
+    schema_of,
+};
 use serde_json::json;
 
 #[test]
@@ -152,4 +155,27 @@ fn fields_are_read_with_defaults() {
             expected: HttpMethod::NAMES,
         }
     );
+}
+
+#[test]
+fn schema_and_parser_agree_on_every_combination() {
+    let cases = combinations(&[
+        (
+            "method",
+            vec![json!("GET"), json!("DELETE"), json!("get"), json!(null)],
+        ),
+        ("path", vec![json!("/"), json!(false)]),
+        (
+            "headers",
+            vec![json!({"a": "b"}), json!({"a": 1}), json!(null)],
+        ),
+        ("body", vec![json!("x"), json!(null), json!(1.5)]),
+        (
+            "timeout_seconds",
+            vec![json!(0), json!(2.0), json!(2.5), json!(70000), json!("1")],
+        ),
+    ]);
+    assert_eq!(cases.len(), 5 * 3 * 4 * 4 * 6);
+    // 2 methods x 1 path x 3 header forms x 3 body forms x 3 timeouts.
+    assert_eq!(assert_same_verdicts::<HttpApi>(&cases), 2 * 3 * 3 * 3);
 }

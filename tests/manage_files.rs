@@ -5,7 +5,10 @@ mod macro_support;
 mod manage_files;
 
 use annot::{AnnotatedTool, Annotations, ArgumentError};
-use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound, schema_of};
+use macro_support::{
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, combinations,
+    schema_of,
+};
 use manage_files::ManageFiles;
 use serde_json::{Value, json};
 
@@ -146,6 +149,29 @@ fn schema_and_parser_agree_both_ways() {
             json!({"action": "read", "path": "a", "extra": true}),
         ],
     );
+}
+
+#[test]
+fn schema_and_parser_agree_on_every_combination() {
+    let cases = combinations(&[
+        (
+            "action",
+            vec![
+                json!("read"),
+                json!("append"),
+                json!("replace"),
+                json!("delete"),
+                json!("copy"),
+                json!(0),
+            ],
+        ),
+        ("path", vec![json!("a.txt"), json!(1), json!(null)]),
+        ("content", vec![json!("text"), json!(["text"])]),
+        ("extra", vec![json!(true)]),
+    ]);
+    assert_eq!(cases.len(), 7 * 4 * 3 * 2);
+    // read and delete with a string path; append and replace with content too.
+    assert_eq!(assert_same_verdicts::<ManageFiles>(&cases), 4);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use syn::{Attribute, Ident};
 use crate::ast::Actions;
 use crate::expand::{import_private, private};
 use crate::json::Json;
-use crate::schema::actions_schema;
+use crate::shapes::actions_schema;
 
 /// Whether `#[derive(...)]` among `attrs` names `trait_name`.
 fn derives(attrs: &[Attribute], trait_name: &str) -> bool {

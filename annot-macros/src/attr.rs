@@ -209,10 +209,10 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
         } else if !valid.contains(&name.as_str()) {
             unknown_key(&key, what, &valid, errors);
         } else if name == "crate" {
-            if let Some(path) = errors.ok(str_value(&key, raw)) {
-                if let Some(parsed) = errors.ok(path.parse::<syn::Path>()) {
-                    set_once(&mut options.krate, parsed, &key, errors);
-                }
+            if let Some(path) = errors.ok(str_value(&key, raw))
+                && let Some(parsed) = errors.ok(path.parse::<syn::Path>())
+            {
+                set_once(&mut options.krate, parsed, &key, errors);
             }
         } else if let Some(value) = errors.ok(str_value(&key, raw)) {
             let slot = match name.as_str() {
@@ -286,13 +286,12 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
 pub fn doc_string(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(meta) = &attr.meta {
-            if let Expr::Lit(expr) = &meta.value {
-                if let Lit::Str(text) = &expr.lit {
-                    for line in text.value().split('\n') {
-                        lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
-                    }
-                }
+        if let syn::Meta::NameValue(meta) = &attr.meta
+            && let Expr::Lit(expr) = &meta.value
+            && let Lit::Str(text) = &expr.lit
+        {
+            for line in text.value().split('\n') {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
         }
     }

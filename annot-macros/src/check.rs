@@ -11,10 +11,10 @@ use crate::ctxt::Errors;
 
 /// Every check of a `#[mcp_tool]` item.
 pub fn tool(tool: &Tool, errors: &Errors) {
-    if let Some(name) = &tool.options.name {
-        if let Err(problem) = valid_tool_name(&name.value()) {
-            errors.spanned(name, problem);
-        }
+    if let Some(name) = &tool.options.name
+        && let Err(problem) = valid_tool_name(&name.value())
+    {
+        errors.spanned(name, problem);
     }
     let discriminator = &tool.discriminator.0;
     match &tool.shape {

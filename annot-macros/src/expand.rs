@@ -49,7 +49,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let ident = &tool.ident;
     let name = match &tool.options.name {
         Some(name) => name.value(),
-        None => RenameRule::SnakeCase.apply_to_variant(&ident.unraw().to_string()),
+        None => RenameRule::Snake.apply_to_variant(&ident.unraw().to_string()),
     };
     let title = tool.options.title.as_ref().map(|title| title.value());
     let title_tokens = option_str(title.clone(), &p);

@@ -162,3 +162,70 @@ impl HintSet {
         quote!(#private::Annotations::new() #title #(#setters)*)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(values: &[(&str, bool)], inherited: bool) -> HintSet {
+        let mut set = HintSet::default();
+        for (key, value) in values {
+            set.values[hint_index(key).unwrap()] = Some(HintValue {
+                value: *value,
+                span: Span::call_site(),
+                inherited,
+            });
+        }
+        set
+    }
+
+    #[test]
+    fn read_only_contradicts_only_risky_write_hints() {
+        let risky = set(
+            &[
+                ("read_only", true),
+                ("destructive", true),
+                ("idempotent", false),
+                ("reversible", false),
+            ],
+            false,
+        );
+        assert_eq!(risky.contradictions().len(), 3);
+        let harmless = set(
+            &[
+                ("read_only", true),
+                ("destructive", false),
+                ("idempotent", true),
+                ("reversible", true),
+            ],
+            false,
+        );
+        assert!(harmless.contradictions().is_empty());
+        let writing = set(&[("read_only", false), ("destructive", true)], false);
+        assert!(writing.contradictions().is_empty());
+    }
+
+    #[test]
+    fn defaults_fill_unset_hints_and_are_reported_once() {
+        let defaults = set(&[("read_only", true), ("destructive", true)], false);
+        let action = set(&[("destructive", false), ("open_world", false)], false);
+        let merged = action.with_defaults(&defaults);
+        assert_eq!(
+            merged.values[0].map(|v| (v.value, v.inherited)),
+            Some((true, true))
+        );
+        assert_eq!(
+            merged.values[1].map(|v| (v.value, v.inherited)),
+            Some((false, false))
+        );
+        assert!(merged.contradictions().is_empty());
+        // Both sides inherited: the tool-level check reports it, not each action.
+        assert!(
+            HintSet::default()
+                .with_defaults(&defaults)
+                .contradictions()
+                .is_empty()
+        );
+        assert_eq!(defaults.contradictions().len(), 1);
+    }
+}

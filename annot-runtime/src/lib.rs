@@ -8,8 +8,10 @@
 #![warn(missing_docs)]
 
 mod annotations;
+pub mod client;
 mod hint;
 pub mod protocol;
+pub mod server;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 mod tool;

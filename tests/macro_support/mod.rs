@@ -95,3 +95,41 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
         );
     }
 }
+
+/// Every argument object made of these fields, each absent or holding one of
+/// its candidate values.
+pub fn combinations(fields: &[(&str, Vec<Value>)]) -> Vec<Value> {
+    let mut objects = vec![serde_json::Map::new()];
+    for (name, candidates) in fields {
+        let mut next = Vec::new();
+        for object in &objects {
+            next.push(object.clone());
+            for candidate in candidates {
+                let mut with = object.clone();
+                with.insert((*name).to_owned(), candidate.clone());
+                next.push(with);
+            }
+        }
+        objects = next;
+    }
+    objects.into_iter().map(Value::Object).collect()
+}
+
+/// Asserts that the schema accepts exactly the argument objects the parser
+/// accepts, over every case; returns how many were accepted.
+pub fn assert_same_verdicts<T: AnnotatedTool + std::fmt::Debug>(cases: &[Value]) -> usize {
+    let schema = schema_of::<T>();
+    let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
+    let mut accepted = 0;
+    for arguments in cases {
+        let parsed = T::from_arguments(arguments);
+        assert_eq!(
+            validator.is_valid(arguments),
+            parsed.is_ok(),
+            "{}: schema and parser disagree on {arguments}: parser says {parsed:?}",
+            T::NAME
+        );
+        accepted += usize::from(parsed.is_ok());
+    }
+    accepted
+}

@@ -40,19 +40,19 @@ pub const fn actions_with_defaults<const N: usize>(
     filled
 }
 
-/// The static annotations of a tool: the join of its actions (as
-/// [`Annotations::join_all`]), titled with the tool's title.
-pub const fn static_annotations(actions: &[Action], title: Option<&'static str>) -> Annotations {
-    let mut joined = if actions.is_empty() {
-        Annotations::new().effective()
-    } else {
-        actions[0].annotations.effective()
-    };
-    let mut index = 1;
-    while index < actions.len() {
-        joined = joined.join(actions[index].annotations);
+/// The static annotations of a tool: [`Annotations::join_all`] over its
+/// actions, titled with the tool's title.
+pub const fn static_annotations<const N: usize>(
+    actions: &[Action; N],
+    title: Option<&'static str>,
+) -> Annotations {
+    let mut all = [Annotations::new(); N];
+    let mut index = 0;
+    while index < N {
+        all[index] = actions[index].annotations;
         index += 1;
     }
+    let mut joined = Annotations::join_all(&all);
     joined.title = title;
     joined
 }

@@ -1,0 +1,382 @@
+//! What a server offers for resolution, what this client opted into, and the
+//! request function through which the client talks to the server.
+
+use core::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::Tool;
+use crate::protocol::{CLIENT_CAPABILITIES_META, Dialect, RpcError, TOOL_RESOLUTION_EXTENSION};
+
+/// Sends one JSON-RPC request to the server and returns its `result`.
+///
+/// The preflight is transport-agnostic: stdio, HTTP, an in-process server or a
+/// test double all fit behind this trait. Closures
+/// `FnMut(&str, Value) -> Result<Value, RpcError>` implement it, which suits
+/// in-process servers and tests; a transport that can fail on its own implements
+/// it on its connection type and reports [`RequestError::Transport`].
+///
+/// ```
+/// use annot_runtime::client::{RequestError, Requester};
+/// use annot_runtime::protocol::{error_code, RpcError};
+/// use serde_json::{json, Value};
+///
+/// let mut old_server = |method: &str, _params: Value| -> Result<Value, RpcError> {
+///     Err(RpcError::new(error_code::METHOD_NOT_FOUND, format!("no method {method}")))
+/// };
+/// let error = old_server.request("tools/resolve", json!({})).unwrap_err();
+/// assert!(matches!(error, RequestError::Rpc(e) if e.code == error_code::METHOD_NOT_FOUND));
+/// ```
+pub trait Requester {
+    /// Sends `method` with `params` and waits for the answer: the response's
+    /// `result`, or its `error`, or why no response came.
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, RequestError>;
+}
+
+impl<F> Requester for F
+where
+    F: FnMut(&str, Value) -> Result<Value, RpcError>,
+{
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, RequestError> {
+        self(method, params).map_err(RequestError::Rpc)
+    }
+}
+
+/// Why a request produced no result.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    /// The server answered with a JSON-RPC error.
+    #[error("{0}")]
+    Rpc(RpcError),
+    /// No answer came: the connection failed, timed out or sent garbage.
+    #[error("transport failed: {message}")]
+    Transport {
+        /// What the transport reported.
+        message: String,
+    },
+}
+
+impl RequestError {
+    /// A transport failure described by `message`.
+    pub fn transport(message: impl fmt::Display) -> Self {
+        RequestError::Transport {
+            message: message.to_string(),
+        }
+    }
+}
+
+impl From<RpcError> for RequestError {
+    fn from(error: RpcError) -> Self {
+        RequestError::Rpc(error)
+    }
+}
+
+impl From<std::io::Error> for RequestError {
+    fn from(error: std::io::Error) -> Self {
+        RequestError::transport(error)
+    }
+}
+
+/// Whether and how this client opted into the tool-resolution extension
+/// (dialect C).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ClientExtension {
+    /// The client did not offer the extension: dialect C is not used.
+    #[default]
+    NotOffered,
+    /// The client listed the extension under `capabilities.extensions` in its
+    /// `initialize` request; requests carry no per-request capabilities.
+    Initialize,
+    /// The client declares the extension on each `tools/resolve` request, in
+    /// `params._meta["io.modelcontextprotocol/clientCapabilities"]` (sessions
+    /// without `initialize`).
+    PerRequest,
+}
+
+/// The resolution dialects a server declared and whether this client opted into
+/// the extension: everything the preflight needs to pick a dialect for a tool.
+///
+/// Build it from the server's `initialize` result with
+/// [`from_initialize_result`](Self::from_initialize_result), or set the fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ResolutionSupport {
+    /// `capabilities.tools.dynamicAnnotations: true` (dialect A).
+    pub dynamic_annotations: bool,
+    /// `capabilities.tools.resolve: true` (dialect B, SEP-1862).
+    pub resolve: bool,
+    /// `capabilities.extensions["io.modelcontextprotocol/tool-resolution"]` is an
+    /// empty object (dialect C).
+    pub extension: bool,
+    /// How this client opted into dialect C.
+    pub client_extension: ClientExtension,
+}
+
+impl ResolutionSupport {
+    /// Reads the server's `capabilities` object. Values of the wrong type count as
+    /// not declared; so does an extension entry with settings this client does not
+    /// know (the extension defines none).
+    ///
+    /// ```
+    /// use annot_runtime::client::{ClientExtension, ResolutionSupport};
+    /// use serde_json::json;
+    ///
+    /// let support = ResolutionSupport::from_server_capabilities(
+    ///     &json!({"tools": {"dynamicAnnotations": true, "resolve": "yes"}}),
+    ///     ClientExtension::NotOffered,
+    /// );
+    /// assert!(support.dynamic_annotations && !support.resolve && !support.extension);
+    /// ```
+    pub fn from_server_capabilities(
+        capabilities: &Value,
+        client_extension: ClientExtension,
+    ) -> Self {
+        let tools = &capabilities["tools"];
+        let extension = capabilities["extensions"]
+            .get(TOOL_RESOLUTION_EXTENSION)
+            .and_then(Value::as_object)
+            .is_some_and(Map::is_empty);
+        ResolutionSupport {
+            dynamic_annotations: tools["dynamicAnnotations"] == Value::Bool(true),
+            resolve: tools["resolve"] == Value::Bool(true),
+            extension,
+            client_extension,
+        }
+    }
+
+    /// Reads `result.capabilities` of the server's answer to `initialize`.
+    pub fn from_initialize_result(result: &Value, client_extension: ClientExtension) -> Self {
+        Self::from_server_capabilities(&result["capabilities"], client_extension)
+    }
+
+    /// Whether both sides can use `dialect`.
+    pub fn supports(&self, dialect: Dialect) -> bool {
+        match dialect {
+            Dialect::DynamicAnnotations => self.dynamic_annotations,
+            Dialect::ResolveTool => self.resolve,
+            Dialect::ToolResolutionExtension => {
+                self.extension && self.client_extension != ClientExtension::NotOffered
+            }
+        }
+    }
+
+    /// The best dialect both sides speak and the tool is marked for: the
+    /// extension (C) before `tools/resolve` (B) before `tools/annotations` (A).
+    ///
+    /// ```
+    /// use annot_runtime::client::{NotResolvable, ResolutionSupport};
+    /// use annot_runtime::protocol::Dialect;
+    /// use annot_runtime::Tool;
+    /// use serde_json::json;
+    ///
+    /// let tool: Tool = serde_json::from_value(json!({
+    ///     "name": "t", "inputSchema": {"type": "object"},
+    ///     "dynamicAnnotations": true, "resolve": true
+    /// })).unwrap();
+    /// let support = ResolutionSupport { dynamic_annotations: true, ..Default::default() };
+    /// assert_eq!(support.dialect_for(&tool), Ok(Dialect::DynamicAnnotations));
+    /// let none = ResolutionSupport::default();
+    /// assert_eq!(
+    ///     none.dialect_for(&tool),
+    ///     Err(NotResolvable::NotDeclared { dialect: Dialect::ResolveTool })
+    /// );
+    /// ```
+    pub fn dialect_for(&self, tool: &Tool) -> Result<Dialect, NotResolvable> {
+        let marked: Vec<Dialect> = Dialect::ALL
+            .into_iter()
+            .rev()
+            .filter(|&dialect| is_marked(tool, dialect))
+            .collect();
+        if let Some(&dialect) = marked.iter().find(|&&dialect| self.supports(dialect)) {
+            return Ok(dialect);
+        }
+        match marked.first() {
+            None => Err(NotResolvable::Unmarked),
+            Some(Dialect::ToolResolutionExtension) if self.extension => {
+                Err(NotResolvable::ExtensionNotOffered)
+            }
+            Some(&dialect) => Err(NotResolvable::NotDeclared { dialect }),
+        }
+    }
+
+    /// The `params` of the preflight request in `dialect`.
+    pub(crate) fn request_params(
+        &self,
+        dialect: Dialect,
+        name: &str,
+        arguments: &Map<String, Value>,
+    ) -> Value {
+        let mut params = Map::new();
+        params.insert("name".to_owned(), Value::String(name.to_owned()));
+        params.insert("arguments".to_owned(), Value::Object(arguments.clone()));
+        if dialect == Dialect::ToolResolutionExtension
+            && self.client_extension == ClientExtension::PerRequest
+        {
+            params.insert(
+                "_meta".to_owned(),
+                serde_json::json!({
+                    CLIENT_CAPABILITIES_META: {
+                        "extensions": { TOOL_RESOLUTION_EXTENSION: {} }
+                    }
+                }),
+            );
+        }
+        Value::Object(params)
+    }
+}
+
+/// Whether the listed tool carries the marker of `dialect`.
+fn is_marked(tool: &Tool, dialect: Dialect) -> bool {
+    match dialect {
+        Dialect::DynamicAnnotations => tool.dynamic_annotations == Some(true),
+        Dialect::ResolveTool => tool.resolve == Some(true),
+        Dialect::ToolResolutionExtension => tool
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get(TOOL_RESOLUTION_EXTENSION))
+            .is_some_and(|marker| marker["resolvable"] == Value::Bool(true)),
+    }
+}
+
+/// Why a tool's call cannot be resolved, so its static annotations apply. None of
+/// these is a failure: the preflight simply has nothing to ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum NotResolvable {
+    /// The tool is marked for no resolution dialect.
+    #[error("the tool offers no argument-specific annotations")]
+    Unmarked,
+    /// The tool is marked for `dialect`, but the server did not declare the
+    /// capability in `initialize`.
+    #[error("the tool is marked for {}, but the server did not declare that capability", label(*.dialect))]
+    NotDeclared {
+        /// The best dialect the tool is marked for.
+        dialect: Dialect,
+    },
+    /// The tool and the server offer the extension (dialect C), but this client
+    /// did not opt into it.
+    #[error("the tool offers the tool-resolution extension, which this client did not negotiate")]
+    ExtensionNotOffered,
+}
+
+/// A short name of a dialect for messages.
+pub(crate) fn label(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::DynamicAnnotations => "tools/annotations (dynamic annotations)",
+        Dialect::ResolveTool => "tools/resolve (SEP-1862)",
+        Dialect::ToolResolutionExtension => "tools/resolve (tool-resolution extension)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(json: Value) -> Tool {
+        let mut base = json!({"name": "t", "inputSchema": {"type": "object"}});
+        base.as_object_mut()
+            .unwrap()
+            .extend(json.as_object().unwrap().clone());
+        serde_json::from_value(base).unwrap()
+    }
+
+    fn all_marked() -> Tool {
+        tool(json!({
+            "dynamicAnnotations": true,
+            "resolve": true,
+            "_meta": {TOOL_RESOLUTION_EXTENSION: {"resolvable": true}}
+        }))
+    }
+
+    #[test]
+    fn reads_every_capability() {
+        let support = ResolutionSupport::from_initialize_result(
+            &json!({"capabilities": {
+                "tools": {"dynamicAnnotations": true, "resolve": true},
+                "extensions": {TOOL_RESOLUTION_EXTENSION: {}}
+            }}),
+            ClientExtension::Initialize,
+        );
+        assert_eq!(
+            support,
+            ResolutionSupport {
+                dynamic_annotations: true,
+                resolve: true,
+                extension: true,
+                client_extension: ClientExtension::Initialize,
+            }
+        );
+    }
+
+    #[test]
+    fn an_extension_with_unknown_settings_is_not_supported() {
+        let support = ResolutionSupport::from_server_capabilities(
+            &json!({"extensions": {TOOL_RESOLUTION_EXTENSION: {"mode": "x"}}}),
+            ClientExtension::Initialize,
+        );
+        assert!(!support.extension);
+    }
+
+    #[test]
+    fn prefers_c_then_b_then_a() {
+        let tool = all_marked();
+        let mut support = ResolutionSupport {
+            dynamic_annotations: true,
+            resolve: true,
+            extension: true,
+            client_extension: ClientExtension::PerRequest,
+        };
+        assert_eq!(
+            support.dialect_for(&tool),
+            Ok(Dialect::ToolResolutionExtension)
+        );
+        support.client_extension = ClientExtension::NotOffered;
+        assert_eq!(support.dialect_for(&tool), Ok(Dialect::ResolveTool));
+        support.resolve = false;
+        assert_eq!(support.dialect_for(&tool), Ok(Dialect::DynamicAnnotations));
+        support.dynamic_annotations = false;
+        assert_eq!(
+            support.dialect_for(&tool),
+            Err(NotResolvable::ExtensionNotOffered)
+        );
+        support.extension = false;
+        assert_eq!(
+            support.dialect_for(&tool),
+            Err(NotResolvable::NotDeclared {
+                dialect: Dialect::ToolResolutionExtension
+            })
+        );
+    }
+
+    #[test]
+    fn a_marker_must_be_exactly_true() {
+        let support = ResolutionSupport {
+            dynamic_annotations: true,
+            resolve: true,
+            extension: true,
+            client_extension: ClientExtension::Initialize,
+        };
+        let tool = tool(json!({
+            "resolve": false,
+            "_meta": {TOOL_RESOLUTION_EXTENSION: {"resolvable": "true"}}
+        }));
+        assert_eq!(support.dialect_for(&tool), Err(NotResolvable::Unmarked));
+    }
+
+    #[test]
+    fn per_request_opt_in_goes_into_meta() {
+        let arguments = Map::new();
+        let mut support = ResolutionSupport {
+            extension: true,
+            client_extension: ClientExtension::PerRequest,
+            ..Default::default()
+        };
+        let params = support.request_params(Dialect::ToolResolutionExtension, "t", &arguments);
+        assert_eq!(
+            params["_meta"][CLIENT_CAPABILITIES_META]["extensions"][TOOL_RESOLUTION_EXTENSION],
+            json!({})
+        );
+        support.client_extension = ClientExtension::Initialize;
+        let params = support.request_params(Dialect::ToolResolutionExtension, "t", &arguments);
+        assert_eq!(params, json!({"name": "t", "arguments": {}}));
+    }
+}

@@ -1,0 +1,228 @@
+//! Every way a resolution fails and what the preflight does about it: each
+//! error code, malformed answers of each dialect, another tool's name, and
+//! answers beyond the conservative bound.
+
+mod client_support;
+
+use annot::Hint;
+use annot::client::{PreflightError, ResolutionFailure};
+use annot::protocol::{Dialect, RpcError, TOOL_RESOLUTION_EXTENSION, error_code};
+use client_support::*;
+use serde_json::{Value, json};
+
+#[test]
+fn method_not_found_falls_back() {
+    for dialect in Dialect::ALL {
+        let failure = fallback_failure(
+            dialect,
+            rpc(error_code::METHOD_NOT_FOUND, "Method not found"),
+        );
+        assert_eq!(
+            failure,
+            ResolutionFailure::MethodNotFound {
+                message: "Method not found".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn internal_error_falls_back() {
+    for dialect in Dialect::ALL {
+        let failure = fallback_failure(dialect, rpc(error_code::INTERNAL_ERROR, "boom"));
+        assert_eq!(
+            failure,
+            ResolutionFailure::Internal {
+                message: "boom".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn missing_capability_falls_back_and_keeps_what_was_required() {
+    let required = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: {}}});
+    let error = RpcError::new(error_code::MISSING_CAPABILITY, "Missing capability")
+        .with_data(json!({"requiredCapabilities": required}));
+    let failure = fallback_failure(Dialect::ToolResolutionExtension, Err(error.into()));
+    assert_eq!(
+        failure,
+        ResolutionFailure::MissingCapability {
+            message: "Missing capability".into(),
+            required: Some(required),
+        }
+    );
+    assert!(failure.to_string().contains("-32021"), "{failure}");
+}
+
+#[test]
+fn other_errors_and_transport_failures_fall_back() {
+    let failure = fallback_failure(Dialect::ResolveTool, rpc(-32000, "overloaded"));
+    assert_eq!(
+        failure,
+        ResolutionFailure::Rpc {
+            code: -32000,
+            message: "overloaded".into()
+        }
+    );
+    let io = std::io::Error::new(std::io::ErrorKind::BrokenPipe, "pipe closed");
+    let failure = fallback_failure(Dialect::DynamicAnnotations, Err(io.into()));
+    assert!(
+        matches!(&failure, ResolutionFailure::Transport { message } if message == "pipe closed"),
+        "{failure:?}"
+    );
+}
+
+#[test]
+fn invalid_params_is_surfaced_not_papered_over() {
+    for dialect in Dialect::ALL {
+        let error = RpcError::new(error_code::INVALID_PARAMS, "unknown action `shred`")
+            .with_data(json!({"path": "action"}));
+        let mut server = Scripted::answering([Err(error.clone().into())]);
+        let outcome = only(dialect).preflight(&mut server, &manage_files(), &read_arguments());
+        let failure = outcome.unwrap_err();
+        assert_eq!(
+            failure,
+            PreflightError::InvalidParams {
+                tool: "manage_files".into(),
+                error
+            }
+        );
+        let message = failure.to_string();
+        assert!(
+            message.contains("manage_files") && message.contains("unknown action `shred`"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn malformed_dynamic_annotations_fall_back() {
+    let dialect = Dialect::DynamicAnnotations;
+    let detail = malformed(dialect, json!({"annotations": {"readOnlyHint": "yes"}}));
+    assert!(detail.contains("annotations.readOnlyHint"), "{detail}");
+    malformed(dialect, json!({}));
+    malformed(dialect, json!({"annotations": null}));
+    let detail = malformed(dialect, json!([read_hints()]));
+    assert_eq!(detail, "the result must be an object, found array");
+    malformed(dialect, Value::Null);
+}
+
+#[test]
+fn malformed_resolved_tools_fall_back() {
+    let dialect = Dialect::ResolveTool;
+    malformed(dialect, json!({}));
+    malformed(dialect, json!({"tool": {"name": "manage_files"}}));
+    let detail = malformed(
+        dialect,
+        json!({"tool": {
+            "name": "manage_files",
+            "inputSchema": {"type": "object"},
+            "annotations": {"openWorldHint": 0}
+        }}),
+    );
+    assert!(
+        detail.contains("tool.annotations.openWorldHint"),
+        "{detail}"
+    );
+    // Dialect C's shape is not dialect B's.
+    malformed(dialect, read_answer(Dialect::ToolResolutionExtension));
+}
+
+#[test]
+fn malformed_extension_results_fall_back() {
+    let dialect = Dialect::ToolResolutionExtension;
+    let good = read_answer(dialect);
+    let with = |edit: &dyn Fn(&mut Value)| {
+        let mut reply = good.clone();
+        edit(&mut reply);
+        reply
+    };
+
+    let detail = malformed(dialect, with(&|r| r["resultType"] = json!("incomplete")));
+    assert!(detail.contains("complete"), "{detail}");
+    malformed(
+        dialect,
+        with(&|r| drop(r.as_object_mut().unwrap().remove("resultType"))),
+    );
+    malformed(
+        dialect,
+        with(&|r| drop(r.as_object_mut().unwrap().remove("name"))),
+    );
+    for hint in Hint::CORE {
+        let detail = malformed(
+            dialect,
+            with(&|r| {
+                drop(
+                    r["annotations"]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove(hint.wire_name()),
+                )
+            }),
+        );
+        assert!(detail.contains(hint.wire_name()), "{detail}");
+    }
+    let detail = malformed(
+        dialect,
+        with(&|r| r["annotations"]["title"] = json!("Read")),
+    );
+    assert!(detail.contains("title"), "{detail}");
+    malformed(
+        dialect,
+        with(&|r| r["annotations"]["sensitiveDataHint"] = json!(true)),
+    );
+    malformed(
+        dialect,
+        with(&|r| r["tool"] = json!({"name": "manage_files"})),
+    );
+    let detail = malformed(dialect, with(&|r| r["_meta"] = json!({"x.y/z": 1})));
+    assert!(detail.contains("x.y/z"), "{detail}");
+    // Dialect B's shape is not dialect C's.
+    malformed(dialect, read_answer(Dialect::ResolveTool));
+}
+
+#[test]
+fn an_answer_about_another_tool_falls_back() {
+    for dialect in [Dialect::ResolveTool, Dialect::ToolResolutionExtension] {
+        let failure = fallback_failure(dialect, Ok(answer(dialect, "delete_all", read_hints())));
+        assert_eq!(
+            failure,
+            ResolutionFailure::NameMismatch {
+                expected: "manage_files".into(),
+                found: "delete_all".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn a_resolution_beyond_the_static_bound_falls_back() {
+    for dialect in Dialect::ALL {
+        // Static `openWorldHint: false`: no resolution may be open-world.
+        let mut hints = read_hints();
+        hints["openWorldHint"] = json!(true);
+        let failure = fallback_failure(dialect, Ok(answer(dialect, "manage_files", hints)));
+        let ResolutionFailure::OutOfBound(violation) = failure else {
+            panic!("{dialect:?}: expected a bound violation, got {failure:?}");
+        };
+        assert_eq!(violation.hint, Hint::OpenWorld);
+    }
+    // Omitted core hints mean their risky defaults, which break the same bound.
+    let failure = fallback_failure(
+        Dialect::DynamicAnnotations,
+        Ok(json!({"annotations": {"readOnlyHint": true}})),
+    );
+    assert!(matches!(failure, ResolutionFailure::OutOfBound(v) if v.hint == Hint::OpenWorld));
+    // SEP-1984 hints too: the static declaration makes no privileged claim.
+    for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
+        let mut hints = read_hints();
+        hints["privilegedAccessHint"] = json!(true);
+        let failure = fallback_failure(dialect, Ok(answer(dialect, "manage_files", hints)));
+        let ResolutionFailure::OutOfBound(violation) = failure else {
+            panic!("{dialect:?}: expected a bound violation, got {failure:?}");
+        };
+        assert_eq!(violation.hint, Hint::PrivilegedAccess);
+        assert!(violation.to_string().contains("privilegedAccessHint"));
+    }
+}

@@ -1,0 +1,354 @@
+//! Every rule of the confirmation policy, its trust handling, host overrides,
+//! and that less claimed risk never makes a decision stricter.
+
+use annot::client::{
+    Decision, HostRule, Policy, ProposedCall, Reason, Rule, Strength, Trust, Verdict,
+};
+use annot::{Annotations, Hint};
+use serde_json::{Map, Value, json};
+
+fn decide(policy: &Policy, annotations: Annotations, trust: Trust) -> Decision {
+    let arguments = Map::new();
+    policy.decide(&ProposedCall::new("tool", &arguments, annotations, trust))
+}
+
+fn default(annotations: Annotations, trust: Trust) -> (Verdict, Rule) {
+    let decision = decide(&Policy::default(), annotations, trust);
+    (decision.verdict(), decision.reason().rule.clone())
+}
+
+const NORMAL: Verdict = Verdict::Confirm(Strength::Normal);
+const READ: Annotations = Annotations::new().read_only(true);
+const DELETE: Annotations = Annotations::new().read_only(false).destructive(true);
+const APPEND: Annotations = Annotations::new().read_only(false).destructive(false);
+const UNDOABLE: Annotations = APPEND.reversible(true);
+
+#[test]
+fn read_only_from_a_trusted_server_is_allowed() {
+    assert_eq!(
+        default(READ, Trust::Trusted),
+        (Verdict::Allow, Rule::ReadOnly)
+    );
+    let decision = decide(&Policy::default(), READ, Trust::Trusted);
+    assert!(decision.is_allowed());
+    assert_eq!(
+        decision.to_string(),
+        "allow: `tool` only reads, and its server is trusted"
+    );
+}
+
+#[test]
+fn destructive_calls_are_confirmed() {
+    assert_eq!(default(DELETE, Trust::Trusted), (NORMAL, Rule::Destructive));
+    // An unannotated tool is destructive by the specification's defaults.
+    assert_eq!(
+        default(Annotations::new(), Trust::Trusted),
+        (NORMAL, Rule::Destructive)
+    );
+    let decision = decide(&Policy::default(), DELETE, Trust::Trusted);
+    assert!(decision.needs_confirmation());
+    assert_eq!(
+        decision.to_string(),
+        "confirm (normal): `tool` may delete or overwrite data"
+    );
+}
+
+#[test]
+fn reversible_non_destructive_calls_get_a_light_confirmation() {
+    assert_eq!(
+        default(UNDOABLE, Trust::Trusted),
+        (
+            Verdict::Confirm(Strength::Light),
+            Rule::ReversibleNonDestructive
+        )
+    );
+    // Reversible alone does not lighten a destructive call.
+    assert_eq!(
+        default(DELETE.reversible(true), Trust::Trusted),
+        (NORMAL, Rule::Destructive)
+    );
+}
+
+#[test]
+fn other_non_destructive_writes_get_a_normal_confirmation() {
+    assert_eq!(
+        default(APPEND, Trust::Trusted),
+        (NORMAL, Rule::NonDestructiveWrite)
+    );
+    assert_eq!(
+        default(APPEND.reversible(false), Trust::Trusted),
+        (NORMAL, Rule::NonDestructiveWrite)
+    );
+}
+
+#[test]
+fn sensitive_data_with_privileged_access_is_a_strong_confirmation() {
+    let strong = Verdict::Confirm(Strength::Strong);
+    for base in [READ, DELETE, UNDOABLE] {
+        let annotations = base.sensitive_data(true).privileged_access(true);
+        for trust in [Trust::Trusted, Trust::Untrusted] {
+            assert_eq!(
+                default(annotations, trust),
+                (strong, Rule::SensitiveAndPrivileged),
+                "{annotations} {trust:?}"
+            );
+        }
+    }
+    let decision = decide(
+        &Policy::default(),
+        READ.sensitive_data(true).privileged_access(true),
+        Trust::Trusted,
+    );
+    assert_eq!(
+        decision.to_string(),
+        "confirm (strong): `tool` touches sensitive data with privileged access"
+    );
+}
+
+#[test]
+fn privileged_access_alone_is_confirmed_and_sensitive_data_alone_is_not() {
+    assert_eq!(
+        default(READ.privileged_access(true), Trust::Trusted),
+        (NORMAL, Rule::PrivilegedAccess)
+    );
+    assert_eq!(
+        default(UNDOABLE.privileged_access(true), Trust::Trusted),
+        (NORMAL, Rule::PrivilegedAccess)
+    );
+    assert_eq!(
+        default(READ.sensitive_data(true), Trust::Trusted),
+        (Verdict::Allow, Rule::ReadOnly)
+    );
+}
+
+#[test]
+fn untrusted_claims_of_safety_never_loosen_anything() {
+    for claimed in [
+        READ,
+        APPEND,
+        UNDOABLE,
+        READ.open_world(false).idempotent(true),
+    ] {
+        assert_eq!(
+            default(claimed, Trust::Untrusted),
+            (NORMAL, Rule::UntrustedServer),
+            "{claimed}"
+        );
+    }
+    let decision = decide(&Policy::default(), READ, Trust::Untrusted);
+    assert_eq!(
+        decision.reason().message,
+        "the server of `tool` is not trusted, so its claims of safety count for nothing"
+    );
+    // Its claims of risk still count.
+    let policy = Policy {
+        untrusted_server: Verdict::Allow,
+        ..Policy::default()
+    };
+    assert_eq!(
+        decide(&policy, READ, Trust::Untrusted).reason().rule,
+        Rule::Destructive
+    );
+}
+
+#[test]
+fn an_untrusted_resolution_changes_nothing() {
+    let arguments = Map::new();
+    let policy = Policy::default();
+    let trusted =
+        ProposedCall::new("files", &arguments, DELETE, Trust::Trusted).with_resolution(READ);
+    assert!(policy.decide(&trusted).is_allowed());
+    let untrusted =
+        ProposedCall::new("files", &arguments, DELETE, Trust::Untrusted).with_resolution(READ);
+    assert_eq!(
+        policy.decide(&untrusted),
+        policy.decide(&ProposedCall::new(
+            "files",
+            &arguments,
+            DELETE,
+            Trust::Untrusted
+        ))
+    );
+    // A resolution that drops a static claim of sensitive data is not believed
+    // from an untrusted server either.
+    let declared = DELETE.sensitive_data(true).privileged_access(true);
+    let untrusted = ProposedCall::new("files", &arguments, declared, Trust::Untrusted)
+        .with_resolution(DELETE.sensitive_data(false).privileged_access(false));
+    assert_eq!(
+        policy.decide(&untrusted).verdict(),
+        Verdict::Confirm(Strength::Strong)
+    );
+}
+
+#[test]
+fn the_host_can_change_every_rule() {
+    type Field = fn(&mut Policy) -> &mut Verdict;
+    let cases: [(Field, Annotations, Trust, Rule); 8] = [
+        (|p| &mut p.read_only, READ, Trust::Trusted, Rule::ReadOnly),
+        (
+            |p| &mut p.destructive,
+            DELETE,
+            Trust::Trusted,
+            Rule::Destructive,
+        ),
+        (
+            |p| &mut p.reversible_non_destructive,
+            UNDOABLE,
+            Trust::Trusted,
+            Rule::ReversibleNonDestructive,
+        ),
+        (
+            |p| &mut p.non_destructive_write,
+            APPEND,
+            Trust::Trusted,
+            Rule::NonDestructiveWrite,
+        ),
+        (
+            |p| &mut p.sensitive_and_privileged,
+            READ.sensitive_data(true).privileged_access(true),
+            Trust::Trusted,
+            Rule::SensitiveAndPrivileged,
+        ),
+        (
+            |p| &mut p.privileged_access,
+            READ.privileged_access(true),
+            Trust::Trusted,
+            Rule::PrivilegedAccess,
+        ),
+        (
+            |p| &mut p.sensitive_data,
+            READ.sensitive_data(true),
+            Trust::Trusted,
+            Rule::SensitiveData,
+        ),
+        (
+            |p| &mut p.untrusted_server,
+            READ,
+            Trust::Untrusted,
+            Rule::UntrustedServer,
+        ),
+    ];
+    for (field, annotations, trust, rule) in cases {
+        let mut policy = Policy::default();
+        *field(&mut policy) = Verdict::Deny;
+        let decision = decide(&policy, annotations, trust);
+        assert!(decision.is_denied(), "{rule:?}: {decision}");
+        assert_eq!(decision.reason().rule, rule);
+    }
+    // Relaxing: a host that lets trusted destructive calls run.
+    let relaxed = Policy {
+        destructive: Verdict::Allow,
+        ..Policy::default()
+    };
+    assert!(decide(&relaxed, DELETE, Trust::Trusted).is_allowed());
+}
+
+#[test]
+fn host_rules_come_first_and_can_only_be_outvoted_by_stricter_rules() {
+    let arguments: Map<String, Value> = json!({"path": "/etc/passwd"}).as_object().unwrap().clone();
+    let policy = Policy::default()
+        .with_rule(HostRule::new("system-files", |call| {
+            let path = call.arguments().get("path")?.as_str()?;
+            path.starts_with("/etc/").then(|| {
+                (
+                    Verdict::Confirm(Strength::Normal),
+                    format!("`{}` touches {path}", call.tool()),
+                )
+            })
+        }))
+        .with_rule(HostRule::new("ignored", |_| None));
+    assert_eq!(policy.host_rules[0].name(), "system-files");
+
+    // Ties go to the host rule.
+    let call = ProposedCall::new("files", &arguments, DELETE, Trust::Trusted);
+    assert_eq!(
+        policy.decide(&call),
+        Decision::Confirm {
+            strength: Strength::Normal,
+            reason: Reason {
+                rule: Rule::Host("system-files".into()),
+                message: "`files` touches /etc/passwd".into()
+            }
+        }
+    );
+    // A read that the built-in rules allow is now confirmed.
+    let read = ProposedCall::new("files", &arguments, READ, Trust::Trusted);
+    assert_eq!(
+        policy.decide(&read).reason().rule,
+        Rule::Host("system-files".into())
+    );
+    // A stricter built-in rule still wins.
+    let risky = DELETE.sensitive_data(true).privileged_access(true);
+    let call = ProposedCall::new("files", &arguments, risky, Trust::Trusted);
+    assert_eq!(
+        policy.decide(&call).reason().rule,
+        Rule::SensitiveAndPrivileged
+    );
+    // Other arguments: the host rule stays silent.
+    let elsewhere = Map::new();
+    let call = ProposedCall::new("files", &elsewhere, READ, Trust::Trusted);
+    assert!(policy.decide(&call).is_allowed());
+}
+
+#[test]
+fn retrying_is_safe_only_for_trusted_idempotent_calls() {
+    let arguments = Map::new();
+    let put = APPEND.idempotent(true);
+    for (annotations, trust, safe) in [
+        (put, Trust::Trusted, true),
+        (READ, Trust::Trusted, true),
+        (APPEND, Trust::Trusted, false),
+        (put, Trust::Untrusted, false),
+        (READ, Trust::Untrusted, false),
+    ] {
+        let call = ProposedCall::new("t", &arguments, annotations, trust);
+        assert_eq!(call.retry_is_safe(), safe, "{annotations} {trust:?}");
+    }
+}
+
+/// Every combination of the hints the policy reads.
+fn combinations() -> Vec<Annotations> {
+    let hints = [
+        Hint::ReadOnly,
+        Hint::Destructive,
+        Hint::Reversible,
+        Hint::SensitiveData,
+        Hint::PrivilegedAccess,
+        Hint::OpenWorld,
+    ];
+    let mut all = vec![Annotations::new()];
+    for hint in hints {
+        all = all
+            .into_iter()
+            .flat_map(|a| [None, Some(false), Some(true)].map(|value| a.with(hint, value)))
+            .collect();
+    }
+    all
+}
+
+#[test]
+fn less_claimed_risk_never_makes_a_decision_stricter() {
+    let policy = Policy::default();
+    let all = combinations();
+    let verdicts: Vec<[Verdict; 2]> = all
+        .iter()
+        .map(|&a| {
+            [
+                decide(&policy, a, Trust::Trusted).verdict(),
+                decide(&policy, a, Trust::Untrusted).verdict(),
+            ]
+        })
+        .collect();
+    for (i, less) in all.iter().enumerate() {
+        // Distrust never loosens.
+        assert!(verdicts[i][0] <= verdicts[i][1], "{less}");
+        for (j, more) in all.iter().enumerate() {
+            if less.is_within(more) {
+                assert!(
+                    verdicts[i][0] <= verdicts[j][0] && verdicts[i][1] <= verdicts[j][1],
+                    "{less} decided stricter than {more}"
+                );
+            }
+        }
+    }
+}
