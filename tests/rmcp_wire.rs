@@ -337,11 +337,23 @@ async fn calls_reach_the_right_handler_and_a_panic_is_an_error() {
     let text = |line: &str| result(line)["content"][0]["text"].clone();
     assert_eq!(text(&responses[1].1), json!("Post"));
     assert_eq!(text(&responses[2].1), json!("echo"));
-    let panicked: Value = serde_json::from_str(&responses[3].1).unwrap();
-    assert_eq!(panicked["error"]["code"], json!(-32603), "{panicked}");
-    let unknown: Value = serde_json::from_str(&responses[4].1).unwrap();
-    assert_eq!(unknown["error"]["code"], json!(-32602));
-    assert_eq!(unknown["error"]["data"]["path"], json!("method"));
+    // A panic and arguments that do not fit are tool errors, as in the
+    // built-in server; the handler did not run for the latter.
+    let panicked = result(&responses[3].1);
+    assert_eq!(panicked["isError"], json!(true), "{panicked}");
+    assert_eq!(
+        panicked["content"][0]["text"],
+        json!("internal error: the tool `manage_files` failed unexpectedly")
+    );
+    let unknown = result(&responses[4].1);
+    assert_eq!(unknown["isError"], json!(true), "{unknown}");
+    assert!(
+        unknown["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid arguments: unknown method `put`"),
+        "{unknown}"
+    );
     // The server kept serving after the panic.
     assert_eq!(text(&responses[5].1), json!("Get"));
 }

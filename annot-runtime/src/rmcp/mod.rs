@@ -72,7 +72,6 @@
 //! ```
 
 mod convert;
-mod dispatch;
 mod handler;
 #[cfg(feature = "rmcp-http")]
 mod http;
