@@ -39,7 +39,7 @@ pub enum ToolConversionError {
 /// `_meta["io.modelcontextprotocol/tool-resolution"]`, and under
 /// `_meta[`[`LIFT_META`]`]` everything rmcp's `Tool` has no field for: the
 /// SEP-1984 hints and the dialect A and B markers (`dynamicAnnotations`,
-/// `resolve`). [`lifted`](super::lifted) and [`LiftHttp`](super::LiftHttp) move
+/// `resolve`). [`lifted`](super::lifted) and `LiftHttp` (feature `rmcp-http`) move
 /// those to their place on the wire.
 ///
 /// ```
