@@ -210,7 +210,9 @@ enum Notes {
     },
     /// Ask a model about the notes.
     #[annotate(read_only, ai_processing, slow_execution, resource_intensive = false)]
-    Ask { question: String },
+    Ask {
+        question: String,
+    },
     #[annotate(read_only = false, destructive = false, privileged_access)]
     Export,
 }
@@ -240,11 +242,7 @@ fn sep_1984_hints_resolve_and_join() {
     assert_eq!(forget.ai_processing, None);
     let ask = resolve(json!({"action": "ask", "question": "?"}));
     assert_eq!(
-        (
-            ask.ai_processing,
-            ask.slow_execution,
-            ask.resource_intensive
-        ),
+        (ask.ai_processing, ask.slow_execution, ask.resource_intensive),
         (Some(true), Some(true), Some(false))
     );
     let show = resolve(json!({"action": "show", "id": 2}));
@@ -285,20 +283,11 @@ fn a_single_action_has_a_flat_schema() {
     assert_eq!(Single::NAME, "single");
     assert_eq!(
         Single::STATIC_ANNOTATIONS,
-        Annotations::new()
-            .read_only(true)
-            .open_world(false)
-            .effective()
+        Annotations::new().read_only(true).open_world(false).effective()
     );
     assert_schema_and_parser_agree::<Single>(
-        &[
-            json!({"action": "Ping"}),
-            json!({"action": "Ping", "count": 3}),
-        ],
-        &[
-            json!({"action": "ping"}),
-            json!({"action": "Ping", "count": -3}),
-        ],
+        &[json!({"action": "Ping"}), json!({"action": "Ping", "count": 3})],
+        &[json!({"action": "ping"}), json!({"action": "Ping", "count": -3})],
     );
 }
 

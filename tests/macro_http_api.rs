@@ -31,12 +31,7 @@ fn resolve_joins_the_method_with_tool_defaults() {
         .unwrap()
         .resolve();
     assert_eq!(
-        (
-            get.read_only,
-            get.destructive,
-            get.idempotent,
-            get.open_world
-        ),
+        (get.read_only, get.destructive, get.idempotent, get.open_world),
         (Some(true), Some(false), Some(true), Some(true))
     );
     let post = HttpApi::from_arguments(&json!({"method": "POST", "path": "/users"}))
@@ -59,12 +54,7 @@ fn resolve_joins_the_method_with_tool_defaults() {
 fn static_annotations_cover_every_method() {
     let declared = HttpApi::STATIC_ANNOTATIONS;
     assert_eq!(
-        (
-            declared.read_only,
-            declared.destructive,
-            declared.idempotent,
-            declared.open_world
-        ),
+        (declared.read_only, declared.destructive, declared.idempotent, declared.open_world),
         (Some(false), Some(true), Some(false), Some(true))
     );
     assert_eq!(declared.reversible, Some(false));
@@ -84,14 +74,8 @@ fn schema_lists_the_methods_and_fields() {
     assert_eq!(method["type"], "string");
     assert_eq!(method["enum"], json!(HttpMethod::NAMES));
     let description = method["description"].as_str().unwrap();
-    assert!(
-        description.starts_with("The HTTP method of the request."),
-        "{description}"
-    );
-    assert!(
-        description.contains("`DELETE`: Remove a resource."),
-        "{description}"
-    );
+    assert!(description.starts_with("The HTTP method of the request."), "{description}");
+    assert!(description.contains("`DELETE`: Remove a resource."), "{description}");
     assert_eq!(schema["required"], json!(["method", "path"]));
     assert_eq!(
         schema["properties"]["timeout_seconds"],

@@ -152,15 +152,8 @@ fn unknown_key(key: &Ident, what: &str, valid: &[&str], errors: &Errors) {
         Some(attribute) if valid.contains(&attribute) => format!("; did you mean `{attribute}`?"),
         _ => did_you_mean(&name, valid.iter().copied()),
     };
-    let listed = valid
-        .iter()
-        .map(|key| format!("`{key}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    errors.spanned(
-        key,
-        format!("unknown {what} `{name}`{hint}\nexpected one of: {listed}"),
-    );
+    let listed = valid.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", ");
+    errors.spanned(key, format!("unknown {what} `{name}`{hint}\nexpected one of: {listed}"));
 }
 
 fn hint_keys() -> impl Iterator<Item = &'static str> {
@@ -303,23 +296,15 @@ pub fn doc_string(attrs: &[Attribute]) -> Option<String> {
 /// Whether the item derives `Serialize` or `Deserialize`, in which case its
 /// `#[serde]` attributes stay for serde's derive to read.
 pub fn derives_serde(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .any(|attr| {
-            attr.to_token_stream()
-                .into_iter()
-                .any(|token| has_serde_derive(&token))
-        })
+    attrs.iter().filter(|attr| attr.path().is_ident("derive")).any(|attr| {
+        attr.to_token_stream().into_iter().any(|token| has_serde_derive(&token))
+    })
 }
 
 fn has_serde_derive(token: &TokenTree) -> bool {
     match token {
         TokenTree::Ident(ident) => ident == "Serialize" || ident == "Deserialize",
-        TokenTree::Group(group) => group
-            .stream()
-            .into_iter()
-            .any(|token| has_serde_derive(&token)),
+        TokenTree::Group(group) => group.stream().into_iter().any(|token| has_serde_derive(&token)),
         _ => false,
     }
 }

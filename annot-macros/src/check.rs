@@ -64,12 +64,7 @@ pub fn tool(tool: &Tool, errors: &Errors) {
 
 /// Every check of an `#[mcp_actions]` enum.
 pub fn actions(actions: &Actions, errors: &Errors) {
-    annotations(
-        &actions.variants,
-        &actions.options,
-        "#[mcp_actions(...)]",
-        errors,
-    );
+    annotations(&actions.variants, &actions.options, "#[mcp_actions(...)]", errors);
 }
 
 fn tool_defaults(options: &ToolOptions, errors: &Errors) {
@@ -102,11 +97,7 @@ fn annotations(variants: &[Variant], options: &ToolOptions, attribute: &str, err
             ),
             None => {}
             Some(annotate) => {
-                for error in annotate
-                    .hints
-                    .with_defaults(&options.defaults)
-                    .contradictions()
-                {
+                for error in annotate.hints.with_defaults(&options.defaults).contradictions() {
                     errors.push(error);
                 }
             }

@@ -24,9 +24,7 @@ use crate::serde_attr::FieldDefault;
 pub fn import_private(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
         Some(path) => quote!(use #path::__private as __annot;),
-        None => quote!(
-            use ::annot::__private as __annot;
-        ),
+        None => quote!(use ::annot::__private as __annot;),
     }
 }
 
@@ -126,9 +124,7 @@ fn enum_annotations(
     p: &TokenStream,
 ) -> (TokenStream, TokenStream) {
     let count = variants.len();
-    let consts: Vec<Ident> = (0..count)
-        .map(|i| format_ident!("__ACTION_{}", i))
-        .collect();
+    let consts: Vec<Ident> = (0..count).map(|i| format_ident!("__ACTION_{}", i)).collect();
     let values = variants.iter().map(|variant| {
         let annotate = variant.annotate.clone().unwrap_or_default();
         let title = annotate.title.as_ref().map(|title| title.value());

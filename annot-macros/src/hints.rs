@@ -13,63 +13,25 @@ pub struct Hint {
 
 /// Every hint, in the runtime's `Hint::ALL` order.
 pub const HINTS: [Hint; 10] = [
-    Hint {
-        key: "read_only",
-        wire: "readOnlyHint",
-    },
-    Hint {
-        key: "destructive",
-        wire: "destructiveHint",
-    },
-    Hint {
-        key: "idempotent",
-        wire: "idempotentHint",
-    },
-    Hint {
-        key: "open_world",
-        wire: "openWorldHint",
-    },
-    Hint {
-        key: "ai_processing",
-        wire: "aiProcessingHint",
-    },
-    Hint {
-        key: "slow_execution",
-        wire: "slowExecutionHint",
-    },
-    Hint {
-        key: "resource_intensive",
-        wire: "resourceIntensiveHint",
-    },
-    Hint {
-        key: "sensitive_data",
-        wire: "sensitiveDataHint",
-    },
-    Hint {
-        key: "privileged_access",
-        wire: "privilegedAccessHint",
-    },
-    Hint {
-        key: "reversible",
-        wire: "reversibleHint",
-    },
+    Hint { key: "read_only", wire: "readOnlyHint" },
+    Hint { key: "destructive", wire: "destructiveHint" },
+    Hint { key: "idempotent", wire: "idempotentHint" },
+    Hint { key: "open_world", wire: "openWorldHint" },
+    Hint { key: "ai_processing", wire: "aiProcessingHint" },
+    Hint { key: "slow_execution", wire: "slowExecutionHint" },
+    Hint { key: "resource_intensive", wire: "resourceIntensiveHint" },
+    Hint { key: "sensitive_data", wire: "sensitiveDataHint" },
+    Hint { key: "privileged_access", wire: "privilegedAccessHint" },
+    Hint { key: "reversible", wire: "reversibleHint" },
 ];
 
 const READ_ONLY: usize = 0;
 
 /// Hints a read-only action cannot hold at the given value, and why.
 const READ_ONLY_CONTRADICTIONS: [(usize, bool, &str); 3] = [
-    (
-        1,
-        true,
-        "a read-only action changes nothing, so it cannot be destructive",
-    ),
+    (1, true, "a read-only action changes nothing, so it cannot be destructive"),
     (2, false, "a read-only action is always idempotent"),
-    (
-        9,
-        false,
-        "a read-only action has nothing to undo, so it cannot be irreversible",
-    ),
+    (9, false, "a read-only action has nothing to undo, so it cannot be irreversible"),
 ];
 
 pub fn hint_index(key: &str) -> Option<usize> {
@@ -78,10 +40,7 @@ pub fn hint_index(key: &str) -> Option<usize> {
 
 /// The attribute key of a hint's wire name (`readOnlyHint` -> `read_only`).
 pub fn key_of_wire_name(wire: &str) -> Option<&'static str> {
-    HINTS
-        .iter()
-        .find(|hint| hint.wire == wire)
-        .map(|hint| hint.key)
+    HINTS.iter().find(|hint| hint.wire == wire).map(|hint| hint.key)
 }
 
 /// One hint value and where it was written.
@@ -138,11 +97,7 @@ impl HintSet {
             } else {
                 format!("{} = false", HINTS[index].key)
             };
-            let span = if other.inherited {
-                read_only.span
-            } else {
-                other.span
-            };
+            let span = if other.inherited { read_only.span } else { other.span };
             errors.push(syn::Error::new(
                 span,
                 format!("`{written}` contradicts `read_only`: {reason}"),

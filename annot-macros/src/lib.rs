@@ -47,11 +47,8 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     let generated = match (errors.finish(), model) {
         (Ok(()), Some(model)) => expand::tool(&model),
         (Err(error), _) => {
-            let fallback = item
-                .generics
-                .params
-                .is_empty()
-                .then(|| expand::tool_fallback(&item.ident, krate.as_ref()));
+            let fallback =
+                item.generics.params.is_empty().then(|| expand::tool_fallback(&item.ident, krate.as_ref()));
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }

@@ -41,8 +41,7 @@ impl Builder {
         let key = format!(
             "{}:{}",
             kind_name(&kind),
-            ty.map(|ty| ty.to_token_stream().to_string())
-                .unwrap_or_default()
+            ty.map(|ty| ty.to_token_stream().to_string()).unwrap_or_default()
         );
         if let Some(index) = self.keys.iter().position(|known| *known == key) {
             return Json::Fill(index);
@@ -211,10 +210,7 @@ impl Builder {
         let mut root = vec![
             ("type".to_owned(), Json::str("object")),
             ("properties".to_owned(), Json::Object(properties)),
-            (
-                "required".to_owned(),
-                Json::strings(required.iter().map(String::as_str)),
-            ),
+            ("required".to_owned(), Json::strings(required.iter().map(String::as_str))),
             ("additionalProperties".to_owned(), Json::Bool(false)),
         ];
         if variants.len() > 1 {

@@ -30,10 +30,7 @@ pub fn assert_schema_and_parser_agree<T: AnnotatedTool + std::fmt::Debug>(
             .iter_errors(arguments)
             .map(|error| error.to_string())
             .collect();
-        assert!(
-            errors.is_empty(),
-            "schema refuses valid {arguments}: {errors:?}"
-        );
+        assert!(errors.is_empty(), "schema refuses valid {arguments}: {errors:?}");
         if let Err(error) = T::from_arguments(arguments) {
             panic!("parser refuses valid {arguments}: {error}");
         }
@@ -57,11 +54,7 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
     let declared = T::STATIC_ANNOTATIONS;
     for action in T::ACTIONS {
         if let Err(violation) = action.annotations.check_within(&declared) {
-            panic!(
-                "{}: action {} breaks the bound: {violation}",
-                T::NAME,
-                action.name
-            );
+            panic!("{}: action {} breaks the bound: {violation}", T::NAME, action.name);
         }
     }
     assert_eq!(
@@ -69,10 +62,7 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
         Annotations {
             title: T::TITLE,
             ..Annotations::join_all(
-                &T::ACTIONS
-                    .iter()
-                    .map(|action| action.annotations)
-                    .collect::<Vec<_>>()
+                &T::ACTIONS.iter().map(|action| action.annotations).collect::<Vec<_>>()
             )
         },
         "{}: static annotations are the join of the actions",
@@ -81,15 +71,9 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
     for value in arguments {
         let parsed = T::from_arguments(value).expect("valid arguments");
         let resolved = parsed.resolve();
+        assert!(resolved.is_within(&declared), "{}: {value} resolves to {resolved}", T::NAME);
         assert!(
-            resolved.is_within(&declared),
-            "{}: {value} resolves to {resolved}",
-            T::NAME
-        );
-        assert!(
-            T::ACTIONS
-                .iter()
-                .any(|action| action.annotations == resolved),
+            T::ACTIONS.iter().any(|action| action.annotations == resolved),
             "{}: {value} resolves to an action's annotations",
             T::NAME
         );

@@ -114,14 +114,8 @@ mod tests {
     const DEFAULTS: Annotations = Annotations::new().open_world(false).destructive(true);
     const ACTIONS: [Action; 2] = actions_with_defaults::<2>(
         &[
-            Action {
-                name: "read",
-                annotations: READ,
-            },
-            Action {
-                name: "write",
-                annotations: WRITE,
-            },
+            Action { name: "read", annotations: READ },
+            Action { name: "write", annotations: WRITE },
         ],
         DEFAULTS,
     );
@@ -134,10 +128,7 @@ mod tests {
         assert_eq!(write.title, Some("Write"));
         let read = ACTIONS[0].annotations;
         // Read-only: the destructive default means nothing and is normalised away.
-        assert_eq!(
-            (read.read_only, read.destructive),
-            (Some(true), Some(false))
-        );
+        assert_eq!((read.read_only, read.destructive), (Some(true), Some(false)));
         assert_eq!(read.open_world, Some(false));
     }
 
@@ -151,9 +142,6 @@ mod tests {
         for action in ACTIONS {
             assert!(action.annotations.is_within(&joined));
         }
-        assert_eq!(
-            static_annotations(&[], None),
-            Annotations::new().effective()
-        );
+        assert_eq!(static_annotations(&[], None), Annotations::new().effective());
     }
 }
