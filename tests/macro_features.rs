@@ -6,7 +6,9 @@ mod macro_support;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use annot::{AnnotatedTool, Annotations, mcp_tool};
-use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound, schema_of};
+use macro_support::{
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, schema_of,
+};
 use serde_json::json;
 
 /// Kebab-case actions, camelCase fields everywhere, one variant renamed.
@@ -148,6 +150,33 @@ fn primitive_fields_match_serde() {
     );
 }
 
+/// Integers at the edge of their range, written as integers or floats, as
+/// `serde_json` reads them (beyond 64 bits, as the nearest `f64`).
+#[test]
+fn integer_edges_get_the_same_verdict() {
+    let numbers = |big: &str, signed: &str| {
+        let text = format!(
+            r#"{{"kind":"Numbers","tiny":0,"small":0,"big":{big},"signed":{signed},"ratio":0,"single":0,"flag":true,"letter":"a"}}"#
+        );
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    let cases = [
+        numbers("18446744073709551615", "0"),
+        numbers("18446744073709551615.0", "0"),
+        numbers("18446744073709551616", "0"),
+        numbers("1e300", "0"),
+        numbers("0", "-9223372036854775808"),
+        numbers("0", "-9223372036854775809"),
+        numbers("0", "9223372036854775807.0"),
+        numbers("0", "9223372036854775808"),
+        numbers("-0.0", "-0.0"),
+        numbers("1e2", "-1e2"),
+    ];
+    // Accepted: u64::MAX, i64::MIN, the f64 nearest below i64::MIN (which is
+    // i64::MIN), -0.0 and 1e2; every other case is refused by both.
+    assert_eq!(assert_same_verdicts::<Types>(&cases), 5);
+}
+
 #[test]
 fn container_fields_match_serde() {
     let collections = |extra: serde_json::Value| {
@@ -210,9 +239,7 @@ enum Notes {
     },
     /// Ask a model about the notes.
     #[annotate(read_only, ai_processing, slow_execution, resource_intensive = false)]
-    Ask {
-        question: String,
-    },
+    Ask { question: String },
     #[annotate(read_only = false, destructive = false, privileged_access)]
     Export,
 }
@@ -242,7 +269,11 @@ fn sep_1984_hints_resolve_and_join() {
     assert_eq!(forget.ai_processing, None);
     let ask = resolve(json!({"action": "ask", "question": "?"}));
     assert_eq!(
-        (ask.ai_processing, ask.slow_execution, ask.resource_intensive),
+        (
+            ask.ai_processing,
+            ask.slow_execution,
+            ask.resource_intensive
+        ),
         (Some(true), Some(true), Some(false))
     );
     let show = resolve(json!({"action": "show", "id": 2}));
@@ -283,11 +314,20 @@ fn a_single_action_has_a_flat_schema() {
     assert_eq!(Single::NAME, "single");
     assert_eq!(
         Single::STATIC_ANNOTATIONS,
-        Annotations::new().read_only(true).open_world(false).effective()
+        Annotations::new()
+            .read_only(true)
+            .open_world(false)
+            .effective()
     );
     assert_schema_and_parser_agree::<Single>(
-        &[json!({"action": "Ping"}), json!({"action": "Ping", "count": 3})],
-        &[json!({"action": "ping"}), json!({"action": "Ping", "count": -3})],
+        &[
+            json!({"action": "Ping"}),
+            json!({"action": "Ping", "count": 3}),
+        ],
+        &[
+            json!({"action": "ping"}),
+            json!({"action": "Ping", "count": -3}),
+        ],
     );
 }
 

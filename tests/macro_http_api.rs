@@ -6,7 +6,10 @@ mod macro_support;
 
 use annot::{AnnotatedActions, AnnotatedTool, ArgumentError};
 use http_api::{HttpApi, HttpMethod};
-use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound, schema_of};
+use macro_support::{
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, combinations,
+    schema_of,
+};
 use serde_json::json;
 
 #[test]
@@ -31,7 +34,12 @@ fn resolve_joins_the_method_with_tool_defaults() {
         .unwrap()
         .resolve();
     assert_eq!(
-        (get.read_only, get.destructive, get.idempotent, get.open_world),
+        (
+            get.read_only,
+            get.destructive,
+            get.idempotent,
+            get.open_world
+        ),
         (Some(true), Some(false), Some(true), Some(true))
     );
     let post = HttpApi::from_arguments(&json!({"method": "POST", "path": "/users"}))
@@ -54,7 +62,12 @@ fn resolve_joins_the_method_with_tool_defaults() {
 fn static_annotations_cover_every_method() {
     let declared = HttpApi::STATIC_ANNOTATIONS;
     assert_eq!(
-        (declared.read_only, declared.destructive, declared.idempotent, declared.open_world),
+        (
+            declared.read_only,
+            declared.destructive,
+            declared.idempotent,
+            declared.open_world
+        ),
         (Some(false), Some(true), Some(false), Some(true))
     );
     assert_eq!(declared.reversible, Some(false));
@@ -74,8 +87,14 @@ fn schema_lists_the_methods_and_fields() {
     assert_eq!(method["type"], "string");
     assert_eq!(method["enum"], json!(HttpMethod::NAMES));
     let description = method["description"].as_str().unwrap();
-    assert!(description.starts_with("The HTTP method of the request."), "{description}");
-    assert!(description.contains("`DELETE`: Remove a resource."), "{description}");
+    assert!(
+        description.starts_with("The HTTP method of the request."),
+        "{description}"
+    );
+    assert!(
+        description.contains("`DELETE`: Remove a resource."),
+        "{description}"
+    );
     assert_eq!(schema["required"], json!(["method", "path"]));
     assert_eq!(
         schema["properties"]["timeout_seconds"],
@@ -136,4 +155,27 @@ fn fields_are_read_with_defaults() {
             expected: HttpMethod::NAMES,
         }
     );
+}
+
+#[test]
+fn schema_and_parser_agree_on_every_combination() {
+    let cases = combinations(&[
+        (
+            "method",
+            vec![json!("GET"), json!("DELETE"), json!("get"), json!(null)],
+        ),
+        ("path", vec![json!("/"), json!(false)]),
+        (
+            "headers",
+            vec![json!({"a": "b"}), json!({"a": 1}), json!(null)],
+        ),
+        ("body", vec![json!("x"), json!(null), json!(1.5)]),
+        (
+            "timeout_seconds",
+            vec![json!(0), json!(2.0), json!(2.5), json!(70000), json!("1")],
+        ),
+    ]);
+    assert_eq!(cases.len(), 5 * 3 * 4 * 4 * 6);
+    // 2 methods x 1 path x 3 header forms x 3 body forms x 3 timeouts.
+    assert_eq!(assert_same_verdicts::<HttpApi>(&cases), 2 * 3 * 3 * 3);
 }

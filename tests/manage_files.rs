@@ -1,11 +1,14 @@
 //! The reference example: the `manage_files` tool of seed 003.
 
+mod macro_support;
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
-mod macro_support;
 
 use annot::{AnnotatedTool, Annotations, ArgumentError};
-use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound, schema_of};
+use macro_support::{
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, combinations,
+    schema_of,
+};
 use manage_files::ManageFiles;
 use serde_json::{Value, json};
 
@@ -41,17 +44,29 @@ fn static_annotations_are_the_worst_case() {
 #[test]
 fn actions_resolve_to_the_table_of_seed_003() {
     let read = resolve(json!({"action": "read", "path": "notes.txt"}));
-    assert_eq!(core_hints(read), [Some(true), Some(false), Some(true), Some(false)]);
+    assert_eq!(
+        core_hints(read),
+        [Some(true), Some(false), Some(true), Some(false)]
+    );
     assert_eq!(read.title, Some("Read a file"));
 
     let append = resolve(json!({"action": "append", "path": "log", "content": "x"}));
-    assert_eq!(core_hints(append), [Some(false), Some(false), Some(false), Some(false)]);
+    assert_eq!(
+        core_hints(append),
+        [Some(false), Some(false), Some(false), Some(false)]
+    );
 
     let replace = resolve(json!({"action": "replace", "path": "a", "content": ""}));
-    assert_eq!(core_hints(replace), [Some(false), Some(true), Some(true), Some(false)]);
+    assert_eq!(
+        core_hints(replace),
+        [Some(false), Some(true), Some(true), Some(false)]
+    );
 
     let delete = resolve(json!({"action": "delete", "path": "a"}));
-    assert_eq!(core_hints(delete), [Some(false), Some(true), Some(true), Some(false)]);
+    assert_eq!(
+        core_hints(delete),
+        [Some(false), Some(true), Some(true), Some(false)]
+    );
 }
 
 #[test]
@@ -62,7 +77,10 @@ fn every_action_stays_within_the_static_bound() {
         json!({"action": "replace", "path": "a", "content": "b"}),
         json!({"action": "delete", "path": "a"}),
     ]);
-    let names: Vec<&str> = ManageFiles::ACTIONS.iter().map(|action| action.name).collect();
+    let names: Vec<&str> = ManageFiles::ACTIONS
+        .iter()
+        .map(|action| action.name)
+        .collect();
     assert_eq!(names, ["read", "append", "replace", "delete"]);
 }
 
@@ -94,7 +112,10 @@ fn schema_lists_the_actions_and_fields() {
     assert_eq!(schema["required"], json!(["action", "path"]));
     assert_eq!(schema["additionalProperties"], false);
     for combinator in ["oneOf", "anyOf", "allOf"] {
-        assert!(schema.get(combinator).is_none(), "no {combinator} at the root");
+        assert!(
+            schema.get(combinator).is_none(),
+            "no {combinator} at the root"
+        );
     }
 }
 
@@ -128,6 +149,29 @@ fn schema_and_parser_agree_both_ways() {
             json!({"action": "read", "path": "a", "extra": true}),
         ],
     );
+}
+
+#[test]
+fn schema_and_parser_agree_on_every_combination() {
+    let cases = combinations(&[
+        (
+            "action",
+            vec![
+                json!("read"),
+                json!("append"),
+                json!("replace"),
+                json!("delete"),
+                json!("copy"),
+                json!(0),
+            ],
+        ),
+        ("path", vec![json!("a.txt"), json!(1), json!(null)]),
+        ("content", vec![json!("text"), json!(["text"])]),
+        ("extra", vec![json!(true)]),
+    ]);
+    assert_eq!(cases.len(), 7 * 4 * 3 * 2);
+    // read and delete with a string path; append and replace with content too.
+    assert_eq!(assert_same_verdicts::<ManageFiles>(&cases), 4);
 }
 
 #[test]

@@ -7,8 +7,8 @@ use syn::{Attribute, Ident};
 
 use crate::ast::Actions;
 use crate::expand::{import_private, private};
-use crate::schema::actions_schema;
 use crate::json::Json;
+use crate::shapes::actions_schema;
 
 /// Whether `#[derive(...)]` among `attrs` names `trait_name`.
 fn derives(attrs: &[Attribute], trait_name: &str) -> bool {
@@ -68,8 +68,16 @@ pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
             .with_defaults(defaults)
             .to_annotations(&p, title.as_deref())
     });
-    let idents: Vec<&Ident> = actions.variants.iter().map(|variant| &variant.ident).collect();
-    let names: Vec<&String> = actions.variants.iter().map(|variant| &variant.name).collect();
+    let idents: Vec<&Ident> = actions
+        .variants
+        .iter()
+        .map(|variant| &variant.ident)
+        .collect();
+    let names: Vec<&String> = actions
+        .variants
+        .iter()
+        .map(|variant| &variant.name)
+        .collect();
     let names_json = Json::strings(names.iter().map(|name| name.as_str())).text();
     let schema = actions_schema(actions.doc.as_deref(), &actions.variants).text();
     let copy = copy_impls(ident, attrs, &p);

@@ -291,7 +291,8 @@ fn fields<'a>(
                 Some(rename) => rename,
                 None => {
                     let name = unraw.to_string();
-                    let renamed = rule.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name));
+                    let renamed =
+                        rule.map_or_else(|| name.clone(), |rule| rule.apply_to_field(&name));
                     (renamed, unraw.span())
                 }
             };

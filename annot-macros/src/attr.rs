@@ -152,8 +152,15 @@ fn unknown_key(key: &Ident, what: &str, valid: &[&str], errors: &Errors) {
         Some(attribute) if valid.contains(&attribute) => format!("; did you mean `{attribute}`?"),
         _ => did_you_mean(&name, valid.iter().copied()),
     };
-    let listed = valid.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", ");
-    errors.spanned(key, format!("unknown {what} `{name}`{hint}\nexpected one of: {listed}"));
+    let listed = valid
+        .iter()
+        .map(|key| format!("`{key}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    errors.spanned(
+        key,
+        format!("unknown {what} `{name}`{hint}\nexpected one of: {listed}"),
+    );
 }
 
 fn hint_keys() -> impl Iterator<Item = &'static str> {
@@ -202,10 +209,10 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
         } else if !valid.contains(&name.as_str()) {
             unknown_key(&key, what, &valid, errors);
         } else if name == "crate" {
-            if let Some(path) = errors.ok(str_value(&key, raw)) {
-                if let Some(parsed) = errors.ok(path.parse::<syn::Path>()) {
-                    set_once(&mut options.krate, parsed, &key, errors);
-                }
+            if let Some(path) = errors.ok(str_value(&key, raw))
+                && let Some(parsed) = errors.ok(path.parse::<syn::Path>())
+            {
+                set_once(&mut options.krate, parsed, &key, errors);
             }
         } else if let Some(value) = errors.ok(str_value(&key, raw)) {
             let slot = match name.as_str() {
@@ -279,13 +286,12 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
 pub fn doc_string(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(meta) = &attr.meta {
-            if let Expr::Lit(expr) = &meta.value {
-                if let Lit::Str(text) = &expr.lit {
-                    for line in text.value().split('\n') {
-                        lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
-                    }
-                }
+        if let syn::Meta::NameValue(meta) = &attr.meta
+            && let Expr::Lit(expr) = &meta.value
+            && let Lit::Str(text) = &expr.lit
+        {
+            for line in text.value().split('\n') {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
         }
     }
@@ -296,15 +302,23 @@ pub fn doc_string(attrs: &[Attribute]) -> Option<String> {
 /// Whether the item derives `Serialize` or `Deserialize`, in which case its
 /// `#[serde]` attributes stay for serde's derive to read.
 pub fn derives_serde(attrs: &[Attribute]) -> bool {
-    attrs.iter().filter(|attr| attr.path().is_ident("derive")).any(|attr| {
-        attr.to_token_stream().into_iter().any(|token| has_serde_derive(&token))
-    })
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .any(|attr| {
+            attr.to_token_stream()
+                .into_iter()
+                .any(|token| has_serde_derive(&token))
+        })
 }
 
 fn has_serde_derive(token: &TokenTree) -> bool {
     match token {
         TokenTree::Ident(ident) => ident == "Serialize" || ident == "Deserialize",
-        TokenTree::Group(group) => group.stream().into_iter().any(|token| has_serde_derive(&token)),
+        TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .any(|token| has_serde_derive(&token)),
         _ => false,
     }
 }

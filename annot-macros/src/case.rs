@@ -4,26 +4,26 @@
 /// One `rename_all` convention.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenameRule {
-    LowerCase,
-    UpperCase,
-    PascalCase,
-    CamelCase,
-    SnakeCase,
-    ScreamingSnakeCase,
-    KebabCase,
-    ScreamingKebabCase,
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
 }
 
 /// Every convention under the name serde gives it.
 pub const RENAME_RULES: [(&str, RenameRule); 8] = [
-    ("lowercase", RenameRule::LowerCase),
-    ("UPPERCASE", RenameRule::UpperCase),
-    ("PascalCase", RenameRule::PascalCase),
-    ("camelCase", RenameRule::CamelCase),
-    ("snake_case", RenameRule::SnakeCase),
-    ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnakeCase),
-    ("kebab-case", RenameRule::KebabCase),
-    ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebabCase),
+    ("lowercase", RenameRule::Lower),
+    ("UPPERCASE", RenameRule::Upper),
+    ("PascalCase", RenameRule::Pascal),
+    ("camelCase", RenameRule::Camel),
+    ("snake_case", RenameRule::Snake),
+    ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
+    ("kebab-case", RenameRule::Kebab),
+    ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
 ];
 
 impl RenameRule {
@@ -37,11 +37,11 @@ impl RenameRule {
     /// Renames a variant, written in PascalCase.
     pub fn apply_to_variant(self, variant: &str) -> String {
         match self {
-            RenameRule::PascalCase => variant.to_owned(),
-            RenameRule::LowerCase => variant.to_ascii_lowercase(),
-            RenameRule::UpperCase => variant.to_ascii_uppercase(),
-            RenameRule::CamelCase => lower_first(variant),
-            RenameRule::SnakeCase => {
+            RenameRule::Pascal => variant.to_owned(),
+            RenameRule::Lower => variant.to_ascii_lowercase(),
+            RenameRule::Upper => variant.to_ascii_uppercase(),
+            RenameRule::Camel => lower_first(variant),
+            RenameRule::Snake => {
                 let mut snake = String::new();
                 for (i, ch) in variant.char_indices() {
                     if i > 0 && ch.is_uppercase() {
@@ -51,13 +51,13 @@ impl RenameRule {
                 }
                 snake
             }
-            RenameRule::ScreamingSnakeCase => RenameRule::SnakeCase
+            RenameRule::ScreamingSnake => RenameRule::Snake
                 .apply_to_variant(variant)
                 .to_ascii_uppercase(),
-            RenameRule::KebabCase => RenameRule::SnakeCase
+            RenameRule::Kebab => RenameRule::Snake
                 .apply_to_variant(variant)
                 .replace('_', "-"),
-            RenameRule::ScreamingKebabCase => RenameRule::ScreamingSnakeCase
+            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
                 .apply_to_variant(variant)
                 .replace('_', "-"),
         }
@@ -66,9 +66,9 @@ impl RenameRule {
     /// Renames a field, written in snake_case.
     pub fn apply_to_field(self, field: &str) -> String {
         match self {
-            RenameRule::LowerCase | RenameRule::SnakeCase => field.to_owned(),
-            RenameRule::UpperCase | RenameRule::ScreamingSnakeCase => field.to_ascii_uppercase(),
-            RenameRule::PascalCase => {
+            RenameRule::Lower | RenameRule::Snake => field.to_owned(),
+            RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
+            RenameRule::Pascal => {
                 let mut pascal = String::new();
                 let mut capitalize = true;
                 for ch in field.chars() {
@@ -83,9 +83,9 @@ impl RenameRule {
                 }
                 pascal
             }
-            RenameRule::CamelCase => lower_first(&RenameRule::PascalCase.apply_to_field(field)),
-            RenameRule::KebabCase => field.replace('_', "-"),
-            RenameRule::ScreamingKebabCase => field.to_ascii_uppercase().replace('_', "-"),
+            RenameRule::Camel => lower_first(&RenameRule::Pascal.apply_to_field(field)),
+            RenameRule::Kebab => field.replace('_', "-"),
+            RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
         }
     }
 }
@@ -118,8 +118,8 @@ mod tests {
             let rule = RenameRule::from_name(name).unwrap();
             assert_eq!(rule.apply_to_variant("VeryTasty"), renamed, "{name}");
         }
-        assert_eq!(RenameRule::SnakeCase.apply_to_variant("Z42"), "z42");
-        assert_eq!(RenameRule::CamelCase.apply_to_variant("A"), "a");
+        assert_eq!(RenameRule::Snake.apply_to_variant("Z42"), "z42");
+        assert_eq!(RenameRule::Camel.apply_to_variant("A"), "a");
     }
 
     #[test]

@@ -11,10 +11,10 @@ use crate::ctxt::Errors;
 
 /// Every check of a `#[mcp_tool]` item.
 pub fn tool(tool: &Tool, errors: &Errors) {
-    if let Some(name) = &tool.options.name {
-        if let Err(problem) = valid_tool_name(&name.value()) {
-            errors.spanned(name, problem);
-        }
+    if let Some(name) = &tool.options.name
+        && let Err(problem) = valid_tool_name(&name.value())
+    {
+        errors.spanned(name, problem);
     }
     let discriminator = &tool.discriminator.0;
     match &tool.shape {
@@ -64,7 +64,12 @@ pub fn tool(tool: &Tool, errors: &Errors) {
 
 /// Every check of an `#[mcp_actions]` enum.
 pub fn actions(actions: &Actions, errors: &Errors) {
-    annotations(&actions.variants, &actions.options, "#[mcp_actions(...)]", errors);
+    annotations(
+        &actions.variants,
+        &actions.options,
+        "#[mcp_actions(...)]",
+        errors,
+    );
 }
 
 fn tool_defaults(options: &ToolOptions, errors: &Errors) {
@@ -97,7 +102,11 @@ fn annotations(variants: &[Variant], options: &ToolOptions, attribute: &str, err
             ),
             None => {}
             Some(annotate) => {
-                for error in annotate.hints.with_defaults(&options.defaults).contradictions() {
+                for error in annotate
+                    .hints
+                    .with_defaults(&options.defaults)
+                    .contradictions()
+                {
                     errors.push(error);
                 }
             }

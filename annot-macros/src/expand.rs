@@ -24,7 +24,9 @@ use crate::serde_attr::FieldDefault;
 pub fn import_private(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
         Some(path) => quote!(use #path::__private as __annot;),
-        None => quote!(use ::annot::__private as __annot;),
+        None => quote!(
+            use ::annot::__private as __annot;
+        ),
     }
 }
 
@@ -47,7 +49,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let ident = &tool.ident;
     let name = match &tool.options.name {
         Some(name) => name.value(),
-        None => RenameRule::SnakeCase.apply_to_variant(&ident.unraw().to_string()),
+        None => RenameRule::Snake.apply_to_variant(&ident.unraw().to_string()),
     };
     let title = tool.options.title.as_ref().map(|title| title.value());
     let title_tokens = option_str(title.clone(), &p);
@@ -124,7 +126,9 @@ fn enum_annotations(
     p: &TokenStream,
 ) -> (TokenStream, TokenStream) {
     let count = variants.len();
-    let consts: Vec<Ident> = (0..count).map(|i| format_ident!("__ACTION_{}", i)).collect();
+    let consts: Vec<Ident> = (0..count)
+        .map(|i| format_ident!("__ACTION_{}", i))
+        .collect();
     let values = variants.iter().map(|variant| {
         let annotate = variant.annotate.clone().unwrap_or_default();
         let title = annotate.title.as_ref().map(|title| title.value());

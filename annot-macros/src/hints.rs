@@ -13,25 +13,63 @@ pub struct Hint {
 
 /// Every hint, in the runtime's `Hint::ALL` order.
 pub const HINTS: [Hint; 10] = [
-    Hint { key: "read_only", wire: "readOnlyHint" },
-    Hint { key: "destructive", wire: "destructiveHint" },
-    Hint { key: "idempotent", wire: "idempotentHint" },
-    Hint { key: "open_world", wire: "openWorldHint" },
-    Hint { key: "ai_processing", wire: "aiProcessingHint" },
-    Hint { key: "slow_execution", wire: "slowExecutionHint" },
-    Hint { key: "resource_intensive", wire: "resourceIntensiveHint" },
-    Hint { key: "sensitive_data", wire: "sensitiveDataHint" },
-    Hint { key: "privileged_access", wire: "privilegedAccessHint" },
-    Hint { key: "reversible", wire: "reversibleHint" },
+    Hint {
+        key: "read_only",
+        wire: "readOnlyHint",
+    },
+    Hint {
+        key: "destructive",
+        wire: "destructiveHint",
+    },
+    Hint {
+        key: "idempotent",
+        wire: "idempotentHint",
+    },
+    Hint {
+        key: "open_world",
+        wire: "openWorldHint",
+    },
+    Hint {
+        key: "ai_processing",
+        wire: "aiProcessingHint",
+    },
+    Hint {
+        key: "slow_execution",
+        wire: "slowExecutionHint",
+    },
+    Hint {
+        key: "resource_intensive",
+        wire: "resourceIntensiveHint",
+    },
+    Hint {
+        key: "sensitive_data",
+        wire: "sensitiveDataHint",
+    },
+    Hint {
+        key: "privileged_access",
+        wire: "privilegedAccessHint",
+    },
+    Hint {
+        key: "reversible",
+        wire: "reversibleHint",
+    },
 ];
 
 const READ_ONLY: usize = 0;
 
 /// Hints a read-only action cannot hold at the given value, and why.
 const READ_ONLY_CONTRADICTIONS: [(usize, bool, &str); 3] = [
-    (1, true, "a read-only action changes nothing, so it cannot be destructive"),
+    (
+        1,
+        true,
+        "a read-only action changes nothing, so it cannot be destructive",
+    ),
     (2, false, "a read-only action is always idempotent"),
-    (9, false, "a read-only action has nothing to undo, so it cannot be irreversible"),
+    (
+        9,
+        false,
+        "a read-only action has nothing to undo, so it cannot be irreversible",
+    ),
 ];
 
 pub fn hint_index(key: &str) -> Option<usize> {
@@ -40,7 +78,10 @@ pub fn hint_index(key: &str) -> Option<usize> {
 
 /// The attribute key of a hint's wire name (`readOnlyHint` -> `read_only`).
 pub fn key_of_wire_name(wire: &str) -> Option<&'static str> {
-    HINTS.iter().find(|hint| hint.wire == wire).map(|hint| hint.key)
+    HINTS
+        .iter()
+        .find(|hint| hint.wire == wire)
+        .map(|hint| hint.key)
 }
 
 /// One hint value and where it was written.
@@ -97,7 +138,11 @@ impl HintSet {
             } else {
                 format!("{} = false", HINTS[index].key)
             };
-            let span = if other.inherited { read_only.span } else { other.span };
+            let span = if other.inherited {
+                read_only.span
+            } else {
+                other.span
+            };
             errors.push(syn::Error::new(
                 span,
                 format!("`{written}` contradicts `read_only`: {reason}"),
@@ -115,5 +160,72 @@ impl HintSet {
         });
         let title = title.map(|title| quote!(.title(#title)));
         quote!(#private::Annotations::new() #title #(#setters)*)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(values: &[(&str, bool)], inherited: bool) -> HintSet {
+        let mut set = HintSet::default();
+        for (key, value) in values {
+            set.values[hint_index(key).unwrap()] = Some(HintValue {
+                value: *value,
+                span: Span::call_site(),
+                inherited,
+            });
+        }
+        set
+    }
+
+    #[test]
+    fn read_only_contradicts_only_risky_write_hints() {
+        let risky = set(
+            &[
+                ("read_only", true),
+                ("destructive", true),
+                ("idempotent", false),
+                ("reversible", false),
+            ],
+            false,
+        );
+        assert_eq!(risky.contradictions().len(), 3);
+        let harmless = set(
+            &[
+                ("read_only", true),
+                ("destructive", false),
+                ("idempotent", true),
+                ("reversible", true),
+            ],
+            false,
+        );
+        assert!(harmless.contradictions().is_empty());
+        let writing = set(&[("read_only", false), ("destructive", true)], false);
+        assert!(writing.contradictions().is_empty());
+    }
+
+    #[test]
+    fn defaults_fill_unset_hints_and_are_reported_once() {
+        let defaults = set(&[("read_only", true), ("destructive", true)], false);
+        let action = set(&[("destructive", false), ("open_world", false)], false);
+        let merged = action.with_defaults(&defaults);
+        assert_eq!(
+            merged.values[0].map(|v| (v.value, v.inherited)),
+            Some((true, true))
+        );
+        assert_eq!(
+            merged.values[1].map(|v| (v.value, v.inherited)),
+            Some((false, false))
+        );
+        assert!(merged.contradictions().is_empty());
+        // Both sides inherited: the tool-level check reports it, not each action.
+        assert!(
+            HintSet::default()
+                .with_defaults(&defaults)
+                .contradictions()
+                .is_empty()
+        );
+        assert_eq!(defaults.contradictions().len(), 1);
     }
 }

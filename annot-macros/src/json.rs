@@ -131,7 +131,10 @@ mod tests {
         let json = Json::object([
             ("type", Json::str("object")),
             ("x", Json::Fill(0)),
-            ("y", Json::Array(vec![Json::Bool(true), Json::Number("1".into())])),
+            (
+                "y",
+                Json::Array(vec![Json::Bool(true), Json::Number("1".into())]),
+            ),
         ]);
         assert_eq!(
             json.render(),
@@ -141,6 +144,9 @@ mod tests {
                 Piece::Text(r#","y":[true,1]}"#.into()),
             ]
         );
-        assert_eq!(json.text(), r#"{"type":"object","x":<fill 0>,"y":[true,1]}"#);
+        assert_eq!(
+            json.text(),
+            r#"{"type":"object","x":<fill 0>,"y":[true,1]}"#
+        );
     }
 }

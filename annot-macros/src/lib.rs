@@ -2,8 +2,8 @@
 //! through the `annot` crate, which documents them.
 //!
 //! Each call goes through three phases: the item is parsed into a typed model
-//! ([`ast`]), the model is checked ([`check`]), and the code is generated
-//! ([`expand`], [`actions`]). Errors of all phases are collected and reported
+//! (`ast`), the model is checked (`check`), and the code is generated
+//! (`expand`, `actions`). Errors of all phases are collected and reported
 //! together; the user's item is still emitted, stripped of the helper
 //! attributes, so that one mistake gives one error.
 
@@ -18,6 +18,7 @@ mod hints;
 mod json;
 mod schema;
 mod serde_attr;
+mod shapes;
 mod suggest;
 
 use proc_macro::TokenStream;
@@ -30,6 +31,107 @@ use crate::ctxt::Errors;
 
 /// Generates `annot::AnnotatedTool` for an enum whose variants are a tool's
 /// actions, or for a struct whose action field has an `#[mcp_actions]` type.
+///
+/// # Shape (a): an enum of actions
+///
+/// The arguments are one JSON object; its discriminator field (`action` by
+/// default) names the variant, the variant's named fields are the other
+/// arguments. Unit and named-field variants are accepted.
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_tool};
+///
+/// /// Read, append, replace, or delete file contents.
+/// #[mcp_tool(open_world = false)]
+/// #[serde(rename_all = "snake_case")]
+/// enum ManageFiles {
+///     /// Return the file's contents.
+///     #[annotate(read_only, title = "Read a file")]
+///     Read { path: String },
+///     #[annotate(destructive = false)]
+///     Append { path: String, content: String },
+///     #[annotate(destructive, idempotent)]
+///     Delete { path: String },
+/// }
+///
+/// assert_eq!(ManageFiles::NAME, "manage_files");
+/// assert_eq!(
+///     ManageFiles::STATIC_ANNOTATIONS.to_string(),
+///     r#"{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}"#
+/// );
+/// let read = ManageFiles::from_arguments_str(r#"{"action":"read","path":"a.txt"}"#).unwrap();
+/// assert_eq!(
+///     read.resolve().to_string(),
+///     r#"{"title":"Read a file","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#
+/// );
+/// assert!(ManageFiles::from_arguments_str(r#"{"action":"read"}"#).is_err());
+/// ```
+///
+/// # Shape (b): a struct with an action field
+///
+/// One field, named by `discriminator`, has an [`macro@mcp_actions`] enum as
+/// its type; the other fields are ordinary arguments.
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_actions, mcp_tool};
+///
+/// #[mcp_actions]
+/// #[serde(rename_all = "UPPERCASE")]
+/// enum Method {
+///     #[annotate(read_only)]
+///     Get,
+///     #[annotate(destructive, idempotent)]
+///     Delete,
+/// }
+///
+/// #[mcp_tool(discriminator = "method", open_world = true)]
+/// struct Api {
+///     method: Method,
+///     path: String,
+/// }
+///
+/// let get = Api::from_arguments_str(r#"{"method":"GET","path":"/"}"#).unwrap();
+/// assert!(get.resolve().is_read_only());
+/// assert_eq!(Api::STATIC_ANNOTATIONS.destructive, Some(true));
+/// ```
+///
+/// # Options: `#[mcp_tool(...)]`
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `name` | `"..."`, MCP tool name (letters, digits, `_`, `-`, `.`; 1-128) | snake_case of the type name |
+/// | `title` | `"..."` | none |
+/// | `description` | `"..."` | the doc comment |
+/// | `discriminator` | `"..."`, the wire name of the field naming the action | `#[serde(tag)]` if any, else `"action"` |
+/// | `crate` | `"path"` to the `annot` facade | `::annot` |
+/// | any hint key below | `key` or `key = bool` | a default for every action that leaves the hint unset |
+///
+/// # Hints: `#[annotate(...)]` on each variant
+///
+/// `read_only`, `destructive`, `idempotent`, `open_world` (the MCP core hints) and
+/// `ai_processing`, `slow_execution`, `resource_intensive`, `sensitive_data`,
+/// `privileged_access`, `reversible` (SEP-1984), each written `key` (true) or
+/// `key = true|false`; and `title = "..."`. A bare `#[annotate]` takes the
+/// defaults explicitly. A variant with no `#[annotate]` is an error unless the
+/// tool gives at least one default.
+///
+/// # serde attributes
+///
+/// Read without needing `#[derive(Deserialize)]`, and kept for serde when the
+/// type derives it: container `rename_all`, `rename_all_fields`, `tag`; variant
+/// `rename`, `rename_all`; field `rename`, `default`, `default = "path"`, `skip`,
+/// `skip_deserializing`. Serialization-only keys are ignored; keys the schema
+/// could not follow (`flatten`, `alias`, `untagged`, `with`, ...) are errors.
+///
+/// # Field types
+///
+/// Mapped at compile time: `bool`, integers (with their range; integral floats
+/// such as `3.0` are accepted, as JSON Schema's `"integer"` does), `f32`, `f64`,
+/// `char`, `String`, `Option<T>` (may be absent or null), `Vec<T>`, `VecDeque<T>`,
+/// `HashSet<T>`, `BTreeSet<T>`, `HashMap<String, T>`, `BTreeMap<String, T>`,
+/// `Box<T>`, `serde_json::Value`. Other types need `serde::Deserialize` and,
+/// with annot's `schemars` feature, `schemars::JsonSchema`. Generic tools are
+/// not supported.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     let errors = Errors::new();
@@ -47,8 +149,11 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     let generated = match (errors.finish(), model) {
         (Ok(()), Some(model)) => expand::tool(&model),
         (Err(error), _) => {
-            let fallback =
-                item.generics.params.is_empty().then(|| expand::tool_fallback(&item.ident, krate.as_ref()));
+            let fallback = item
+                .generics
+                .params
+                .is_empty()
+                .then(|| expand::tool_fallback(&item.ident, krate.as_ref()));
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }
@@ -59,7 +164,30 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// Generates `annot::AnnotatedActions` for an enum of unit variants, each an
 /// action with its `#[annotate(...)]`, used as the action field of an
-/// `#[mcp_tool]` struct.
+/// [`macro@mcp_tool`] struct (see its shape (b)).
+///
+/// Options, `#[mcp_actions(...)]`: `crate = "path"` and hint defaults, as for
+/// `#[mcp_tool]`. serde's `rename_all` on the enum and `rename` on variants are
+/// honoured. `Clone` and `Copy` are implemented unless derived.
+///
+/// ```
+/// use annot::{AnnotatedActions, mcp_actions};
+///
+/// /// What to do with the cache.
+/// #[mcp_actions(open_world = false)]
+/// #[serde(rename_all = "snake_case")]
+/// enum CacheOp {
+///     /// Look an entry up.
+///     #[annotate(read_only)]
+///     Get,
+///     #[annotate(destructive, idempotent)]
+///     Evict,
+/// }
+///
+/// assert_eq!(CacheOp::NAMES, ["get", "evict"]);
+/// assert_eq!(CacheOp::from_name("evict").map(CacheOp::name), Some("evict"));
+/// assert_eq!(CacheOp::Get.annotations().open_world, Some(false));
+/// ```
 #[proc_macro_attribute]
 pub fn mcp_actions(args: TokenStream, input: TokenStream) -> TokenStream {
     let errors = Errors::new();

@@ -160,10 +160,10 @@ fn parse_key(
         "default" => match take_value(meta)? {
             RawValue::Flag => serde.default = FieldDefault::Default,
             raw => {
-                if let Some(path) = errors.ok(str_value(key, raw)) {
-                    if let Some(path) = errors.ok(path.parse::<ExprPath>()) {
-                        serde.default = FieldDefault::Path(path);
-                    }
+                if let Some(path) = errors.ok(str_value(key, raw))
+                    && let Some(path) = errors.ok(path.parse::<ExprPath>())
+                {
+                    serde.default = FieldDefault::Path(path);
                 }
             }
         },

@@ -5,7 +5,10 @@
 /// Case, `_` and `-` are ignored first (`readOnly` and `read-only` both find
 /// `read_only`); otherwise the edit distance must be at most a third of the
 /// word's length.
-pub fn closest<'a>(unknown: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn closest<'a>(
+    unknown: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let folded = fold(unknown);
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {

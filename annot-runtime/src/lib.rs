@@ -11,6 +11,9 @@ mod annotations;
 pub mod client;
 mod hint;
 pub mod protocol;
+pub mod server;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 mod tool;
 mod wire;
 

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
-use crate::tool::json_type;
 use crate::ArgumentError;
+use crate::tool::json_type;
 
 mod consts;
 mod schema;
@@ -224,7 +224,10 @@ mod tests {
         assert_eq!(required::<f64>(object, "ratio").unwrap(), 0.5);
         assert_eq!(required::<Vec<i8>>(object, "list").unwrap(), vec![1, -2]);
         assert_eq!(required::<f64>(object, "big").unwrap(), 1e20);
-        assert_eq!(required::<u64>(object, "big").unwrap_err().path(), Some("big"));
+        assert_eq!(
+            required::<u64>(object, "big").unwrap_err().path(),
+            Some("big")
+        );
         assert!(matches!(
             integral_floats_as_integers(&json!({"a": [1, "x"]})),
             Cow::Borrowed(_)

@@ -13,6 +13,12 @@ pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabi
 /// The `_meta` key under which this project reports its own extras (explanations).
 pub const ANNOT_META: &str = "dev.annot/resolution";
 
+/// The MCP protocol versions this project speaks, oldest first.
+pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
+/// The newest protocol version this project speaks: what a server answers a
+/// client that asks for a version it does not know.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
 /// The method of dialect A.
 pub const METHOD_ANNOTATIONS: &str = "tools/annotations";
 /// The method of dialects B and C.

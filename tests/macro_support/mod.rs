@@ -30,7 +30,10 @@ pub fn assert_schema_and_parser_agree<T: AnnotatedTool + std::fmt::Debug>(
             .iter_errors(arguments)
             .map(|error| error.to_string())
             .collect();
-        assert!(errors.is_empty(), "schema refuses valid {arguments}: {errors:?}");
+        assert!(
+            errors.is_empty(),
+            "schema refuses valid {arguments}: {errors:?}"
+        );
         if let Err(error) = T::from_arguments(arguments) {
             panic!("parser refuses valid {arguments}: {error}");
         }
@@ -54,7 +57,11 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
     let declared = T::STATIC_ANNOTATIONS;
     for action in T::ACTIONS {
         if let Err(violation) = action.annotations.check_within(&declared) {
-            panic!("{}: action {} breaks the bound: {violation}", T::NAME, action.name);
+            panic!(
+                "{}: action {} breaks the bound: {violation}",
+                T::NAME,
+                action.name
+            );
         }
     }
     assert_eq!(
@@ -62,7 +69,10 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
         Annotations {
             title: T::TITLE,
             ..Annotations::join_all(
-                &T::ACTIONS.iter().map(|action| action.annotations).collect::<Vec<_>>()
+                &T::ACTIONS
+                    .iter()
+                    .map(|action| action.annotations)
+                    .collect::<Vec<_>>()
             )
         },
         "{}: static annotations are the join of the actions",
@@ -71,11 +81,55 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
     for value in arguments {
         let parsed = T::from_arguments(value).expect("valid arguments");
         let resolved = parsed.resolve();
-        assert!(resolved.is_within(&declared), "{}: {value} resolves to {resolved}", T::NAME);
         assert!(
-            T::ACTIONS.iter().any(|action| action.annotations == resolved),
+            resolved.is_within(&declared),
+            "{}: {value} resolves to {resolved}",
+            T::NAME
+        );
+        assert!(
+            T::ACTIONS
+                .iter()
+                .any(|action| action.annotations == resolved),
             "{}: {value} resolves to an action's annotations",
             T::NAME
         );
     }
+}
+
+/// Every argument object made of these fields, each absent or holding one of
+/// its candidate values.
+pub fn combinations(fields: &[(&str, Vec<Value>)]) -> Vec<Value> {
+    let mut objects = vec![serde_json::Map::new()];
+    for (name, candidates) in fields {
+        let mut next = Vec::new();
+        for object in &objects {
+            next.push(object.clone());
+            for candidate in candidates {
+                let mut with = object.clone();
+                with.insert((*name).to_owned(), candidate.clone());
+                next.push(with);
+            }
+        }
+        objects = next;
+    }
+    objects.into_iter().map(Value::Object).collect()
+}
+
+/// Asserts that the schema accepts exactly the argument objects the parser
+/// accepts, over every case; returns how many were accepted.
+pub fn assert_same_verdicts<T: AnnotatedTool + std::fmt::Debug>(cases: &[Value]) -> usize {
+    let schema = schema_of::<T>();
+    let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
+    let mut accepted = 0;
+    for arguments in cases {
+        let parsed = T::from_arguments(arguments);
+        assert_eq!(
+            validator.is_valid(arguments),
+            parsed.is_ok(),
+            "{}: schema and parser disagree on {arguments}: parser says {parsed:?}",
+            T::NAME
+        );
+        accepted += usize::from(parsed.is_ok());
+    }
+    accepted
 }

@@ -40,19 +40,19 @@ pub const fn actions_with_defaults<const N: usize>(
     filled
 }
 
-/// The static annotations of a tool: the join of its actions (as
-/// [`Annotations::join_all`]), titled with the tool's title.
-pub const fn static_annotations(actions: &[Action], title: Option<&'static str>) -> Annotations {
-    let mut joined = if actions.is_empty() {
-        Annotations::new().effective()
-    } else {
-        actions[0].annotations.effective()
-    };
-    let mut index = 1;
-    while index < actions.len() {
-        joined = joined.join(actions[index].annotations);
+/// The static annotations of a tool: [`Annotations::join_all`] over its
+/// actions, titled with the tool's title.
+pub const fn static_annotations<const N: usize>(
+    actions: &[Action; N],
+    title: Option<&'static str>,
+) -> Annotations {
+    let mut all = [Annotations::new(); N];
+    let mut index = 0;
+    while index < N {
+        all[index] = actions[index].annotations;
         index += 1;
     }
+    let mut joined = Annotations::join_all(&all);
     joined.title = title;
     joined
 }
@@ -114,8 +114,14 @@ mod tests {
     const DEFAULTS: Annotations = Annotations::new().open_world(false).destructive(true);
     const ACTIONS: [Action; 2] = actions_with_defaults::<2>(
         &[
-            Action { name: "read", annotations: READ },
-            Action { name: "write", annotations: WRITE },
+            Action {
+                name: "read",
+                annotations: READ,
+            },
+            Action {
+                name: "write",
+                annotations: WRITE,
+            },
         ],
         DEFAULTS,
     );
@@ -128,7 +134,10 @@ mod tests {
         assert_eq!(write.title, Some("Write"));
         let read = ACTIONS[0].annotations;
         // Read-only: the destructive default means nothing and is normalised away.
-        assert_eq!((read.read_only, read.destructive), (Some(true), Some(false)));
+        assert_eq!(
+            (read.read_only, read.destructive),
+            (Some(true), Some(false))
+        );
         assert_eq!(read.open_world, Some(false));
     }
 
@@ -142,6 +151,9 @@ mod tests {
         for action in ACTIONS {
             assert!(action.annotations.is_within(&joined));
         }
-        assert_eq!(static_annotations(&[], None), Annotations::new().effective());
+        assert_eq!(
+            static_annotations(&[], None),
+            Annotations::new().effective()
+        );
     }
 }

@@ -131,6 +131,9 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["a"]["$ref"], "#/$defs/Point");
         assert_eq!(value["b"]["items"]["$ref"], "#/$defs/Point");
-        assert_eq!(value["$defs"]["Point"]["properties"]["x"]["type"], "integer");
+        assert_eq!(
+            value["$defs"]["Point"]["properties"]["x"]["type"],
+            "integer"
+        );
     }
 }

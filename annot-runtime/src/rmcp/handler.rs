@@ -1,0 +1,233 @@
+//! `Annotated<H>`: an rmcp `ServerHandler` that adds annotated tools to yours.
+
+#![allow(deprecated)] // rmcp's legacy subscribe/unsubscribe must still be forwarded.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::sync::Arc;
+
+use ::rmcp::model::*;
+use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
+use ::rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::tools::AnnotatedTools;
+
+/// Your rmcp [`ServerHandler`] with annotated tools added.
+///
+/// - `tools/list` lists the annotated tools first (on the first page), then
+///   yours; a tool of yours with the name of an annotated tool is hidden.
+/// - `tools/call` of an annotated tool parses and validates the arguments and
+///   calls your [`HandleTool`](super::HandleTool) implementation with the typed
+///   value; other calls go to your `call_tool`.
+/// - `tools/resolve` and `tools/annotations` are answered for the annotated
+///   tools; other custom requests go to your `on_custom_request`.
+/// - `initialize`, `server/discover` and [`get_info`](ServerHandler::get_info)
+///   return your answer with the capabilities of the three dialects added.
+/// - Every other request and notification goes to your handler unchanged.
+///
+/// Serve it through [`lifted`](super::lifted) or [`LiftHttp`](super::LiftHttp)
+/// so the SEP-1984 hints and the dialect A and B markers reach their place on
+/// the wire. It is `Clone` when `H` is, which `StreamableHttpService`'s
+/// per-session factory wants.
+pub struct Annotated<H> {
+    handler: H,
+    tools: Arc<AnnotatedTools<H>>,
+}
+
+impl<H> Annotated<H> {
+    /// Wraps `handler` with `tools`.
+    pub fn new(handler: H, tools: AnnotatedTools<H>) -> Self {
+        Annotated {
+            handler,
+            tools: Arc::new(tools),
+        }
+    }
+
+    /// Your handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+
+    /// The annotated tools.
+    pub fn tools(&self) -> &AnnotatedTools<H> {
+        &self.tools
+    }
+}
+
+impl<H: Clone> Clone for Annotated<H> {
+    fn clone(&self) -> Self {
+        Annotated {
+            handler: self.handler.clone(),
+            tools: Arc::clone(&self.tools),
+        }
+    }
+}
+
+impl<H: std::fmt::Debug> std::fmt::Debug for Annotated<H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Annotated")
+            .field("handler", &self.handler)
+            .field("tools", &self.tools)
+            .finish()
+    }
+}
+
+/// Forwards trait methods to the wrapped handler unchanged.
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $out:ty;)*) => {$(
+        fn $method(
+            &self,
+            $($arg: $ty),*
+        ) -> impl Future<Output = $out> + MaybeSendFuture + '_ {
+            self.handler.$method($($arg),*)
+        }
+    )*};
+}
+
+impl<H: ServerHandler> ServerHandler for Annotated<H> {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = self.handler.get_info();
+        self.tools
+            .declare_capabilities(&mut info.capabilities, &mut info.meta);
+        info
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        // The handler's own initialize (default or overridden) answers from its
+        // own get_info, so the capabilities are added to whatever it returns.
+        let mut result = self.handler.initialize(request, context).await?;
+        self.tools
+            .declare_capabilities(&mut result.capabilities, &mut result.meta);
+        Ok(result)
+    }
+
+    fn negotiate_initialize(
+        &self,
+        request: &InitializeRequestParams,
+    ) -> Result<InitializeResult, ErrorData> {
+        let mut result = self.handler.negotiate_initialize(request)?;
+        self.tools
+            .declare_capabilities(&mut result.capabilities, &mut result.meta);
+        Ok(result)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.handler.supported_protocol_versions()
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let mut result = self.handler.discover(context).await?;
+        self.tools
+            .declare_capabilities(&mut result.capabilities, &mut result.meta);
+        Ok(result)
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let first_page = request.as_ref().is_none_or(|r| r.cursor.is_none());
+        let mut result = self.handler.list_tools(request, context).await?;
+        result
+            .tools
+            .retain(|tool| self.tools.get(&tool.name).is_none());
+        if first_page {
+            let mut tools = self.tools.list();
+            tools.append(&mut result.tools);
+            result.tools = tools;
+        }
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        match self.tools.get(name) {
+            Some(tool) => Some(tool.clone()),
+            None => self.handler.get_tool(name),
+        }
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.tools.get(&request.name).is_none() {
+            return self.handler.call_tool(request, context).await;
+        }
+        let result = self.tools.call(&self.handler, request, context).await?;
+        Ok(CallToolResponse::from(result))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match self.tools.answer(&request, &context) {
+            Some(answer) => answer,
+            None => self.handler.on_custom_request(request, context).await,
+        }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.handler.accepted_subscription_filter(requested)
+    }
+
+    forward! {
+        ping(context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        complete(request: CompleteRequestParams, context: RequestContext<RoleServer>)
+            -> Result<CompleteResult, ErrorData>;
+        set_level(request: SetLevelRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        get_prompt(request: GetPromptRequestParams, context: RequestContext<RoleServer>)
+            -> Result<GetPromptResponse, ErrorData>;
+        list_prompts(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListPromptsResult, ErrorData>;
+        list_resources(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListResourcesResult, ErrorData>;
+        list_resource_templates(
+            request: Option<PaginatedRequestParams>,
+            context: RequestContext<RoleServer>
+        ) -> Result<ListResourceTemplatesResult, ErrorData>;
+        read_resource(request: ReadResourceRequestParams, context: RequestContext<RoleServer>)
+            -> Result<ReadResourceResponse, ErrorData>;
+        listen(context: SubscriptionContext) -> Result<(), ErrorData>;
+        subscribe(request: SubscribeRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        unsubscribe(request: UnsubscribeRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        on_cancelled(notification: CancelledNotificationParam, context: NotificationContext<RoleServer>)
+            -> ();
+        on_progress(notification: ProgressNotificationParam, context: NotificationContext<RoleServer>)
+            -> ();
+        on_initialized(context: NotificationContext<RoleServer>) -> ();
+        on_roots_list_changed(context: NotificationContext<RoleServer>) -> ();
+        on_custom_notification(notification: CustomNotification, context: NotificationContext<RoleServer>)
+            -> ();
+        get_task(request: GetTaskParams, context: RequestContext<RoleServer>)
+            -> Result<GetTaskResult, ErrorData>;
+        update_task(request: UpdateTaskParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        cancel_task(request: CancelTaskParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        list_skills(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListSkillsResult, ErrorData>;
+        get_skill(request: GetSkillRequestParams, context: RequestContext<RoleServer>)
+            -> Result<GetSkillResult, ErrorData>;
+        read_resource_directory(
+            request: ReadResourceDirectoryRequestParams,
+            context: RequestContext<RoleServer>
+        ) -> Result<ReadResourceDirectoryResult, ErrorData>;
+    }
+}

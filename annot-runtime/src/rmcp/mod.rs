@@ -1,0 +1,113 @@
+//! Serving `#[mcp_tool]` tools from a server built on [rmcp], the official Rust SDK.
+//!
+//! Enabled by the `rmcp` cargo feature (and `rmcp-http` for Streamable HTTP).
+//! Tested against rmcp 3.9.
+//!
+//! Three pieces, each usable alone:
+//!
+//! 1. [`rmcp_tool`] converts any [`AnnotatedTool`](crate::AnnotatedTool) into an
+//!    [`rmcp::model::Tool`] with its static worst-case annotations, its
+//!    `inputSchema` and the markers of every resolution dialect.
+//! 2. [`Annotated`] wraps your [`ServerHandler`](::rmcp::ServerHandler): it lists the
+//!    annotated tools next to yours, calls your [`HandleTool`] implementation with
+//!    the typed, validated arguments, and answers `tools/resolve` (dialects B and C,
+//!    negotiated per request) and `tools/annotations` (dialect A) through rmcp's
+//!    custom-request path. Everything else goes to your handler untouched, so your
+//!    own `#[tool_router]` tools, prompts and resources keep working.
+//! 3. The lift: rmcp's `Tool`, `ToolAnnotations` and `ServerCapabilities` have no
+//!    field for the SEP-1984 hints, the `resolve` / `dynamicAnnotations` tool
+//!    markers or the `tools.resolve` / `tools.dynamicAnnotations` capabilities. The
+//!    adapter carries them in `_meta[`[`LIFT_META`]`]`, and [`lifted`] (any rmcp
+//!    transport, such as stdio) or [`LiftHttp`] (rmcp's Streamable HTTP service)
+//!    moves them to their place in the JSON on the way out. Served without the
+//!    lift, a client still finds them under that `_meta` key.
+//!
+//! ```no_run
+//! use annot_runtime::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
+//! # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+//! use rmcp::model::{CallToolResult, ContentBlock};
+//! use rmcp::service::RequestContext;
+//! use rmcp::transport::IntoTransport;
+//! use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+//! # struct Echo;
+//! # impl AnnotatedTool for Echo {
+//! #     const NAME: &'static str = "echo";
+//! #     const TITLE: Option<&'static str> = None;
+//! #     const DESCRIPTION: Option<&'static str> = None;
+//! #     const DISCRIMINATOR: &'static str = "action";
+//! #     const ACTIONS: &'static [Action] = &[];
+//! #     const STATIC_ANNOTATIONS: Annotations = Annotations::new();
+//! #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
+//! #     fn resolve(&self) -> Annotations { Annotations::new() }
+//! #     fn from_arguments(_: &serde_json::Value) -> Result<Self, ArgumentError> { Ok(Echo) }
+//! # }
+//!
+//! #[derive(Clone)]
+//! struct Server;
+//!
+//! impl ServerHandler for Server {}
+//!
+//! impl HandleTool<Echo> for Server {
+//!     async fn handle(
+//!         &self,
+//!         _tool: Echo,
+//!         _context: RequestContext<RoleServer>,
+//!     ) -> Result<CallToolResult, ErrorData> {
+//!         Ok(CallToolResult::success(vec![ContentBlock::text("echo")]))
+//!     }
+//! }
+//!
+//! // `transport` is any rmcp server transport, such as `rmcp::transport::stdio()`.
+//! async fn run<E, A>(
+//!     transport: impl IntoTransport<RoleServer, E, A>,
+//! ) -> Result<(), Box<dyn std::error::Error>>
+//! where
+//!     E: std::error::Error + Send + Sync + 'static,
+//! {
+//!     let tools = AnnotatedTools::new().with::<Echo>()?;
+//!     let running = Annotated::new(Server, tools).serve(lifted(transport)).await?;
+//!     running.waiting().await?;
+//!     Ok(())
+//! }
+//! ```
+
+mod convert;
+mod dispatch;
+mod handler;
+#[cfg(feature = "rmcp-http")]
+mod http;
+mod lift;
+mod tools;
+mod transport;
+
+pub use convert::{ToolConversionError, rmcp_tool};
+pub use handler::Annotated;
+#[cfg(feature = "rmcp-http")]
+pub use http::{LiftBody, LiftHttp};
+pub use lift::{lift_result, lift_server_message};
+pub use tools::{AnnotatedTools, HandleTool};
+pub use transport::{Lifted, lifted};
+
+/// The `_meta` key under which the adapter carries what rmcp's types cannot hold:
+/// an object deep-merged into the enclosing object (a listed Tool, or the result
+/// of `initialize` / `server/discover`) by [`lift_result`].
+///
+/// ```
+/// use annot_runtime::rmcp::{LIFT_META, lift_result};
+/// use serde_json::json;
+///
+/// let mut result = json!({"tools": [{
+///     "name": "t",
+///     "inputSchema": {"type": "object"},
+///     "annotations": {"readOnlyHint": false},
+///     "_meta": {LIFT_META: {"annotations": {"sensitiveDataHint": true}, "resolve": true}}
+/// }]});
+/// assert!(lift_result(&mut result));
+/// assert_eq!(result["tools"][0], json!({
+///     "name": "t",
+///     "inputSchema": {"type": "object"},
+///     "annotations": {"readOnlyHint": false, "sensitiveDataHint": true},
+///     "resolve": true
+/// }));
+/// ```
+pub const LIFT_META: &str = "dev.annot/lift";

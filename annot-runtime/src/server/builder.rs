@@ -1,0 +1,217 @@
+//! Building a [`Server`]: its identity, its tools and the dialects it offers.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::negotiation::DialectSet;
+use super::output::{ToolError, ToolOutput};
+use super::registry::{ErasedTool, ToolEntry};
+use super::{Server, ServerState, ToolPages};
+use crate::protocol::{Dialect, PROTOCOL_VERSIONS};
+use crate::{AnnotatedTool, BoundViolation};
+
+/// The page size of `tools/list` unless [`ServerBuilder::page_size`] says otherwise.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// A server's configuration is inconsistent. Returned by [`ServerBuilder::build`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools share a name.
+    #[error("two tools are named `{name}`")]
+    DuplicateTool {
+        /// The name.
+        name: String,
+    },
+    /// A tool's name is the empty string.
+    #[error("a tool's name is empty")]
+    EmptyToolName,
+    /// A tool's `inputSchema` is not a JSON object with `"type": "object"`.
+    #[error("the inputSchema of `{tool}` is invalid: {reason}")]
+    InvalidInputSchema {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An action claims more risk than the tool's static annotations, so
+    /// `tools/list` would not be the worst case.
+    #[error("action `{action}` of `{tool}` is outside the static annotations: {violation}")]
+    ActionOutsideBound {
+        /// The tool.
+        tool: String,
+        /// The action.
+        action: String,
+        /// The hint that breaks the bound.
+        violation: BoundViolation,
+    },
+    /// `tools/list` pages must hold at least one tool.
+    #[error("the page size of tools/list must be at least 1")]
+    ZeroPageSize,
+}
+
+/// Collects a server's identity, tools and options. Start with [`Server::builder`].
+///
+/// ```
+/// use annot_runtime::protocol::Dialect;
+/// use annot_runtime::server::Server;
+///
+/// let server = Server::builder("files", "1.0.0")
+///     .instructions("Use manage_files for every file operation.")
+///     .dialects([Dialect::ResolveTool, Dialect::ToolResolutionExtension])
+///     .page_size(20)
+///     .build()
+///     .unwrap();
+/// assert!(!server.dialects().contains(&Dialect::DynamicAnnotations));
+/// ```
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct ServerBuilder {
+    name: String,
+    version: String,
+    title: Option<String>,
+    instructions: Option<String>,
+    dialects: DialectSet,
+    page_size: usize,
+    tools: Vec<ErasedTool>,
+}
+
+impl ServerBuilder {
+    pub(super) fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        ServerBuilder {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+            instructions: None,
+            dialects: DialectSet::ALL,
+            page_size: DEFAULT_PAGE_SIZE,
+            tools: Vec::new(),
+        }
+    }
+
+    /// The human-readable `serverInfo.title`.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The `instructions` of the `initialize` result, for the model.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The resolution dialects to offer; all three by default. An empty set
+    /// serves `tools/list` and `tools/call` only.
+    pub fn dialects(mut self, dialects: impl IntoIterator<Item = Dialect>) -> Self {
+        self.dialects = DialectSet::from_dialects(dialects);
+        self
+    }
+
+    /// How many tools one `tools/list` page holds ([`DEFAULT_PAGE_SIZE`] by default).
+    pub fn page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size;
+        self
+    }
+
+    /// Registers the tool `T` and the handler that runs its calls. The handler
+    /// receives arguments already validated by [`AnnotatedTool::from_arguments`];
+    /// tools are listed in the order they are registered.
+    pub fn tool<T>(
+        mut self,
+        handler: impl Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    ) -> Self
+    where
+        T: AnnotatedTool + 'static,
+    {
+        self.tools.push(ErasedTool::new::<T, _>(handler));
+        self
+    }
+
+    /// Checks the configuration and renders every tool's wire forms.
+    pub fn build(self) -> Result<Server, BuildError> {
+        if self.page_size == 0 {
+            return Err(BuildError::ZeroPageSize);
+        }
+        let mut by_name = HashMap::with_capacity(self.tools.len());
+        for (index, tool) in self.tools.iter().enumerate() {
+            if by_name.insert(tool.name(), index).is_some() {
+                return Err(BuildError::DuplicateTool {
+                    name: tool.name().to_owned(),
+                });
+            }
+        }
+        let tools = self
+            .tools
+            .into_iter()
+            .map(|tool| ToolEntry::render(tool, self.dialects))
+            .collect::<Result<Vec<_>, _>>()?;
+        let pages = ToolPages::render(&tools, self.page_size);
+        let initialize_results = PROTOCOL_VERSIONS
+            .iter()
+            .map(|version| {
+                initialize_result(
+                    version,
+                    self.dialects,
+                    &self.name,
+                    &self.version,
+                    self.title.as_deref(),
+                    self.instructions.as_deref(),
+                )
+            })
+            .collect();
+        Ok(Server {
+            state: Arc::new(ServerState {
+                dialects: self.dialects,
+                tools,
+                by_name,
+                pages,
+                initialize_results,
+            }),
+        })
+    }
+}
+
+/// The `initialize` result, fields in the schema's order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeResult<'a> {
+    protocol_version: &'a str,
+    capabilities: Value,
+    server_info: ServerInfo<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ServerInfo<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    version: &'a str,
+}
+
+fn initialize_result(
+    version: &str,
+    dialects: DialectSet,
+    name: &str,
+    server_version: &str,
+    title: Option<&str>,
+    instructions: Option<&str>,
+) -> Box<str> {
+    let result = InitializeResult {
+        protocol_version: version,
+        capabilities: dialects.capabilities(),
+        server_info: ServerInfo {
+            name,
+            title,
+            version: server_version,
+        },
+        instructions,
+    };
+    serde_json::to_string(&result)
+        .expect("an initialize result always serializes")
+        .into_boxed_str()
+}

@@ -1,0 +1,139 @@
+//! The runtime that serves annotated tools over MCP.
+//!
+//! A [`Server`] is built once from its tools ([`Server::builder`]); each client
+//! session gets a [`Connection`] ([`Server::connect`]), whose
+//! [`handle`](Connection::handle) maps one JSON-RPC message to zero or one
+//! response. Transports are thin loops around it: [`Server::serve_stdio`] is
+//! the one this crate ships.
+//!
+//! The server answers `initialize`, `ping`, `tools/list`, `tools/call`, and the
+//! argument-specific annotations of every enabled dialect
+//! ([`Dialect`]): `tools/annotations` (A) and
+//! `tools/resolve` in the shape of SEP-1862 (B) or of the tool-resolution
+//! extension (C), chosen per request by negotiation. Every annotation JSON an
+//! action can produce is rendered when the server is built, never per request.
+//!
+//! ```
+//! use annot_runtime::server::{Server, ToolOutput};
+//! # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+//! # use serde_json::Value;
+//! # struct Echo;
+//! # impl AnnotatedTool for Echo {
+//! #     const NAME: &'static str = "echo";
+//! #     const TITLE: Option<&'static str> = None;
+//! #     const DESCRIPTION: Option<&'static str> = None;
+//! #     const DISCRIMINATOR: &'static str = "action";
+//! #     const ACTIONS: &'static [Action] = &[];
+//! #     const STATIC_ANNOTATIONS: Annotations = Annotations::new().read_only(true);
+//! #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
+//! #     fn resolve(&self) -> Annotations { Self::STATIC_ANNOTATIONS }
+//! #     fn from_arguments(_: &Value) -> Result<Self, ArgumentError> { Ok(Echo) }
+//! # }
+//!
+//! let server = Server::builder("demo", "0.1.0")
+//!     .tool(|_: Echo| Ok(ToolOutput::text("hello")))
+//!     .build()?;
+//! let mut connection = server.connect();
+//! let response = connection
+//!     .handle(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+//!     .unwrap();
+//! assert_eq!(response, br#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+//! # Ok::<(), annot_runtime::server::BuildError>(())
+//! ```
+
+mod builder;
+mod connection;
+mod jsonrpc;
+mod negotiation;
+mod output;
+mod pagination;
+mod params;
+mod registry;
+mod render;
+mod stdio;
+mod tools;
+
+use core::fmt;
+use std::collections::HashMap;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+pub use builder::{BuildError, DEFAULT_PAGE_SIZE, ServerBuilder};
+pub use connection::Connection;
+pub use output::{Content, ToolError, ToolOutput};
+
+use crate::protocol::Dialect;
+use negotiation::DialectSet;
+use pagination::ToolPages;
+use registry::ToolEntry;
+
+/// An MCP server of annotated tools, ready to accept sessions.
+///
+/// Cheap to clone: clones share the rendered tools and handlers, so one server
+/// can give a [`Connection`] to each session of a multi-client transport.
+#[derive(Clone)]
+pub struct Server {
+    state: Arc<ServerState>,
+}
+
+/// Everything rendered at build time, shared by every connection.
+struct ServerState {
+    dialects: DialectSet,
+    tools: Vec<ToolEntry>,
+    by_name: HashMap<&'static str, usize>,
+    pages: ToolPages,
+    /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
+    initialize_results: Vec<Box<str>>,
+}
+
+impl ServerState {
+    fn tool(&self, name: &str) -> Option<&ToolEntry> {
+        self.by_name.get(name).map(|index| &self.tools[*index])
+    }
+}
+
+impl Server {
+    /// Starts building a server whose `serverInfo` has this name and version.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder::new(name, version)
+    }
+
+    /// A new session: negotiation state starts empty.
+    pub fn connect(&self) -> Connection {
+        Connection::new(Arc::clone(&self.state))
+    }
+
+    /// The dialects this server offers, oldest first.
+    pub fn dialects(&self) -> Vec<Dialect> {
+        self.state.dialects.iter().collect()
+    }
+
+    /// The names of the registered tools, in `tools/list` order.
+    pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.state.tools.iter().map(ToolEntry::name)
+    }
+
+    /// Serves one session over stdin and stdout until stdin ends; see
+    /// [`Server::serve`].
+    pub fn serve_stdio(&self) -> io::Result<()> {
+        let stdin = io::stdin();
+        let stdout = io::stdout();
+        self.serve(stdin.lock(), stdout.lock())
+    }
+
+    /// Serves one session of newline-delimited JSON: each line read is one
+    /// message, each response is written as one line and flushed at once.
+    /// Returns `Ok` when the input ends or the peer closes the output.
+    pub fn serve(&self, reader: impl BufRead, writer: impl Write) -> io::Result<()> {
+        stdio::serve(self.connect(), reader, writer)
+    }
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("dialects", &self.dialects())
+            .field("tools", &self.tool_names().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}

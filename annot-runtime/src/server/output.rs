@@ -1,0 +1,210 @@
+//! What a tool handler returns, and how it becomes a `CallToolResult`.
+
+use core::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// One block of a tool result's `content`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Content {
+    /// Text for the model (`{"type": "text", "text": ...}`).
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// An image (`{"type": "image", "data": ..., "mimeType": ...}`).
+    Image {
+        /// The image bytes, base64-encoded.
+        data: String,
+        /// Its MIME type, such as `image/png`.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Content::Text { text: text.into() }
+    }
+}
+
+/// The successful output of a tool handler: the `content` and optional
+/// `structuredContent` of a `CallToolResult`.
+///
+/// ```
+/// use annot_runtime::server::ToolOutput;
+///
+/// let output = ToolOutput::text("3 lines appended");
+/// assert_eq!(output.content.len(), 1);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolOutput {
+    /// The content blocks, in order.
+    pub content: Vec<Content>,
+    /// A JSON object for clients that read structured results.
+    pub structured_content: Option<Map<String, Value>>,
+}
+
+impl ToolOutput {
+    /// An output of one text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![Content::text(text)],
+            structured_content: None,
+        }
+    }
+
+    /// A structured output. The object is also given as a text block of its
+    /// JSON, as the specification asks for clients that do not read
+    /// `structuredContent`.
+    pub fn structured(object: Map<String, Value>) -> Self {
+        let text = Value::Object(object.clone()).to_string();
+        ToolOutput {
+            content: vec![Content::text(text)],
+            structured_content: Some(object),
+        }
+    }
+
+    /// Adds a content block.
+    #[must_use]
+    pub fn with_content(mut self, content: Content) -> Self {
+        self.content.push(content);
+        self
+    }
+}
+
+/// A tool failure, reported to the client as a `CallToolResult` with
+/// `isError: true` so the model can read it and correct itself.
+///
+/// Any error type converts into it, so handlers can use `?`:
+///
+/// ```
+/// use annot_runtime::server::{ToolError, ToolOutput};
+///
+/// fn read(path: &str) -> Result<ToolOutput, ToolError> {
+///     let text = std::fs::read_to_string(path)?;
+///     Ok(ToolOutput::text(text))
+/// }
+/// let error = read("/definitely/not/here").unwrap_err();
+/// assert!(!error.message().is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    message: String,
+}
+
+impl ToolError {
+    /// A failure with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError {
+            message: message.into(),
+        }
+    }
+
+    /// The message the client sees.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+// `ToolError` deliberately does not implement `std::error::Error`, so that this
+// blanket conversion does not overlap with `From<T> for T`.
+impl<E: std::error::Error> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        ToolError::new(error.to_string())
+    }
+}
+
+/// The wire shape of a `CallToolResult`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallToolResult<'a> {
+    content: &'a [Content],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structured_content: Option<&'a Map<String, Value>>,
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    is_error: bool,
+}
+
+/// Appends the `CallToolResult` JSON of a successful call to `out`.
+pub(crate) fn write_success(out: &mut Vec<u8>, output: &ToolOutput) {
+    write(
+        out,
+        &CallToolResult {
+            content: &output.content,
+            structured_content: output.structured_content.as_ref(),
+            is_error: false,
+        },
+    );
+}
+
+/// Appends the `CallToolResult` JSON of a failed call (`isError: true`) to `out`.
+pub(crate) fn write_failure(out: &mut Vec<u8>, message: &str) {
+    write(
+        out,
+        &CallToolResult {
+            content: &[Content::text(message)],
+            structured_content: None,
+            is_error: true,
+        },
+    );
+}
+
+fn write(out: &mut Vec<u8>, result: &CallToolResult<'_>) {
+    // Serializing plain strings and maps into a Vec cannot fail.
+    serde_json::to_writer(out, result).expect("a CallToolResult always serializes");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn results_have_the_wire_shape() {
+        let mut out = vec![];
+        write_success(&mut out, &ToolOutput::text("hi"));
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            json!({"content": [{"type": "text", "text": "hi"}]})
+        );
+
+        let mut out = vec![];
+        write_failure(&mut out, "no such file");
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            json!({"content": [{"type": "text", "text": "no such file"}], "isError": true})
+        );
+    }
+
+    #[test]
+    fn structured_output_repeats_itself_as_text() {
+        let mut object = Map::new();
+        object.insert("lines".into(), json!(3));
+        let mut out = vec![];
+        write_success(&mut out, &ToolOutput::structured(object));
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            json!({
+                "content": [{"type": "text", "text": "{\"lines\":3}"}],
+                "structuredContent": {"lines": 3}
+            })
+        );
+    }
+
+    #[test]
+    fn any_error_converts() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        assert_eq!(ToolError::from(io).message(), "gone");
+    }
+}

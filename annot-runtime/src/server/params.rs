@@ -1,0 +1,112 @@
+//! Reading `params`, with `-32602` errors that name the field.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value, json};
+
+use super::jsonrpc::type_name;
+use crate::ArgumentError;
+use crate::protocol::{RpcError, error_code};
+
+/// The longest piece of client input quoted back in an error message.
+const QUOTE_LIMIT: usize = 64;
+
+/// `params` as an object; absent params are an empty one.
+pub(crate) fn object(params: Option<Value>) -> Result<Map<String, Value>, RpcError> {
+    match params {
+        None => Ok(Map::new()),
+        Some(Value::Object(object)) => Ok(object),
+        Some(other) => Err(invalid(format!(
+            "`params` must be an object, found {}",
+            type_name(&other)
+        ))),
+    }
+}
+
+/// A required string field.
+pub(crate) fn required_string(
+    params: &mut Map<String, Value>,
+    field: &str,
+) -> Result<String, RpcError> {
+    match params.remove(field) {
+        Some(Value::String(value)) => Ok(value),
+        None => Err(invalid(format!("missing `{field}`")).with_data(json!({ "path": field }))),
+        Some(other) => Err(wrong_type(field, "a string", &other)),
+    }
+}
+
+/// An optional string field.
+pub(crate) fn optional_string(
+    params: &mut Map<String, Value>,
+    field: &str,
+) -> Result<Option<String>, RpcError> {
+    match params.remove(field) {
+        None => Ok(None),
+        Some(Value::String(value)) => Ok(Some(value)),
+        Some(other) => Err(wrong_type(field, "a string", &other)),
+    }
+}
+
+/// An optional object field.
+pub(crate) fn optional_object(
+    params: &mut Map<String, Value>,
+    field: &str,
+) -> Result<Option<Map<String, Value>>, RpcError> {
+    match params.remove(field) {
+        None => Ok(None),
+        Some(Value::Object(value)) => Ok(Some(value)),
+        Some(other) => Err(wrong_type(field, "an object", &other)),
+    }
+}
+
+/// `-32602` with a message.
+pub(crate) fn invalid(message: impl Into<String>) -> RpcError {
+    RpcError::new(error_code::INVALID_PARAMS, message)
+}
+
+fn wrong_type(field: &str, expected: &str, found: &Value) -> RpcError {
+    invalid(format!(
+        "`{field}` must be {expected}, found {}",
+        type_name(found)
+    ))
+    .with_data(json!({ "path": field }))
+}
+
+/// `-32602` for a name no registered tool has.
+pub(crate) fn unknown_tool(name: &str) -> RpcError {
+    let name = quote(name);
+    invalid(format!("unknown tool `{name}`")).with_data(json!({ "name": name }))
+}
+
+/// `-32602` for arguments that do not fit the tool, with the offending field's
+/// path in `data.path` when the problem has a place.
+pub(crate) fn invalid_arguments(tool: &str, error: &ArgumentError) -> RpcError {
+    let mut data = Map::new();
+    data.insert("name".into(), tool.into());
+    if let Some(path) = error.path() {
+        data.insert("path".into(), quote(path).into());
+    }
+    data.insert("reason".into(), quote_message(&error.to_string()).into());
+    invalid(format!(
+        "invalid arguments for `{tool}`: {}",
+        quote_message(&error.to_string())
+    ))
+    .with_data(Value::Object(data))
+}
+
+/// Client input cut to [`QUOTE_LIMIT`] characters, so an error never echoes a
+/// megabyte back.
+pub(crate) fn quote(input: &str) -> Cow<'_, str> {
+    match input.char_indices().nth(QUOTE_LIMIT) {
+        None => Cow::Borrowed(input),
+        Some((end, _)) => Cow::Owned(format!("{}…", &input[..end])),
+    }
+}
+
+/// A message that may embed client input, cut to a sane length.
+pub(crate) fn quote_message(message: &str) -> Cow<'_, str> {
+    match message.char_indices().nth(QUOTE_LIMIT * 4) {
+        None => Cow::Borrowed(message),
+        Some((end, _)) => Cow::Owned(format!("{}…", &message[..end])),
+    }
+}

@@ -1,0 +1,150 @@
+//! Annotation JSON rendered once, looked up per request.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::Annotations;
+use crate::protocol::{ExtensionResolveResult, ResolvedToolAnnotations};
+
+/// The annotation JSON of every value seen at start-up, keyed by the value.
+///
+/// A rule-based resolver can return a combination no action declares; such a
+/// value misses the map and is rendered on the spot.
+#[derive(Debug, Default)]
+pub(crate) struct Fragments {
+    rendered: HashMap<Annotations, Box<str>, BuildHasherDefault<FxHasher>>,
+}
+
+impl Fragments {
+    /// Renders `annotations` unless it already is.
+    pub fn insert(&mut self, annotations: Annotations) {
+        self.rendered
+            .entry(annotations)
+            .or_insert_with(|| annotations.to_string().into_boxed_str());
+    }
+
+    /// The pre-rendered JSON of `annotations`, if it was seen at start-up.
+    pub fn get(&self, annotations: &Annotations) -> Option<&str> {
+        self.rendered.get(annotations).map(|json| &**json)
+    }
+}
+
+/// The 16 possible dialect C results of one tool, one per combination of the
+/// four core hints.
+#[derive(Debug)]
+pub(crate) struct ExtensionResults {
+    by_hints: Vec<Box<str>>,
+}
+
+impl ExtensionResults {
+    /// Renders every combination for the tool `name`.
+    pub fn new(name: &str) -> Self {
+        let by_hints = (0..16u8)
+            .map(|bits| {
+                let result = ExtensionResolveResult {
+                    result_type: "complete".to_owned(),
+                    name: name.to_owned(),
+                    annotations: from_bits(bits),
+                    meta: None,
+                };
+                serde_json::to_string(&result)
+                    .expect("a resolve result always serializes")
+                    .into_boxed_str()
+            })
+            .collect();
+        ExtensionResults { by_hints }
+    }
+
+    /// The result for these effective hints.
+    pub fn get(&self, hints: ResolvedToolAnnotations) -> &str {
+        &self.by_hints[usize::from(to_bits(hints))]
+    }
+}
+
+fn to_bits(hints: ResolvedToolAnnotations) -> u8 {
+    u8::from(hints.read_only_hint)
+        | u8::from(hints.destructive_hint) << 1
+        | u8::from(hints.idempotent_hint) << 2
+        | u8::from(hints.open_world_hint) << 3
+}
+
+fn from_bits(bits: u8) -> ResolvedToolAnnotations {
+    ResolvedToolAnnotations {
+        read_only_hint: bits & 1 != 0,
+        destructive_hint: bits & 2 != 0,
+        idempotent_hint: bits & 4 != 0,
+        open_world_hint: bits & 8 != 0,
+    }
+}
+
+/// The multiply-rotate hash of rustc (FxHash): a handful of small fields hash
+/// in a few nanoseconds, where SipHash's flood protection buys nothing (the
+/// keys are the tool's own annotation values, not client input).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct FxHasher {
+    hash: u64,
+}
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.add(u64::from(value));
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.add(value);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
+    }
+
+    fn write_isize(&mut self, value: isize) {
+        self.add(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_combination_round_trips() {
+        let results = ExtensionResults::new("t");
+        for bits in 0..16u8 {
+            let hints = from_bits(bits);
+            assert_eq!(to_bits(hints), bits);
+            let parsed: ExtensionResolveResult = serde_json::from_str(results.get(hints)).unwrap();
+            assert_eq!(parsed.annotations, hints);
+            assert_eq!(parsed.name, "t");
+        }
+    }
+
+    #[test]
+    fn fragments_miss_unseen_values() {
+        let mut fragments = Fragments::default();
+        let read = Annotations::new().read_only(true);
+        fragments.insert(read);
+        assert_eq!(fragments.get(&read), Some(r#"{"readOnlyHint":true}"#));
+        assert_eq!(fragments.get(&Annotations::new().read_only(false)), None);
+    }
+}

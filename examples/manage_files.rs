@@ -1,0 +1,301 @@
+//! A real MCP server over stdio whose `manage_files` tool reads, appends,
+//! replaces and deletes files inside a sandbox directory.
+//!
+//! ```sh
+//! cargo run --example manage_files -- ./sandbox
+//! ```
+//!
+//! Every path is taken relative to the sandbox; a path that escapes it (`..`,
+//! an absolute path elsewhere, a symbolic link pointing out) is refused with an
+//! `isError` result. Logs go to stderr; stdout carries only protocol messages.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use annot::server::{Server, ToolError, ToolOutput};
+use sandbox::Sandbox;
+use tool::ManageFiles;
+
+fn main() -> ExitCode {
+    let mut arguments = std::env::args_os().skip(1);
+    let (Some(directory), None) = (arguments.next(), arguments.next()) else {
+        eprintln!("usage: manage_files <sandbox-dir>");
+        return ExitCode::from(2);
+    };
+    let sandbox = match Sandbox::open(PathBuf::from(&directory)) {
+        Ok(sandbox) => sandbox,
+        Err(error) => {
+            eprintln!("manage_files: cannot use {}: {error}", directory.display());
+            return ExitCode::from(2);
+        }
+    };
+    let server = Server::builder("annot-manage-files", env!("CARGO_PKG_VERSION"))
+        .title("annot example: manage_files")
+        .tool(move |arguments: ManageFiles| run(&sandbox, arguments))
+        .build()
+        .expect("the manage_files server is consistent");
+    eprintln!("manage_files: serving {} over stdio", directory.display());
+    match server.serve_stdio() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("manage_files: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one validated call inside the sandbox.
+fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolError> {
+    match arguments {
+        ManageFiles::Read { path } => {
+            let text = sandbox.read(&path)?;
+            Ok(ToolOutput::text(text))
+        }
+        ManageFiles::Append { path, content } => {
+            sandbox.append(&path, &content)?;
+            Ok(ToolOutput::text(format!(
+                "appended {} bytes to {path}",
+                content.len()
+            )))
+        }
+        ManageFiles::Replace { path, content } => {
+            sandbox.replace(&path, &content)?;
+            Ok(ToolOutput::text(format!(
+                "wrote {} bytes to {path}",
+                content.len()
+            )))
+        }
+        ManageFiles::Delete { path } => {
+            sandbox.delete(&path)?;
+            Ok(ToolOutput::text(format!("deleted {path}")))
+        }
+    }
+}
+
+/// The files a session may touch, and nothing else.
+mod sandbox {
+    use std::fs::{self, OpenOptions};
+    use std::io::{self, Write};
+    use std::path::{Component, Path, PathBuf};
+
+    use annot::server::ToolError;
+
+    /// A directory that every path of a call is confined to.
+    pub struct Sandbox {
+        /// Canonical: no symbolic links, no `..`.
+        root: PathBuf,
+    }
+
+    impl Sandbox {
+        /// Opens an existing directory as the sandbox.
+        pub fn open(directory: PathBuf) -> io::Result<Self> {
+            let root = directory.canonicalize()?;
+            if !root.is_dir() {
+                return Err(io::Error::other("not a directory"));
+            }
+            Ok(Sandbox { root })
+        }
+
+        pub fn read(&self, path: &str) -> Result<String, ToolError> {
+            let file = self.existing(path)?;
+            fs::read_to_string(&file).map_err(|error| failed("read", path, &error))
+        }
+
+        pub fn append(&self, path: &str, content: &str) -> Result<(), ToolError> {
+            let file = self.writable(path)?;
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&file)
+                .and_then(|mut handle| handle.write_all(content.as_bytes()))
+                .map_err(|error| failed("append to", path, &error))
+        }
+
+        pub fn replace(&self, path: &str, content: &str) -> Result<(), ToolError> {
+            let file = self.writable(path)?;
+            fs::write(&file, content).map_err(|error| failed("write", path, &error))
+        }
+
+        pub fn delete(&self, path: &str) -> Result<(), ToolError> {
+            let file = self.existing(path)?;
+            fs::remove_file(&file).map_err(|error| failed("delete", path, &error))
+        }
+
+        /// The real location of a file that must exist inside the sandbox.
+        fn existing(&self, path: &str) -> Result<PathBuf, ToolError> {
+            let candidate = self.join(path)?;
+            let real = candidate
+                .canonicalize()
+                .map_err(|error| failed("open", path, &error))?;
+            self.confine(path, real)
+        }
+
+        /// Where a file that may not exist yet would be written: its directory
+        /// must exist inside the sandbox, and the name must not be a symbolic
+        /// link (writing through it could create a file outside).
+        fn writable(&self, path: &str) -> Result<PathBuf, ToolError> {
+            let candidate = self.join(path)?;
+            match fs::symlink_metadata(&candidate) {
+                Ok(_) => return self.existing(path),
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => return Err(failed("open", path, &error)),
+            }
+            let (Some(parent), Some(name)) = (candidate.parent(), candidate.file_name()) else {
+                return Err(refused(path, "it names no file"));
+            };
+            let parent = parent
+                .canonicalize()
+                .map_err(|error| failed("open the directory of", path, &error))?;
+            self.confine(path, parent.join(name))
+        }
+
+        /// The sandbox joined with a relative path, or an absolute path inside
+        /// it; `..` is refused outright rather than reasoned about.
+        fn join(&self, path: &str) -> Result<PathBuf, ToolError> {
+            let requested = Path::new(path);
+            if path.is_empty() {
+                return Err(refused(path, "the path is empty"));
+            }
+            if requested
+                .components()
+                .any(|component| component == Component::ParentDir)
+            {
+                return Err(refused(path, "`..` is not allowed"));
+            }
+            if requested.is_absolute() {
+                return match requested.strip_prefix(&self.root) {
+                    Ok(inside) => Ok(self.root.join(inside)),
+                    Err(_) => Err(refused(path, "it is outside the sandbox")),
+                };
+            }
+            Ok(self.root.join(requested))
+        }
+
+        /// Accepts a resolved path only if it is inside the sandbox.
+        fn confine(&self, path: &str, real: PathBuf) -> Result<PathBuf, ToolError> {
+            if real.starts_with(&self.root) {
+                Ok(real)
+            } else {
+                Err(refused(path, "it leads outside the sandbox"))
+            }
+        }
+    }
+
+    fn refused(path: &str, why: &str) -> ToolError {
+        ToolError::new(format!("refused `{path}`: {why}"))
+    }
+
+    fn failed(what: &str, path: &str, error: &io::Error) -> ToolError {
+        ToolError::new(format!("cannot {what} `{path}`: {error}"))
+    }
+}
+
+/// The `manage_files` tool of seed 003, written against `AnnotatedTool`.
+mod tool {
+    use annot::__private as private;
+    use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
+    use serde_json::Value;
+
+    /// Seed 003's `manage_files`: four actions on a path.
+    #[derive(Debug, PartialEq)]
+    pub enum ManageFiles {
+        Read { path: String },
+        Append { path: String, content: String },
+        Replace { path: String, content: String },
+        Delete { path: String },
+    }
+
+    const READ: Annotations = Annotations::new()
+        .title("Read a file")
+        .read_only(true)
+        .open_world(false)
+        .effective();
+    const APPEND: Annotations = Annotations::new()
+        .destructive(false)
+        .open_world(false)
+        .effective();
+    const REPLACE: Annotations = Annotations::new()
+        .destructive(true)
+        .idempotent(true)
+        .open_world(false)
+        .effective();
+    const DELETE: Annotations = REPLACE;
+    const ACTION_NAMES: &[&str] = &["read", "append", "replace", "delete"];
+
+    impl AnnotatedTool for ManageFiles {
+        const NAME: &'static str = "manage_files";
+        const TITLE: Option<&'static str> = Some("Manage files");
+        const DESCRIPTION: Option<&'static str> =
+            Some("Read, append, replace, or delete file contents");
+        const DISCRIMINATOR: &'static str = "action";
+        const ACTIONS: &'static [Action] = &[
+            Action {
+                name: "read",
+                annotations: READ,
+            },
+            Action {
+                name: "append",
+                annotations: APPEND,
+            },
+            Action {
+                name: "replace",
+                annotations: REPLACE,
+            },
+            Action {
+                name: "delete",
+                annotations: DELETE,
+            },
+        ];
+        const STATIC_ANNOTATIONS: Annotations =
+            Annotations::join_all(&[READ, APPEND, REPLACE, DELETE]).title("Manage files");
+
+        fn input_schema() -> &'static str {
+            r#"{"type":"object","properties":{"action":{"type":"string","enum":["read","append","replace","delete"]},"path":{"type":"string"},"content":{"type":"string"}},"required":["action","path"]}"#
+        }
+
+        fn resolve(&self) -> Annotations {
+            match self {
+                ManageFiles::Read { .. } => READ,
+                ManageFiles::Append { .. } => APPEND,
+                ManageFiles::Replace { .. } => REPLACE,
+                ManageFiles::Delete { .. } => DELETE,
+            }
+        }
+
+        fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError> {
+            let object = private::object(arguments)?;
+            let action = private::discriminator(object, "action", ACTION_NAMES)?;
+            let (allowed, parsed): (&'static [&'static str], _) = match action {
+                "read" => (
+                    &["action", "path"],
+                    ManageFiles::Read {
+                        path: private::required(object, "path")?,
+                    },
+                ),
+                "append" => (
+                    &["action", "path", "content"],
+                    ManageFiles::Append {
+                        path: private::required(object, "path")?,
+                        content: private::required(object, "content")?,
+                    },
+                ),
+                "replace" => (
+                    &["action", "path", "content"],
+                    ManageFiles::Replace {
+                        path: private::required(object, "path")?,
+                        content: private::required(object, "content")?,
+                    },
+                ),
+                "delete" => (
+                    &["action", "path"],
+                    ManageFiles::Delete {
+                        path: private::required(object, "path")?,
+                    },
+                ),
+                other => return Err(private::unknown_action("action", other, ACTION_NAMES)),
+            };
+            private::deny_unknown_fields(object, allowed)?;
+            Ok(parsed)
+        }
+    }
+}

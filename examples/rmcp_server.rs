@@ -1,0 +1,209 @@
+//! `manage_files` served by rmcp, the official Rust MCP SDK, with argument-specific
+//! annotations: `tools/resolve` (both shapes) and `tools/annotations` answered,
+//! the SEP-1984 hints and every dialect's marker in `tools/list`.
+//!
+//! ```sh
+//! cargo run --example rmcp_server -- --stdio
+//! cargo run --example rmcp_server -- --http 127.0.0.1:8080
+//! ```
+//!
+//! Files live under a sandbox directory (`--root DIR`, by default a fresh
+//! directory in the system's temporary directory); a path that would leave it is
+//! refused. Logs go to stderr; over HTTP the first line on stdout is the
+//! endpoint's URL.
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LiftHttp, lifted};
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+#[path = "../tests/rmcp_support/manage_files.rs"]
+mod manage_files;
+
+use manage_files::ManageFiles;
+
+/// The server: a sandbox directory.
+#[derive(Clone, Debug)]
+struct Files {
+    root: Arc<PathBuf>,
+}
+
+impl ServerHandler for Files {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "annot-rmcp-example",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "Files under one sandbox directory. Resolve a call with tools/resolve to see \
+                 whether it only reads.",
+            )
+    }
+}
+
+impl HandleTool<ManageFiles> for Files {
+    async fn handle(
+        &self,
+        tool: ManageFiles,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(match self.run(tool) {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        })
+    }
+}
+
+impl Files {
+    fn run(&self, tool: ManageFiles) -> Result<String, String> {
+        match tool {
+            ManageFiles::Read { path } => std::fs::read_to_string(self.sandboxed(&path)?)
+                .map_err(|e| io_error("read", &path, e)),
+            ManageFiles::Append { path, content } => {
+                let file = self.sandboxed(&path)?;
+                let mut file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(file)
+                    .map_err(|e| io_error("open", &path, e))?;
+                file.write_all(content.as_bytes())
+                    .map_err(|e| io_error("append to", &path, e))?;
+                Ok(format!("appended {} bytes to {path}", content.len()))
+            }
+            ManageFiles::Replace { path, content } => {
+                std::fs::write(self.sandboxed(&path)?, &content)
+                    .map_err(|e| io_error("write", &path, e))?;
+                Ok(format!("wrote {} bytes to {path}", content.len()))
+            }
+            ManageFiles::Delete { path } => {
+                std::fs::remove_file(self.sandboxed(&path)?)
+                    .map_err(|e| io_error("delete", &path, e))?;
+                Ok(format!("deleted {path}"))
+            }
+        }
+    }
+
+    /// `path` under the root, or why it is refused: only plain relative paths
+    /// (no `..`, no root, no drive) stay inside the sandbox.
+    fn sandboxed(&self, path: &str) -> Result<PathBuf, String> {
+        let relative = Path::new(path);
+        let plain = relative
+            .components()
+            .all(|component| matches!(component, Component::Normal(_) | Component::CurDir));
+        if path.is_empty() || !plain {
+            return Err(format!(
+                "refused path `{path}`: it must stay inside the sandbox"
+            ));
+        }
+        Ok(self.root.join(relative))
+    }
+}
+
+fn io_error(what: &str, path: &str, error: std::io::Error) -> String {
+    format!("cannot {what} {path}: {error}")
+}
+
+enum Mode {
+    Stdio,
+    Http(SocketAddr),
+}
+
+struct Options {
+    mode: Mode,
+    root: PathBuf,
+}
+
+const USAGE: &str = "usage: rmcp_server (--stdio | --http ADDR:PORT) [--root DIR]";
+
+fn options() -> Result<Options, String> {
+    let mut mode = None;
+    let mut root = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--stdio" => mode = Some(Mode::Stdio),
+            "--http" => {
+                let address = args
+                    .next()
+                    .ok_or("--http needs an address such as 127.0.0.1:8080")?;
+                let address = address
+                    .parse()
+                    .map_err(|e| format!("--http {address}: {e}"))?;
+                mode = Some(Mode::Http(address));
+            }
+            "--root" => {
+                root = Some(PathBuf::from(
+                    args.next().ok_or("--root needs a directory")?,
+                ))
+            }
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let root = match root {
+        Some(root) => root,
+        None => std::env::temp_dir().join(format!("annot-rmcp-{}", std::process::id())),
+    };
+    Ok(Options {
+        mode: mode.ok_or("choose a transport")?,
+        root,
+    })
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let options = options().map_err(|e| format!("{e}\n{USAGE}"))?;
+    std::fs::create_dir_all(&options.root)?;
+    eprintln!("sandbox: {}", options.root.display());
+    let files = Files {
+        root: Arc::new(options.root),
+    };
+    let server = Annotated::new(files, AnnotatedTools::new().with::<ManageFiles>()?);
+    match options.mode {
+        Mode::Stdio => {
+            let running = server.serve(lifted(rmcp::transport::stdio())).await?;
+            running.waiting().await?;
+        }
+        Mode::Http(address) => serve_http(server, address).await?,
+    }
+    Ok(())
+}
+
+/// rmcp's Streamable HTTP service behind hyper, wrapped in [`LiftHttp`].
+async fn serve_http(server: Annotated<Files>, address: SocketAddr) -> std::io::Result<()> {
+    let service = LiftHttp::new(StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    ));
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
+    stdout.flush()?;
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => accepted?,
+            _ = tokio::signal::ctrl_c() => return Ok(()),
+        };
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that hangs up mid-message is routine, not worth a line.
+            if let Err(error) = connection.await
+                && !error.is_incomplete_message()
+            {
+                eprintln!("connection from {peer}: {error}");
+            }
+        });
+    }
+}

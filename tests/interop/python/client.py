@@ -1,0 +1,427 @@
+"""Drives the manage_files example server with the official Python MCP SDK.
+
+Usage: client.py <server-binary> <schemas-dir>
+
+Launches the server over stdio with a fresh sandbox directory, runs every
+method through `mcp.ClientSession` (custom methods through `send_request` with
+this file's own result models), validates every raw result against the
+vendored JSON Schemas, checks every resolution against the conservative bound,
+and ends with the line `python: N passed, N failed`. Exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Literal
+
+import anyio
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+
+EXTENSION = "io.modelcontextprotocol/tool-resolution"
+CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+RAW = TypeAdapter(dict[str, Any])
+
+# Seed 003's table: (readOnly, destructive, idempotent, openWorld) of each action.
+TABLE = {
+    "read": (True, False, True, False),
+    "append": (False, False, False, False),
+    "replace": (False, True, True, False),
+    "delete": (False, True, True, False),
+}
+
+
+def arguments(action: str) -> dict[str, Any]:
+    if action in ("read", "delete"):
+        return {"action": action, "path": "notes.txt"}
+    return {"action": action, "path": "notes.txt", "content": "more\n"}
+
+
+# --- The custom methods, as a client of the SDK declares them -------------
+
+
+class ResolveParams(types.RequestParams):
+    name: str
+    arguments: dict[str, Any]
+
+
+class AnnotationsRequest(types.Request[ResolveParams, Literal["tools/annotations"]]):
+    method: Literal["tools/annotations"] = "tools/annotations"
+    params: ResolveParams
+
+
+class ResolveRequest(types.Request[ResolveParams, Literal["tools/resolve"]]):
+    method: Literal["tools/resolve"] = "tools/resolve"
+    params: ResolveParams
+
+
+class AnnotationsResult(BaseModel):
+    """Dialect A: `{ annotations }`."""
+
+    model_config = ConfigDict(extra="forbid")
+    annotations: types.ToolAnnotations
+
+
+class ResolvedToolResult(BaseModel):
+    """Dialect B (SEP-1862): `{ tool }`."""
+
+    model_config = ConfigDict(extra="forbid")
+    tool: types.Tool
+
+
+class ResolvedAnnotations(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    readOnlyHint: bool
+    destructiveHint: bool
+    idempotentHint: bool
+    openWorldHint: bool
+
+
+class ExtensionResolveResult(BaseModel):
+    """Dialect C: `{ resultType, name, annotations, _meta? }`."""
+
+    model_config = ConfigDict(extra="forbid")
+    resultType: Literal["complete"]
+    name: str
+    annotations: ResolvedAnnotations
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+# --- Schemas and the conservative bound -------------------------------------
+
+
+class Schemas:
+    def __init__(self, directory: Path) -> None:
+        self.mcp = json.loads((directory / "mcp-2025-11-25.schema.json").read_text())
+        self.extension = json.loads((directory / "tool-resolution.schema.json").read_text())
+
+    @staticmethod
+    def _check(document: dict[str, Any], name: str, instance: Any) -> None:
+        schema = {"$ref": f"#/$defs/{name}", "$defs": document["$defs"]}
+        validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        errors = sorted(validator.iter_errors(instance), key=str)
+        if errors:
+            raise AssertionError(f"{name}: {errors[0].message} in {json.dumps(instance)}")
+
+    def mcp_def(self, name: str, instance: Any) -> None:
+        self._check(self.mcp, name, instance)
+
+    def extension_def(self, name: str, instance: Any) -> None:
+        self._check(self.extension, name, instance)
+
+
+def effective(hints: dict[str, Any]) -> tuple[bool, bool, bool, bool]:
+    """The four core hints with the specification's defaults applied."""
+    read_only = hints.get("readOnlyHint", False)
+    destructive = hints.get("destructiveHint", True)
+    idempotent = hints.get("idempotentHint", False)
+    open_world = hints.get("openWorldHint", True)
+    if read_only:
+        destructive, idempotent = False, True
+    return read_only, destructive, idempotent, open_world
+
+
+def check_bound(static: dict[str, Any], resolved: dict[str, Any]) -> None:
+    """PROTOCOL.md section 4: a resolution claims no more risk than tools/list."""
+    s_ro, s_d, s_i, s_o = effective(static)
+    r_ro, r_d, r_i, r_o = effective(resolved)
+    if s_ro and not r_ro:
+        raise AssertionError(f"static read-only, resolved writes: {resolved}")
+    if not s_ro and not s_d and not r_ro and r_d:
+        raise AssertionError(f"static not destructive, resolved destructive: {resolved}")
+    if s_i and not r_ro and not r_i:
+        raise AssertionError(f"static idempotent, resolved not: {resolved}")
+    if not s_o and r_o:
+        raise AssertionError(f"static closed world, resolved open: {resolved}")
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise AssertionError(message)
+
+
+async def expect_error(call: Awaitable[Any], code: int) -> MCPError:
+    try:
+        await call
+    except MCPError as error:
+        expect(error.code == code, f"expected error {code}, got {error.code}: {error.message}")
+        return error
+    raise AssertionError(f"expected error {code}, got a result")
+
+
+class Tap:
+    """Wraps the transport's read stream and keeps every message the server
+    sends, dumped back to JSON before the session layer sees it."""
+
+    def __init__(self, stream: Any, received: list[dict[str, Any]]) -> None:
+        self.stream = stream
+        self.received = received
+
+    def _keep(self, item: Any) -> Any:
+        message = getattr(item, "message", None)
+        if message is not None:
+            self.received.append(message.model_dump(by_alias=True, mode="json", exclude_none=True))
+        return item
+
+    async def receive(self) -> Any:
+        return self._keep(await self.stream.receive())
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    def __aiter__(self) -> Tap:
+        return self
+
+    async def __anext__(self) -> Any:
+        return self._keep(await self.stream.__anext__())
+
+    async def __aenter__(self) -> Tap:
+        await self.stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return await self.stream.__aexit__(*exc)
+
+
+# --- The run ------------------------------------------------------------------
+
+
+class Run:
+    def __init__(self, binary: str, schemas: Schemas) -> None:
+        self.binary = binary
+        self.schemas = schemas
+        self.passed = 0
+        self.failed = 0
+        self.root = Path(tempfile.mkdtemp(prefix="annot-interop-"))
+        self.sandbox = self.root / "sandbox"
+        self.sandbox.mkdir()
+        (self.root / "outside.txt").write_text("not yours\n")
+        os.symlink(self.root / "outside.txt", self.sandbox / "escape")
+        self.static: dict[str, Any] = {}
+        self.received: list[dict[str, Any]] = []
+
+    async def check(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
+        try:
+            with anyio.fail_after(20):
+                await body()
+        except Exception as error:  # noqa: BLE001 - every failure is reported
+            self.failed += 1
+            print(f"FAIL {name}: {error}")
+            traceback.print_exc(limit=3, file=sys.stdout)
+        else:
+            self.passed += 1
+            print(f"ok   {name}")
+
+    def server(self) -> StdioServerParameters:
+        return StdioServerParameters(command=self.binary, args=[str(self.sandbox)])
+
+    async def resolve_raw(self, session: ClientSession, request: Any) -> dict[str, Any]:
+        return await session.send_request(request, RAW)
+
+    async def plain_session(self) -> None:
+        async with stdio_client(self.server()) as (read, write):
+            async with ClientSession(Tap(read, self.received), write) as session:
+                await self.check("server/discover is answered at once with an error",
+                                 lambda: self.discover_falls_back(session))
+                await self.check("initialize", lambda: self.initialize(session))
+                await self.check("ping", lambda: self.ping(session))
+                await self.check("tools/list", lambda: self.list_tools(session))
+                await self.check("tools/call reads and writes the sandbox", lambda: self.calls(session))
+                await self.check("tools/call refuses escapes", lambda: self.escapes(session))
+                await self.check("tools/call reports invalid arguments as a tool error",
+                                 lambda: self.invalid_call(session))
+                await self.check("tools/annotations (dialect A)", lambda: self.dialect_a(session))
+                await self.check("tools/resolve without the extension (dialect B)",
+                                 lambda: self.dialect_b(session))
+                await self.check("tools/resolve with per-request capabilities (dialect C)",
+                                 lambda: self.dialect_c_per_request(session))
+                await self.check("protocol errors", lambda: self.errors(session))
+
+    async def extension_session(self) -> None:
+        async with stdio_client(self.server()) as (read, write):
+            async with ClientSession(Tap(read, self.received), write, extensions={EXTENSION: {}}) as session:
+                await self.check("initialize negotiating the extension",
+                                 lambda: self.initialize_extension(session))
+                await self.check("tools/resolve after negotiating (dialect C)",
+                                 lambda: self.dialect_c_negotiated(session))
+                await self.check("dropping the extension per request gets -32021",
+                                 lambda: self.missing_capability(session))
+
+    async def every_response(self) -> None:
+        expect(len(self.received) > 40, f"only {len(self.received)} messages seen")
+        for message in self.received:
+            self.schemas.mcp_def("JSONRPCResponse", message)
+
+    async def discover_falls_back(self, session: ClientSession) -> None:
+        error = await expect_error(session.discover(), -32601)
+        expect("initialize" in error.message, error.message)
+
+    async def initialize(self, session: ClientSession) -> None:
+        request = types.InitializeRequest(
+            params=types.InitializeRequestParams(
+                protocol_version="2025-11-25",
+                capabilities=types.ClientCapabilities(),
+                client_info=types.Implementation(name="annot-interop-python", version="1"),
+            )
+        )
+        raw = await session.send_request(request, RAW)
+        self.schemas.mcp_def("InitializeResult", raw)
+        expect(raw["protocolVersion"] == "2025-11-25", f"version {raw['protocolVersion']}")
+        tools = raw["capabilities"]["tools"]
+        expect(tools == {"dynamicAnnotations": True, "resolve": True}, f"tools capability {tools}")
+        expect(raw["capabilities"]["extensions"] == {EXTENSION: {}}, f"{raw['capabilities']}")
+        self.schemas.extension_def("ToolResolutionServerCapabilities", raw["capabilities"])
+        session.adopt(types.InitializeResult.model_validate(raw))
+        await session.send_notification(types.InitializedNotification())
+        expect(session.server_info.name == "annot-manage-files", f"{session.server_info}")
+
+    async def ping(self, session: ClientSession) -> None:
+        raw = await session.send_request(types.PingRequest(), RAW)
+        expect(raw == {}, f"ping result {raw}")
+        await session.send_ping()
+
+    async def list_tools(self, session: ClientSession) -> None:
+        raw = await session.send_request(types.ListToolsRequest(), RAW)
+        self.schemas.mcp_def("ListToolsResult", raw)
+        typed = await session.list_tools()
+        expect([tool.name for tool in typed.tools] == ["manage_files"], f"{typed.tools}")
+        tool = raw["tools"][0]
+        expect(tool.get("dynamicAnnotations") is True, "dialect A marker")
+        expect(tool.get("resolve") is True, "dialect B marker")
+        expect(tool["_meta"][EXTENSION] == {"resolvable": True}, "dialect C marker")
+        self.static = tool["annotations"]
+        expect(effective(self.static) == (False, True, False, False), f"static {self.static}")
+
+    async def call(self, session: ClientSession, arguments: dict[str, Any]) -> dict[str, Any]:
+        request = types.CallToolRequest(
+            params=types.CallToolRequestParams(name="manage_files", arguments=arguments)
+        )
+        raw = await session.send_request(request, RAW)
+        self.schemas.mcp_def("CallToolResult", raw)
+        return raw
+
+    async def calls(self, session: ClientSession) -> None:
+        file = self.sandbox / "notes.txt"
+        result = await session.call_tool("manage_files", {"action": "append", "path": "notes.txt", "content": "one\n"})
+        expect(not result.is_error, f"{result}")
+        await self.call(session, {"action": "append", "path": "notes.txt", "content": "two\n"})
+        expect(file.read_text() == "one\ntwo\n", f"on disk: {file.read_text()!r}")
+        raw = await self.call(session, {"action": "read", "path": "notes.txt"})
+        expect(raw["content"][0]["text"] == "one\ntwo\n", f"{raw}")
+        await self.call(session, {"action": "replace", "path": "notes.txt", "content": "fresh\n"})
+        expect(file.read_text() == "fresh\n", "replace")
+        await self.call(session, {"action": "delete", "path": "notes.txt"})
+        expect(not file.exists(), "delete")
+        raw = await self.call(session, {"action": "read", "path": "notes.txt"})
+        expect(raw.get("isError") is True, f"reading a deleted file: {raw}")
+
+    async def escapes(self, session: ClientSession) -> None:
+        outside = self.root / "outside.txt"
+        for path in ["../outside.txt", str(outside), "escape", "/etc/passwd"]:
+            for action in ["read", "replace"]:
+                arguments = {"action": action, "path": path}
+                if action == "replace":
+                    arguments["content"] = "overwritten"
+                raw = await self.call(session, arguments)
+                expect(raw.get("isError") is True, f"{action} {path}: {raw}")
+        expect(outside.read_text() == "not yours\n", "the outside file is untouched")
+
+    async def invalid_call(self, session: ClientSession) -> None:
+        raw = await self.call(session, {"action": "append", "path": "notes.txt"})
+        expect(raw.get("isError") is True, f"{raw}")
+        expect("content" in raw["content"][0]["text"], f"{raw}")
+
+    async def dialect_a(self, session: ClientSession) -> None:
+        for action, expected in TABLE.items():
+            request = AnnotationsRequest(params=ResolveParams(name="manage_files", arguments=arguments(action)))
+            raw = await self.resolve_raw(session, request)
+            typed = await session.send_request(request, AnnotationsResult)
+            self.schemas.mcp_def("ToolAnnotations", raw["annotations"])
+            expect(set(raw) == {"annotations"}, f"{raw}")
+            expect(typed.annotations.read_only_hint == expected[0], f"{action}: {typed}")
+            expect(effective(raw["annotations"]) == expected, f"{action}: {raw}")
+            check_bound(self.static, raw["annotations"])
+
+    async def dialect_b(self, session: ClientSession) -> None:
+        for action, expected in TABLE.items():
+            request = ResolveRequest(params=ResolveParams(name="manage_files", arguments=arguments(action)))
+            raw = await self.resolve_raw(session, request)
+            typed = await session.send_request(request, ResolvedToolResult)
+            self.schemas.mcp_def("Tool", raw["tool"])
+            expect(typed.tool.name == "manage_files", f"{typed}")
+            expect(effective(raw["tool"]["annotations"]) == expected, f"{action}: {raw}")
+            check_bound(self.static, raw["tool"]["annotations"])
+
+    async def check_extension_result(self, session: ClientSession, request: Any, expected: tuple) -> None:
+        raw = await self.resolve_raw(session, request)
+        typed = await session.send_request(request, ExtensionResolveResult)
+        self.schemas.extension_def("ResolveToolResult", raw)
+        expect(typed.name == "manage_files" and typed.meta is None, f"{typed}")
+        expect(effective(raw["annotations"]) == expected, f"{raw}")
+        check_bound(self.static, raw["annotations"])
+
+    def per_request(self, action: str, capabilities: dict[str, Any]) -> ResolveRequest:
+        return ResolveRequest(
+            params=ResolveParams(
+                name="manage_files",
+                arguments=arguments(action),
+                _meta={CLIENT_CAPABILITIES: capabilities},
+            )
+        )
+
+    async def dialect_c_per_request(self, session: ClientSession) -> None:
+        for action, expected in TABLE.items():
+            request = self.per_request(action, {"extensions": {EXTENSION: {}}})
+            await self.check_extension_result(session, request, expected)
+
+    async def errors(self, session: ClientSession) -> None:
+        unknown = ResolveRequest(params=ResolveParams(name="rm_rf", arguments={}))
+        await expect_error(session.send_request(unknown, RAW), -32602)
+        bad = AnnotationsRequest(params=ResolveParams(name="manage_files", arguments={"action": "shred", "path": "a"}))
+        error = await expect_error(session.send_request(bad, RAW), -32602)
+        expect(error.error.data["path"] == "action", f"{error.error}")
+        missing = ResolveRequest(params=ResolveParams(name="manage_files", arguments={"action": "append", "path": "a"}))
+        error = await expect_error(session.send_request(missing, RAW), -32602)
+        expect(error.error.data["path"] == "content", f"{error.error}")
+        await expect_error(session.list_resources(), -32601)
+        await expect_error(session.list_tools(params=types.PaginatedRequestParams(cursor="bogus")), -32602)
+
+    async def initialize_extension(self, session: ClientSession) -> None:
+        result = await session.initialize()
+        expect(result.protocol_version == "2025-11-25", f"{result}")
+        expect(EXTENSION in (result.capabilities.extensions or {}), f"{result.capabilities}")
+        raw = await session.send_request(types.ListToolsRequest(), RAW)
+        self.static = raw["tools"][0]["annotations"]
+
+    async def dialect_c_negotiated(self, session: ClientSession) -> None:
+        for action, expected in TABLE.items():
+            request = ResolveRequest(params=ResolveParams(name="manage_files", arguments=arguments(action)))
+            await self.check_extension_result(session, request, expected)
+
+    async def missing_capability(self, session: ClientSession) -> None:
+        error = await expect_error(session.send_request(self.per_request("read", {}), RAW), -32021)
+        required = error.error.data["requiredCapabilities"]
+        expect(required == {"extensions": {EXTENSION: {}}}, f"{error.error}")
+
+
+async def main() -> int:
+    binary, schemas = sys.argv[1], Path(sys.argv[2])
+    run = Run(binary, Schemas(schemas))
+    await run.plain_session()
+    await run.extension_session()
+    await run.check("every response fits JSONRPCResponse", run.every_response)
+    print(f"python: {run.passed} passed, {run.failed} failed")
+    return 1 if run.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(anyio.run(main))

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Interop with real MCP clients: the official Python SDK (ClientSession) and
+# TypeScript SDK (Client) each launch the manage_files example over stdio and
+# run every method. Installs what it needs (pinned) under target/interop and
+# tests/interop/node_modules, then prints 'interop: N passed, N failed'.
+# Exits non-zero on any failed check, or when a client dies without a summary.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+work=$root/target/interop
+mkdir -p "$work"
+
+cargo build --quiet --example manage_files
+binary=$root/target/debug/examples/manage_files
+schemas=$root/tests/schemas
+
+echo "interop: installing the Python client (mcp, jsonschema)"
+if [ ! -x "$work/venv/bin/python" ]; then
+    python3 -m venv "$work/venv"
+fi
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    -r tests/interop/python/requirements.txt
+
+echo "interop: installing the TypeScript client (@modelcontextprotocol/sdk, ajv)"
+(cd tests/interop && npm ci --no-audit --no-fund --loglevel=error)
+
+passed=0
+failed=0
+
+# Runs one client, shows its output, and adds its 'NAME: N passed, N failed'.
+run_client() {
+    local name=$1
+    shift
+    local log=$work/$name.log
+    local status=0
+    "$@" "$binary" "$schemas" >"$log" 2>&1 || status=$?
+    cat "$log"
+    local summary
+    summary=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1 || true)
+    if [ -z "$summary" ]; then
+        echo "interop: the $name client ended (status $status) without a summary"
+        failed=$((failed + 1))
+        return
+    fi
+    local ok bad
+    ok=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$summary")
+    bad=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$summary")
+    passed=$((passed + ok))
+    failed=$((failed + bad))
+    if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
+        echo "interop: the $name client exited with status $status"
+        failed=$((failed + 1))
+    fi
+}
+
+run_client python "$work/venv/bin/python" tests/interop/python/client.py
+run_client typescript node tests/interop/typescript/client.mjs
+
+echo "interop: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

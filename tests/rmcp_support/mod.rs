@@ -1,0 +1,66 @@
+//! Shared by the rmcp integration tests: the example server binary and an rmcp
+//! client that resolves every action of `manage_files` and checks the answers.
+
+#![allow(dead_code)] // each test crate uses part of it
+
+pub mod client;
+pub mod manage_files;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `target/<profile>/examples/rmcp_server`, built first so a test never runs a
+/// stale binary (a no-op when `cargo test` has just built the examples).
+pub fn example_binary() -> PathBuf {
+    let test_binary = std::env::current_exe().expect("test binary path");
+    // target/<profile>/deps/<test binary>
+    let profile_dir = test_binary
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binary lives in target/<profile>/deps");
+    let profile = profile_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .expect("profile directory name");
+    let target_dir = profile_dir.parent().expect("target directory");
+    let profile_flag = match profile {
+        "debug" => "--profile=dev".to_owned(),
+        other => format!("--profile={other}"),
+    };
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            "rmcp_server",
+            &profile_flag,
+        ])
+        .env("CARGO_TARGET_DIR", target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("run cargo build");
+    assert!(status.success(), "cargo build --example rmcp_server failed");
+    let binary = profile_dir
+        .join("examples")
+        .join(format!("rmcp_server{}", std::env::consts::EXE_SUFFIX));
+    assert!(binary.exists(), "{} missing", binary.display());
+    binary
+}
+
+/// A fresh sandbox directory, removed on drop.
+pub struct Sandbox(pub PathBuf);
+
+impl Sandbox {
+    pub fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("annot-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("create sandbox");
+        Sandbox(path)
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,277 @@
+//! The session methods and the JSON-RPC envelope, through `Connection::handle`.
+
+mod server_support;
+
+use annot::protocol::{Dialect, error_code};
+use annot::server::Server;
+use serde_json::{Value, json};
+use server_support::tools::{self, Files};
+use server_support::{Client, assert_extension, extension_capabilities};
+
+#[test]
+fn initialize_echoes_a_supported_version_and_declares_every_dialect() {
+    let (server, _) = tools::server();
+    for version in ["2025-03-26", "2025-06-18", "2025-11-25"] {
+        let mut client = Client::new(&server);
+        let result = client.initialize(version, json!({}));
+        assert_eq!(result["protocolVersion"], version);
+        assert_eq!(client.connection.protocol_version(), Some(version));
+        assert_eq!(
+            result["capabilities"],
+            json!({
+                "tools": {"dynamicAnnotations": true, "resolve": true},
+                "extensions": {"io.modelcontextprotocol/tool-resolution": {}}
+            })
+        );
+        assert_extension("ToolResolutionServerCapabilities", &result["capabilities"]);
+        assert_eq!(
+            result["serverInfo"],
+            json!({"name": "annot-test", "version": "1.2.3"})
+        );
+        assert!(client.connection.initialized_notified());
+    }
+}
+
+#[test]
+fn initialize_answers_an_unknown_version_with_the_latest() {
+    let (server, _) = tools::server();
+    for requested in ["2024-11-05", "2099-01-01", ""] {
+        let mut client = Client::new(&server);
+        let result = client.initialize(requested, json!({}));
+        assert_eq!(result["protocolVersion"], "2025-11-25", "{requested}");
+    }
+}
+
+#[test]
+fn initialize_declares_only_the_enabled_dialects() {
+    let server = tools::builder(Files::default())
+        .dialects([Dialect::DynamicAnnotations])
+        .title("Annot test")
+        .instructions("Be careful.")
+        .build()
+        .unwrap();
+    let result = Client::new(&server).initialize("2025-11-25", json!({}));
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {"dynamicAnnotations": true}})
+    );
+    assert_eq!(result["serverInfo"]["title"], "Annot test");
+    assert_eq!(result["instructions"], "Be careful.");
+
+    let plain = tools::builder(Files::default())
+        .dialects([])
+        .build()
+        .unwrap();
+    let result = Client::new(&plain).initialize("2025-06-18", json!({}));
+    assert_eq!(result["capabilities"], json!({"tools": {}}));
+}
+
+#[test]
+fn initialize_records_the_client_and_its_extension() {
+    let (server, _) = tools::server();
+    let mut client = Client::new(&server);
+    assert!(!client.connection.is_initialized());
+    client.initialize("2025-11-25", extension_capabilities());
+    assert!(client.connection.tool_resolution_negotiated());
+    assert_eq!(client.connection.client_info().unwrap()["name"], "test");
+    assert_eq!(
+        client.connection.client_capabilities(),
+        Some(&extension_capabilities())
+    );
+
+    // Settings the extension does not define mean the client wants something
+    // else: not negotiated.
+    let mut picky = Client::new(&server);
+    picky.initialize(
+        "2025-11-25",
+        json!({"extensions": {"io.modelcontextprotocol/tool-resolution": {"mode": "x"}}}),
+    );
+    assert!(!picky.connection.tool_resolution_negotiated());
+
+    // A server without dialect C negotiates nothing.
+    let without_c = tools::builder(Files::default())
+        .dialects([Dialect::ResolveTool])
+        .build()
+        .unwrap();
+    let mut client = Client::new(&without_c);
+    client.initialize("2025-11-25", extension_capabilities());
+    assert!(!client.connection.tool_resolution_negotiated());
+}
+
+#[test]
+fn initialize_refuses_bad_params_and_a_second_time() {
+    let (server, _) = tools::server();
+    let mut client = Client::new(&server);
+    let error = client.error("initialize", json!({"capabilities": {}}));
+    assert_eq!(error["code"], error_code::INVALID_PARAMS);
+    assert_eq!(error["data"]["path"], "protocolVersion");
+    let error = client.error(
+        "initialize",
+        json!({"protocolVersion": 2025, "capabilities": {}}),
+    );
+    assert_eq!(error["code"], error_code::INVALID_PARAMS);
+    let error = client.error(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": []}),
+    );
+    assert_eq!(error["code"], error_code::INVALID_PARAMS);
+    assert_eq!(error["data"]["path"], "capabilities");
+    assert!(!client.connection.is_initialized());
+
+    client.initialize("2025-11-25", json!({}));
+    let error = client.error(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+    );
+    assert_eq!(error["code"], error_code::INVALID_REQUEST);
+    assert_eq!(client.connection.protocol_version(), Some("2025-11-25"));
+}
+
+#[test]
+fn ping_answers_an_empty_object_before_and_after_initialize() {
+    let (server, _) = tools::server();
+    let mut client = Client::new(&server);
+    assert_eq!(client.result("ping", json!({})), json!({}));
+    client.initialize("2025-11-25", json!({}));
+    let response = client
+        .connection
+        .handle(br#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#)
+        .unwrap();
+    assert_eq!(response, br#"{"jsonrpc":"2.0","id":"p","result":{}}"#);
+}
+
+#[test]
+fn notifications_never_get_a_response() {
+    let (server, _) = tools::server();
+    let mut client = Client::new(&server);
+    for message in [
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        r#"{"jsonrpc":"2.0","method":"no/such/notification"}"#,
+        r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"manage_files"}}"#,
+        r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","method":"ping","params":42}"#,
+    ] {
+        assert_eq!(client.raw(message.as_bytes()), None, "{message}");
+    }
+    // A response from the client is dropped too.
+    assert_eq!(client.raw(br#"{"jsonrpc":"2.0","id":9,"result":{}}"#), None);
+}
+
+#[test]
+fn server_discover_gets_an_error_so_clients_fall_back_to_initialize() {
+    let (server, _) = tools::server();
+    let mut client = Client::new(&server);
+    let error = client.error("server/discover", json!({}));
+    assert_eq!(error["code"], error_code::METHOD_NOT_FOUND);
+    client.initialize("2025-11-25", json!({}));
+}
+
+#[test]
+fn unknown_methods_get_method_not_found() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    for method in ["resources/list", "prompts/get", "tools/nothing", ""] {
+        let error = client.error(method, json!({}));
+        assert_eq!(error["code"], error_code::METHOD_NOT_FOUND, "{method}");
+    }
+}
+
+/// The id (absent when the message had none readable) and error of the answer.
+fn error_of(server: &Server, message: &[u8]) -> (Option<Value>, Value) {
+    let mut client = Client::new(server);
+    let response = client.raw(message).expect("an error response");
+    (response.get("id").cloned(), response["error"].clone())
+}
+
+#[test]
+fn malformed_messages_get_parse_or_invalid_request_errors() {
+    let (server, _) = tools::server();
+    let cases: &[(&[u8], i64, Option<Value>)] = &[
+        (b"{not json", error_code::PARSE_ERROR, None),
+        (b"\xff\xfe{}", error_code::PARSE_ERROR, None),
+        (b"", error_code::PARSE_ERROR, None),
+        (b"[]", error_code::INVALID_REQUEST, None),
+        (
+            br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            error_code::INVALID_REQUEST,
+            None,
+        ),
+        (b"42", error_code::INVALID_REQUEST, None),
+        (
+            br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            error_code::INVALID_REQUEST,
+            None,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            error_code::INVALID_REQUEST,
+            None,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#,
+            error_code::INVALID_REQUEST,
+            None,
+        ),
+        (
+            br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
+            error_code::INVALID_REQUEST,
+            Some(json!(3)),
+        ),
+        (
+            br#"{"id":4,"method":"ping"}"#,
+            error_code::INVALID_REQUEST,
+            Some(json!(4)),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":5}"#,
+            error_code::INVALID_REQUEST,
+            Some(json!(5)),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":6,"method":7}"#,
+            error_code::INVALID_REQUEST,
+            Some(json!(6)),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":"s","method":"ping","params":"x"}"#,
+            error_code::INVALID_REQUEST,
+            Some(json!("s")),
+        ),
+    ];
+    for (message, code, id) in cases {
+        let (got_id, error) = error_of(&server, message);
+        assert_eq!(
+            error["code"],
+            *code,
+            "{}: {error}",
+            String::from_utf8_lossy(message)
+        );
+        assert_eq!(got_id, *id, "{}", String::from_utf8_lossy(message));
+    }
+}
+
+#[test]
+fn params_of_the_wrong_shape_are_invalid_params() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    for method in [
+        "tools/list",
+        "tools/call",
+        "tools/resolve",
+        "tools/annotations",
+    ] {
+        let error = client.error(method, json!([1, 2]));
+        assert_eq!(error["code"], error_code::INVALID_PARAMS, "{method}");
+    }
+}
+
+#[test]
+fn the_connection_keeps_serving_after_errors() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    client.raw(b"garbage");
+    client.raw(b"[]");
+    client.error("nope", json!({}));
+    assert_eq!(client.result("ping", json!({})), json!({}));
+}
