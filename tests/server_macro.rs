@@ -19,7 +19,7 @@ use server_support::{Client, assert_extension, assert_mcp, extension_capabilitie
 fn server(calls: Arc<Mutex<Vec<String>>>) -> Server {
     let seen = Arc::clone(&calls);
     Server::builder("examples", "0")
-        .tool(move |call: ManageFiles| {
+        .tool::<ManageFiles>(move |call| {
             seen.lock().unwrap().push(format!("{call:?}"));
             Ok(ToolOutput::text("done"))
         })
