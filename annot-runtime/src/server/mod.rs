@@ -43,6 +43,7 @@
 
 mod builder;
 mod connection;
+mod extras;
 mod jsonrpc;
 mod negotiation;
 mod output;
@@ -63,6 +64,7 @@ pub use connection::Connection;
 pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
+use extras::AnnotExtensions;
 use negotiation::DialectSet;
 
 /// What the rmcp adapter ([`crate::rmcp`]) serves from this server's own parts:
@@ -92,6 +94,8 @@ pub struct Server {
 /// Everything rendered at build time, shared by every connection.
 struct ServerState {
     dialects: DialectSet,
+    /// This project's extensions the server advertises (dialect C).
+    extensions: AnnotExtensions,
     tools: Vec<ToolEntry>,
     by_name: HashMap<&'static str, usize>,
     pages: ToolPages,
