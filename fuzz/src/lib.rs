@@ -69,7 +69,9 @@ pub fn check_tool_json<T: AnnotatedTool>(data: &[u8]) {
     let parsed = T::from_arguments_str(text);
     let value = serde_json::from_str::<Value>(text);
     match (&parsed, &value) {
-        (Ok(_), Err(error)) => panic!("from_arguments_str accepted text serde_json refuses: {error}"),
+        (Ok(_), Err(error)) => {
+            panic!("from_arguments_str accepted text serde_json refuses: {error}")
+        }
         (Err(ArgumentError::Syntax { message }), Ok(_)) => {
             panic!("a syntax error for valid JSON: {message}")
         }
@@ -79,9 +81,19 @@ pub fn check_tool_json<T: AnnotatedTool>(data: &[u8]) {
     let Ok(value) = value else { return };
     let from_value = T::from_arguments(&value).map(|tool| tool.resolve());
     let from_text = parsed.map(|tool| tool.resolve());
-    assert_eq!(from_text, from_value, "text and value entry points disagree");
+    assert_eq!(
+        from_text, from_value,
+        "text and value entry points disagree"
+    );
     if let Ok(resolved) = from_value {
-        assert_within(T::NAME, T::DISCRIMINATOR, T::ACTIONS, &T::STATIC_ANNOTATIONS, &value, &resolved);
+        assert_within(
+            T::NAME,
+            T::DISCRIMINATOR,
+            T::ACTIONS,
+            &T::STATIC_ANNOTATIONS,
+            &value,
+            &resolved,
+        );
         let again = T::from_arguments(&value).expect("parses twice").resolve();
         assert_eq!(resolved, again, "resolve is not deterministic");
     }
@@ -100,7 +112,9 @@ pub fn assert_within(
     if let Err(violation) = resolved.check_within(declared) {
         panic!("{tool}: {arguments} resolves outside the static bound: {violation}");
     }
-    let name = arguments[discriminator].as_str().expect("a parsed action is a string");
+    let name = arguments[discriminator]
+        .as_str()
+        .expect("a parsed action is a string");
     let action = actions
         .iter()
         .find(|action| action.name == name)
@@ -117,12 +131,18 @@ pub fn assert_within(
 /// an integer. Returns the response.
 pub fn check_response(expected_id: Option<&Value>, response: &[u8]) -> Value {
     let value: Value = serde_json::from_slice(response).unwrap_or_else(|error| {
-        panic!("response is not JSON ({error}): {}", String::from_utf8_lossy(response))
+        panic!(
+            "response is not JSON ({error}): {}",
+            String::from_utf8_lossy(response)
+        )
     });
     let object = value.as_object().expect("a response is an object");
     assert_eq!(object.get("jsonrpc"), Some(&Value::from("2.0")), "{value}");
     for key in object.keys() {
-        assert!(["jsonrpc", "id", "result", "error"].contains(&key.as_str()), "{value}");
+        assert!(
+            ["jsonrpc", "id", "result", "error"].contains(&key.as_str()),
+            "{value}"
+        );
     }
     let id = object.get("id");
     match (object.get("result"), object.get("error")) {
@@ -133,9 +153,15 @@ pub fn check_response(expected_id: Option<&Value>, response: &[u8]) -> Value {
         (None, Some(error)) => {
             let error = error.as_object().expect("an error is an object");
             assert!(error.get("code").is_some_and(Value::is_i64), "{value}");
-            assert!(error.get("message").is_some_and(Value::is_string), "{value}");
+            assert!(
+                error.get("message").is_some_and(Value::is_string),
+                "{value}"
+            );
             for key in error.keys() {
-                assert!(["code", "message", "data"].contains(&key.as_str()), "{value}");
+                assert!(
+                    ["code", "message", "data"].contains(&key.as_str()),
+                    "{value}"
+                );
             }
             match (expected_id, id) {
                 (Some(expected), Some(id)) => assert_eq!(expected, id, "{value}"),
@@ -165,7 +191,8 @@ pub fn may_go_unanswered(message: &[u8]) -> bool {
     let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(message) else {
         return false;
     };
-    let notification = !object.contains_key("id") && object.get("method").is_some_and(Value::is_string);
+    let notification =
+        !object.contains_key("id") && object.get("method").is_some_and(Value::is_string);
     let response = !object.contains_key("method")
         && (object.contains_key("result") || object.contains_key("error"));
     notification || response

@@ -17,14 +17,29 @@ pub struct Session {
 /// One message from the client.
 #[derive(Arbitrary, Debug)]
 pub enum Step {
-    Initialize { version: u8, extension: Extension },
+    Initialize {
+        version: u8,
+        extension: Extension,
+    },
     Initialized,
     Ping,
-    List { cursor: Option<Json> },
+    List {
+        cursor: Option<Json>,
+    },
     /// `tools/annotations` (`annotations == true`) or `tools/resolve`.
-    Resolve { annotations: bool, tool: u8, arguments: Arguments, meta: Extension },
-    Call { tool: u8, arguments: Arguments },
-    Notification { method: Json },
+    Resolve {
+        annotations: bool,
+        tool: u8,
+        arguments: Arguments,
+        meta: Extension,
+    },
+    Call {
+        tool: u8,
+        arguments: Arguments,
+    },
+    Notification {
+        method: Json,
+    },
     /// Any JSON as a whole message.
     Raw(Json),
 }
@@ -110,9 +125,9 @@ impl Json {
             Json::Integer(value) => Value::from(*value),
             Json::Unsigned(value) => Value::from(*value),
             Json::Float(value) => Number::from_f64(*value).map_or(Value::Null, Value::Number),
-            Json::IntegralFloat(value) => Value::Number(
-                Number::from_f64(f64::from(*value)).expect("a finite float"),
-            ),
+            Json::IntegralFloat(value) => {
+                Value::Number(Number::from_f64(f64::from(*value)).expect("a finite float"))
+            }
             Json::Text(text) => Value::from(text.clone()),
             Json::Known(index) => known(*index),
             Json::Array(items) => Value::Array(items.iter().map(Json::render).collect()),
@@ -133,7 +148,9 @@ impl Extension {
     fn capabilities(&self) -> Option<Value> {
         match self {
             Extension::Absent => None,
-            Extension::Empty => Some(json!({"extensions": {annot::protocol::TOOL_RESOLUTION_EXTENSION: {}}})),
+            Extension::Empty => {
+                Some(json!({"extensions": {annot::protocol::TOOL_RESOLUTION_EXTENSION: {}}}))
+            }
             Extension::Settings(settings) => Some(
                 json!({"extensions": {annot::protocol::TOOL_RESOLUTION_EXTENSION: settings.render()}}),
             ),
@@ -165,7 +182,11 @@ pub fn run(session: &Session) {
         let response = connection.handle(&bytes);
         match check {
             Check::Silence => assert!(response.is_none(), "a notification was answered"),
-            Check::Answer { tool, arguments, kind } => {
+            Check::Answer {
+                tool,
+                arguments,
+                kind,
+            } => {
                 let response = response.expect("a request is answered");
                 let expected_id = crate::readable_id(&message);
                 let value = check_response(expected_id, &response);
@@ -197,12 +218,20 @@ enum Kind {
 
 enum Check {
     Silence,
-    Answer { tool: Option<&'static ToolInfo>, arguments: Value, kind: Kind },
+    Answer {
+        tool: Option<&'static ToolInfo>,
+        arguments: Value,
+        kind: Kind,
+    },
     Any,
 }
 
 fn build(step: &Step, id: &Value) -> (Value, Check) {
-    let answer = |kind| Check::Answer { tool: None, arguments: Value::Null, kind };
+    let answer = |kind| Check::Answer {
+        tool: None,
+        arguments: Value::Null,
+        kind,
+    };
     match step {
         Step::Initialize { version, extension } => {
             let mut params = json!({
@@ -212,14 +241,18 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
             if let Some(capabilities) = extension.capabilities() {
                 params["capabilities"] = capabilities;
             }
-            let message = json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params});
+            let message =
+                json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params});
             (message, answer(Kind::Initialize))
         }
         Step::Initialized => (
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
             Check::Silence,
         ),
-        Step::Ping => (json!({"jsonrpc": "2.0", "id": id, "method": "ping"}), answer(Kind::Other)),
+        Step::Ping => (
+            json!({"jsonrpc": "2.0", "id": id, "method": "ping"}),
+            answer(Kind::Other),
+        ),
         Step::List { cursor } => {
             let mut message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
             if let Some(cursor) = cursor {
@@ -227,8 +260,17 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
             }
             (message, answer(Kind::Other))
         }
-        Step::Resolve { annotations, tool, arguments, meta } => {
-            let method = if *annotations { "tools/annotations" } else { "tools/resolve" };
+        Step::Resolve {
+            annotations,
+            tool,
+            arguments,
+            meta,
+        } => {
+            let method = if *annotations {
+                "tools/annotations"
+            } else {
+                "tools/resolve"
+            };
             let tool = tool_at(*tool);
             let mut params = json!({"name": tool.map_or("no_such_tool", |tool| tool.name)});
             let arguments = render_arguments(arguments, &mut params);
@@ -236,14 +278,29 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
                 params["_meta"] = json!({annot::protocol::CLIENT_CAPABILITIES_META: capabilities});
             }
             let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-            (message, Check::Answer { tool, arguments, kind: Kind::Resolve })
+            (
+                message,
+                Check::Answer {
+                    tool,
+                    arguments,
+                    kind: Kind::Resolve,
+                },
+            )
         }
         Step::Call { tool, arguments } => {
             let tool = tool_at(*tool);
             let mut params = json!({"name": tool.map_or("no_such_tool", |tool| tool.name)});
             let arguments = render_arguments(arguments, &mut params);
-            let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
-            (message, Check::Answer { tool, arguments, kind: Kind::Call })
+            let message =
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+            (
+                message,
+                Check::Answer {
+                    tool,
+                    arguments,
+                    kind: Kind::Call,
+                },
+            )
         }
         Step::Notification { method } => (
             json!({"jsonrpc": "2.0", "method": method.render()}),
@@ -279,22 +336,43 @@ fn check_tool_answer(tool: &ToolInfo, arguments: &Value, kind: Kind, response: &
         (Kind::Resolve, Some(expected), Some(result)) => {
             let answered = resolved_annotations(result);
             assert_eq!(answered.effective(), expected.effective(), "{response}");
-            assert_within(tool.name, tool.discriminator, tool.actions, &tool.declared, arguments, &answered);
+            assert_within(
+                tool.name,
+                tool.discriminator,
+                tool.actions,
+                &tool.declared,
+                arguments,
+                &answered,
+            );
         }
         (Kind::Resolve, None, None) => {
             let code = &response["error"]["code"];
-            assert!(code == -32602 || code == -32021, "{arguments} got {response}");
+            assert!(
+                code == -32602 || code == -32021,
+                "{arguments} got {response}"
+            );
         }
         (Kind::Call, Some(_), Some(result)) => {
-            assert_ne!(result.get("isError"), Some(&Value::Bool(true)), "{response}")
+            assert_ne!(
+                result.get("isError"),
+                Some(&Value::Bool(true)),
+                "{response}"
+            )
         }
         (Kind::Call, None, Some(result)) => {
-            assert_eq!(result.get("isError"), Some(&Value::Bool(true)), "{response}")
+            assert_eq!(
+                result.get("isError"),
+                Some(&Value::Bool(true)),
+                "{response}"
+            )
         }
         (Kind::Call, None, None) => assert_eq!(response["error"]["code"], -32602, "{response}"),
         // A negotiated client whose request leaves the extension out gets -32021.
         (Kind::Resolve, Some(_), None) => {
-            assert_eq!(response["error"]["code"], -32021, "{arguments} got {response}")
+            assert_eq!(
+                response["error"]["code"], -32021,
+                "{arguments} got {response}"
+            )
         }
         _ => panic!("{arguments} ({}) got {response}", accepted.is_some()),
     }
