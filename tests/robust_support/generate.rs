@@ -140,10 +140,10 @@ pub fn valid_value(schema: &Value, known: &[String], depth: u32) -> BoxedStrateg
     if let Some(constant) = schema.get("const") {
         return Just(constant.clone()).boxed();
     }
-    if let Some(Value::Array(options)) = schema.get("enum") {
-        if !options.is_empty() {
-            return select(options.clone()).boxed();
-        }
+    if let Some(Value::Array(options)) = schema.get("enum")
+        && !options.is_empty()
+    {
+        return select(options.clone()).boxed();
     }
     let types: Vec<&str> = match schema.get("type") {
         Some(Value::String(name)) => vec![name.as_str()],
