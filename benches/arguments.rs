@@ -1,7 +1,8 @@
 //! From JSON arguments to resolved annotations, as `&serde_json::Value` and as
 //! raw JSON text: the code `#[mcp_tool]` generates, against serde's derive plus
 //! a `match` (the typed limit) and against the rule interpreter a server author
-//! would otherwise write (see `support/interpreter.rs`).
+//! would otherwise write (see `support/interpreter.rs`), alone and behind a
+//! validation of the arguments against the tool's `inputSchema`.
 //!
 //! Each iteration resolves the same [`support::MIX`] argument sets, every
 //! action mixed in a fixed pseudo-random order; every result goes through
@@ -14,11 +15,10 @@ use std::marker::PhantomData;
 
 use annot::AnnotatedTool;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use serde::Deserialize;
 use serde_json::Value;
 
 use support::http_api::HttpApi;
-use support::interpreter::{self, Interpreter};
+use support::interpreter::{self, Interpreter, Validated};
 use support::limits::{TypedFiles, TypedHttp, TypedLimit};
 use support::manage_files::ManageFiles;
 
@@ -27,6 +27,7 @@ struct Contenders<T, S> {
     tool: &'static str,
     per_action: Vec<Value>,
     interpreter: Interpreter,
+    validated: Validated,
     types: PhantomData<(T, S)>,
 }
 
@@ -52,6 +53,10 @@ where
             assert_eq!(interpreted, expected, "{}", action.name);
             let interpreted = self.interpreter.resolve_str(&text).unwrap();
             assert_eq!(interpreted, expected, "{}", action.name);
+            let validated = self.validated.resolve(arguments).unwrap();
+            assert_eq!(validated, expected, "{}", action.name);
+            let validated = self.validated.resolve_str(&text).unwrap();
+            assert_eq!(validated, expected, "{}", action.name);
         }
         assert_eq!(self.per_action.len(), T::ACTIONS.len());
     }
@@ -66,16 +71,14 @@ where
         group.bench_function("generated", |b| {
             b.iter(|| {
                 for arguments in black_box(values.as_slice()) {
-                    black_box(T::from_arguments(arguments).map(|tool| tool.resolve()))
-                        .ok();
+                    black_box(T::from_arguments(arguments).map(|tool| tool.resolve())).ok();
                 }
             })
         });
         group.bench_function("serde_typed", |b| {
             b.iter(|| {
                 for arguments in black_box(values.as_slice()) {
-                    black_box(S::deserialize(arguments).map(|tool| tool.resolve()))
-                        .ok();
+                    black_box(S::deserialize(arguments).map(|tool| tool.resolve())).ok();
                 }
             })
         });
@@ -86,6 +89,13 @@ where
                 }
             })
         });
+        group.bench_function("interpreter_with_schema", |b| {
+            b.iter(|| {
+                for arguments in black_box(values.as_slice()) {
+                    black_box(self.validated.resolve(arguments)).ok();
+                }
+            })
+        });
         group.finish();
 
         let mut group = c.benchmark_group(format!("from_str/{}", self.tool));
@@ -93,18 +103,14 @@ where
         group.bench_function("generated", |b| {
             b.iter(|| {
                 for arguments in black_box(texts.as_slice()) {
-                    black_box(T::from_arguments_str(arguments).map(|tool| tool.resolve()))
-                        .ok();
+                    black_box(T::from_arguments_str(arguments).map(|tool| tool.resolve())).ok();
                 }
             })
         });
         group.bench_function("serde_typed", |b| {
             b.iter(|| {
                 for arguments in black_box(texts.as_slice()) {
-                    black_box(
-                        serde_json::from_str::<S>(arguments).map(|tool| tool.resolve()),
-                    )
-                    .ok();
+                    black_box(serde_json::from_str::<S>(arguments).map(|tool| tool.resolve())).ok();
                 }
             })
         });
@@ -112,6 +118,13 @@ where
             b.iter(|| {
                 for arguments in black_box(texts.as_slice()) {
                     black_box(self.interpreter.resolve_str(arguments)).ok();
+                }
+            })
+        });
+        group.bench_function("interpreter_with_schema", |b| {
+            b.iter(|| {
+                for arguments in black_box(texts.as_slice()) {
+                    black_box(self.validated.resolve_str(arguments)).ok();
                 }
             })
         });
@@ -124,6 +137,9 @@ fn from_arguments(c: &mut Criterion) {
         tool: "manage_files",
         per_action: support::manage_files_arguments(),
         interpreter: interpreter::manage_files(ManageFiles::STATIC_ANNOTATIONS),
+        validated: Validated::new::<ManageFiles>(interpreter::manage_files(
+            ManageFiles::STATIC_ANNOTATIONS,
+        )),
         types: PhantomData,
     }
     .bench(c);
@@ -131,6 +147,7 @@ fn from_arguments(c: &mut Criterion) {
         tool: "http_request",
         per_action: support::http_api_arguments(),
         interpreter: interpreter::http_api(HttpApi::STATIC_ANNOTATIONS),
+        validated: Validated::new::<HttpApi>(interpreter::http_api(HttpApi::STATIC_ANNOTATIONS)),
         types: PhantomData,
     }
     .bench(c);

@@ -40,7 +40,11 @@ where
         assert_eq!(value.resolve(), action.annotations, "{}", action.name);
         assert_eq!(limit(&value), action.annotations, "{}", action.name);
     }
-    assert_eq!(per_action.len(), T::ACTIONS.len(), "one argument set per action");
+    assert_eq!(
+        per_action.len(),
+        T::ACTIONS.len(),
+        "one argument set per action"
+    );
 
     let inputs: Vec<T> = parsed(&support::mixed(per_action));
     let mut group = c.benchmark_group(format!("typed_resolve/{tool}"));

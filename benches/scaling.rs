@@ -13,7 +13,9 @@ use std::hint::black_box;
 
 use annot::AnnotatedTool;
 use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 use serde_json::Value;
 
 fn inputs<T: AnnotatedTool>() -> Vec<Value> {

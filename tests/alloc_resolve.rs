@@ -82,7 +82,11 @@ fn heap_operations_during(work: impl FnOnce()) -> usize {
 /// many times while counting.
 fn assert_resolve_allocates_nothing<T: AnnotatedTool>(per_action: &[Value]) {
     let names: Vec<&str> = T::ACTIONS.iter().map(|action| action.name).collect();
-    assert_eq!(per_action.len(), names.len(), "one argument set per action of {names:?}");
+    assert_eq!(
+        per_action.len(),
+        names.len(),
+        "one argument set per action of {names:?}"
+    );
     let values: Vec<T> = per_action
         .iter()
         .map(|arguments| T::from_arguments(arguments).expect("valid arguments"))

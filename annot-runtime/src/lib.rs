@@ -11,9 +11,9 @@ mod annotations;
 pub mod client;
 mod hint;
 pub mod protocol;
-pub mod server;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+pub mod server;
 mod tool;
 mod wire;
 

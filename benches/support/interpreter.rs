@@ -2,11 +2,14 @@
 //! kept in a `Vec`, arguments read through `serde_json::Value` look-ups, one
 //! `Regex` per rule, the first rule that matches wins.
 //!
-//! Written plainly, as the alternative is meant to be measured: it does not
-//! validate the arguments beyond the fields its rules read, so it does less
-//! work than the generated parser, which checks every field.
+//! Written plainly, as the alternative is meant to be measured. By itself it
+//! does not validate the arguments beyond the fields its rules read, so it does
+//! less work than the generated parser, which checks every field; the protocol
+//! asks for the arguments to be validated against the tool's `inputSchema`
+//! before resolving, which [`Validated`] adds with the `jsonschema` crate.
 
-use annot::Annotations;
+use annot::{AnnotatedTool, Annotations};
+use jsonschema::Validator;
 use regex::Regex;
 use serde_json::Value;
 
@@ -30,6 +33,7 @@ pub struct Interpreter {
 #[derive(Debug)]
 pub enum InterpreterError {
     NotAnObject,
+    Invalid,
     Syntax(serde_json::Error),
 }
 
@@ -49,9 +53,7 @@ impl Interpreter {
 
     /// The annotations of these arguments.
     pub fn resolve(&self, arguments: &Value) -> Result<Annotations, InterpreterError> {
-        let object = arguments
-            .as_object()
-            .ok_or(InterpreterError::NotAnObject)?;
+        let object = arguments.as_object().ok_or(InterpreterError::NotAnObject)?;
         for rule in &self.rules {
             if let Some(Value::String(value)) = object.get(&rule.field)
                 && rule.pattern.is_match(value)
@@ -63,6 +65,37 @@ impl Interpreter {
     }
 
     /// The annotations of arguments given as JSON text.
+    pub fn resolve_str(&self, arguments: &str) -> Result<Annotations, InterpreterError> {
+        let value: Value = serde_json::from_str(arguments).map_err(InterpreterError::Syntax)?;
+        self.resolve(&value)
+    }
+}
+
+/// An [`Interpreter`] behind a validation of the arguments against the tool's
+/// `inputSchema`, as the protocol requires before resolving.
+pub struct Validated {
+    pub schema: Validator,
+    pub rules: Interpreter,
+}
+
+impl Validated {
+    /// `rules` behind the input schema of `T`.
+    pub fn new<T: AnnotatedTool>(rules: Interpreter) -> Self {
+        let schema: Value =
+            serde_json::from_str(T::input_schema()).expect("an input schema is JSON");
+        let schema = jsonschema::validator_for(&schema).expect("an input schema compiles");
+        Validated { schema, rules }
+    }
+
+    /// The annotations of these arguments, if they are valid.
+    pub fn resolve(&self, arguments: &Value) -> Result<Annotations, InterpreterError> {
+        if !self.schema.is_valid(arguments) {
+            return Err(InterpreterError::Invalid);
+        }
+        self.rules.resolve(arguments)
+    }
+
+    /// The annotations of arguments given as JSON text, if they are valid.
     pub fn resolve_str(&self, arguments: &str) -> Result<Annotations, InterpreterError> {
         let value: Value = serde_json::from_str(arguments).map_err(InterpreterError::Syntax)?;
         self.resolve(&value)
