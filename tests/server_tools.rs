@@ -359,3 +359,24 @@ fn build_refuses_inconsistent_servers() {
     assert_eq!((tool.as_str(), action.as_str()), ("overreach", "wipe"));
     assert_eq!(violation.hint, annot::Hint::Destructive);
 }
+
+#[test]
+fn servers_and_connections_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Server>();
+    send_sync::<annot::server::Connection>();
+
+    let (server, _) = tools::server();
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let server = server.clone();
+            std::thread::spawn(move || {
+                let mut client = Client::initialized(&server, json!({}));
+                client.result("tools/list", json!({}))
+            })
+        })
+        .collect();
+    for thread in threads {
+        assert_eq!(thread.join().unwrap()["tools"][0]["name"], "manage_files");
+    }
+}

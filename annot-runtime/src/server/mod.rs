@@ -8,7 +8,7 @@
 //!
 //! The server answers `initialize`, `ping`, `tools/list`, `tools/call`, and the
 //! argument-specific annotations of every enabled dialect
-//! ([`Dialect`](crate::protocol::Dialect)): `tools/annotations` (A) and
+//! ([`Dialect`]): `tools/annotations` (A) and
 //! `tools/resolve` in the shape of SEP-1862 (B) or of the tool-resolution
 //! extension (C), chosen per request by negotiation. Every annotation JSON an
 //! action can produce is rendered when the server is built, never per request.
@@ -64,6 +64,19 @@ pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
 use negotiation::DialectSet;
+
+/// What the rmcp adapter ([`crate::rmcp`]) serves from this server's own parts:
+/// the rendered tools, the dialect choice and the error answers, so that both
+/// runtimes answer every request alike.
+#[cfg(feature = "rmcp")]
+pub(crate) mod shared {
+    pub(crate) use super::negotiation::{
+        DialectSet, argument_errors_are_tool_errors, offers_tool_resolution, resolve_dialect,
+    };
+    pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
+    pub(crate) use super::registry::{ErasedTool, ResolveFailure, ToolEntry, panic_message};
+    pub(crate) use super::tools::resolve_params;
+}
 use pagination::ToolPages;
 use registry::ToolEntry;
 

@@ -112,7 +112,7 @@ fn answer_resolution(
 }
 
 /// `{ name, arguments, _meta? }` of both resolution methods.
-fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
+pub(crate) fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
     let mut object: Map<String, Value> = params::object(params)?;
     let name = params::required_string(&mut object, "name")?;
     let arguments = match params::optional_object(&mut object, "arguments")? {

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Prints the README's recorded exchanges: one session per resolution dialect
+# against the manage_files example, each request line followed by the
+# server's response line. Run from anywhere; builds the example first.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --quiet --example manage_files
+sandbox=$(mktemp -d)
+trap 'rm -rf "$sandbox"' EXIT
+
+# Sends the requests of one session and interleaves them with the responses.
+session() {
+    local title=$1
+    shift
+    echo "### $title"
+    echo
+    echo '```text'
+    local responses
+    responses=$(printf '%s\n' "$@" | target/debug/examples/manage_files "$sandbox" 2>/dev/null)
+    local index=0
+    local answered
+    answered=()
+    while IFS= read -r line; do answered+=("$line"); done <<<"$responses"
+    for request in "$@"; do
+        echo "--> $request"
+        # Notifications get no response line.
+        if grep -q '"id"' <<<"$request"; then
+            echo "<-- ${answered[$index]}"
+            index=$((index + 1))
+        fi
+    done
+    echo '```'
+    echo
+}
+
+init() {
+    printf '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":%s,"clientInfo":{"name":"readme","version":"1"}}}' "$1"
+}
+initialized='{"jsonrpc":"2.0","method":"notifications/initialized"}'
+
+session "Dialect A: tools/annotations" \
+    "$(init '{}')" "$initialized" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/annotations","params":{"name":"manage_files","arguments":{"action":"read","path":"notes.txt"}}}'
+
+session "Dialect B: tools/resolve (SEP-1862), the extension not negotiated" \
+    "$(init '{}')" "$initialized" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/resolve","params":{"name":"manage_files","arguments":{"action":"append","path":"notes.txt","content":"hello\n"}}}'
+
+session "Dialect C: tools/resolve of the tool-resolution extension" \
+    "$(init '{"extensions":{"io.modelcontextprotocol/tool-resolution":{}}}')" "$initialized" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/resolve","params":{"name":"manage_files","arguments":{"action":"delete","path":"notes.txt"}}}' \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/resolve","params":{"name":"manage_files","arguments":{"action":"delete","path":"notes.txt"},"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}'
