@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::extras::AnnotExtensions;
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::registry::{ErasedTool, ToolEntry};
@@ -15,6 +16,10 @@ use crate::{AnnotatedTool, BoundViolation};
 
 /// The page size of `tools/list` unless [`ServerBuilder::page_size`] says otherwise.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// The longest message the stdio transport reads unless
+/// [`ServerBuilder::max_message_size`] says otherwise: 4 MiB.
+pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 4 * 1024 * 1024;
 
 /// A server's configuration is inconsistent. Returned by [`ServerBuilder::build`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -51,6 +56,9 @@ pub enum BuildError {
     /// `tools/list` pages must hold at least one tool.
     #[error("the page size of tools/list must be at least 1")]
     ZeroPageSize,
+    /// The stdio transport must accept messages of at least one byte.
+    #[error("the maximum message size must be at least 1 byte")]
+    ZeroMessageSize,
 }
 
 /// Collects a server's identity, tools and options. Start with [`Server::builder`].
@@ -75,6 +83,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     dialects: DialectSet,
     page_size: usize,
+    max_message_size: usize,
     tools: Vec<ErasedTool>,
 }
 
@@ -87,6 +96,7 @@ impl ServerBuilder {
             instructions: None,
             dialects: DialectSet::ALL,
             page_size: DEFAULT_PAGE_SIZE,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             tools: Vec::new(),
         }
     }
@@ -116,6 +126,16 @@ impl ServerBuilder {
         self
     }
 
+    /// The longest line, in bytes, that [`Server::serve`] reads as one message
+    /// ([`DEFAULT_MAX_MESSAGE_SIZE`] by default). A longer line is discarded
+    /// without being held in memory and answered with `-32600`; the session
+    /// goes on. [`Connection::handle`](super::Connection::handle) has no such
+    /// cap: its caller already holds the bytes.
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.max_message_size = bytes;
+        self
+    }
+
     /// Registers the tool `T` and the handler that runs its calls. The handler
     /// receives arguments already validated by [`AnnotatedTool::from_arguments`];
     /// tools are listed in the order they are registered.
@@ -135,6 +155,9 @@ impl ServerBuilder {
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }
+        if self.max_message_size == 0 {
+            return Err(BuildError::ZeroMessageSize);
+        }
         let mut by_name = HashMap::with_capacity(self.tools.len());
         for (index, tool) in self.tools.iter().enumerate() {
             if by_name.insert(tool.name(), index).is_some() {
@@ -143,6 +166,10 @@ impl ServerBuilder {
                 });
             }
         }
+        let extensions = AnnotExtensions {
+            resolution: self.tools.iter().any(ErasedTool::has_rules),
+            authorization: self.tools.iter().any(ErasedTool::has_authorization),
+        };
         let tools = self
             .tools
             .into_iter()
@@ -155,6 +182,7 @@ impl ServerBuilder {
                 initialize_result(
                     version,
                     self.dialects,
+                    extensions,
                     &self.name,
                     &self.version,
                     self.title.as_deref(),
@@ -165,10 +193,12 @@ impl ServerBuilder {
         Ok(Server {
             state: Arc::new(ServerState {
                 dialects: self.dialects,
+                extensions,
                 tools,
                 by_name,
                 pages,
                 initialize_results,
+                max_message_size: self.max_message_size,
             }),
         })
     }
@@ -196,14 +226,17 @@ struct ServerInfo<'a> {
 fn initialize_result(
     version: &str,
     dialects: DialectSet,
+    extensions: AnnotExtensions,
     name: &str,
     server_version: &str,
     title: Option<&str>,
     instructions: Option<&str>,
 ) -> Box<str> {
+    let mut capabilities = dialects.capabilities();
+    extensions.advertise(&mut capabilities);
     let result = InitializeResult {
         protocol_version: version,
-        capabilities: dialects.capabilities(),
+        capabilities,
         server_info: ServerInfo {
             name,
             title,

@@ -43,6 +43,7 @@
 
 mod builder;
 mod connection;
+mod extras;
 mod jsonrpc;
 mod negotiation;
 mod output;
@@ -58,11 +59,12 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-pub use builder::{BuildError, DEFAULT_PAGE_SIZE, ServerBuilder};
+pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};
 pub use connection::Connection;
 pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
+use extras::AnnotExtensions;
 use negotiation::DialectSet;
 
 /// What the rmcp adapter ([`crate::rmcp`]) serves from this server's own parts:
@@ -92,11 +94,15 @@ pub struct Server {
 /// Everything rendered at build time, shared by every connection.
 struct ServerState {
     dialects: DialectSet,
+    /// This project's extensions the server advertises (dialect C).
+    extensions: AnnotExtensions,
     tools: Vec<ToolEntry>,
     by_name: HashMap<&'static str, usize>,
     pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     initialize_results: Vec<Box<str>>,
+    /// The longest line the stdio transport reads as one message.
+    max_message_size: usize,
 }
 
 impl ServerState {
@@ -137,8 +143,11 @@ impl Server {
     /// Serves one session of newline-delimited JSON: each line read is one
     /// message, each response is written as one line and flushed at once.
     /// Returns `Ok` when the input ends or the peer closes the output.
+    ///
+    /// A line longer than [`ServerBuilder::max_message_size`] is skipped without
+    /// being buffered whole and answered with a `-32600` error without an id.
     pub fn serve(&self, reader: impl BufRead, writer: impl Write) -> io::Result<()> {
-        stdio::serve(self.connect(), reader, writer)
+        stdio::serve(self.connect(), reader, writer, self.state.max_message_size)
     }
 }
 
