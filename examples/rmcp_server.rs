@@ -26,7 +26,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
-#[path = "../tests/rmcp_support/manage_files.rs"]
+#[path = "tools/manage_files.rs"]
 mod manage_files;
 
 use manage_files::ManageFiles;

@@ -11,7 +11,9 @@ pub use annot_runtime::*;
 #[doc(hidden)]
 pub mod __private {
     pub use annot_runtime::private::*;
-    pub use annot_runtime::{Action, AnnotatedActions, AnnotatedTool, Annotations, ArgumentError};
+    pub use annot_runtime::{
+        Action, AnnotatedActions, AnnotatedTool, Annotations, ArgumentError, Explanation,
+    };
     pub use core;
     pub use std;
 }

@@ -1,11 +1,15 @@
 //! Every example tool stays within its static annotations, and its schema is
 //! valid JSON Schema 2020-12. Add each new file of `examples/tools/` here.
 
+#[path = "../examples/tools/github_api.rs"]
+mod github_api;
 #[path = "../examples/tools/http_api.rs"]
 mod http_api;
 mod macro_support;
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
+#[path = "../examples/tools/sql.rs"]
+mod sql;
 
 use annot::{AnnotatedTool, Annotations};
 use macro_support::schema_of;
@@ -58,4 +62,6 @@ fn check<T: AnnotatedTool>() {
 fn every_example_tool_stays_within_its_static_bound() {
     check::<manage_files::ManageFiles>();
     check::<http_api::HttpApi>();
+    check::<github_api::GithubApi>();
+    check::<sql::Sql>();
 }

@@ -37,7 +37,7 @@ fn static_annotations_are_the_worst_case() {
     assert_eq!(STATIC.title, Some("Manage files"));
     assert_eq!(
         STATIC.to_string(),
-        r#"{"title":"Manage files","readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}"#
+        r#"{"title":"Manage files","readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false,"sensitiveDataHint":true,"privilegedAccessHint":true}"#
     );
 }
 
@@ -76,6 +76,8 @@ fn every_action_stays_within_the_static_bound() {
         json!({"action": "append", "path": "a", "content": "b"}),
         json!({"action": "replace", "path": "a", "content": "b"}),
         json!({"action": "delete", "path": "a"}),
+        json!({"action": "read", "path": "/etc/shadow"}),
+        json!({"action": "delete", "path": "/root/.bashrc"}),
     ]);
     let names: Vec<&str> = ManageFiles::ACTIONS
         .iter()
@@ -211,5 +213,50 @@ fn parsing_builds_the_variant() {
             path: "log".into(),
             content: "x".into()
         })
+    );
+}
+
+#[test]
+fn system_paths_need_privileges_and_touch_sensitive_data() {
+    for path in [
+        "/etc/passwd",
+        "/root",
+        "/sys/kernel/debug",
+        "/var/log/syslog",
+    ] {
+        for arguments in [
+            json!({"action": "read", "path": path}),
+            json!({"action": "delete", "path": path}),
+            json!({"action": "append", "path": path, "content": "x"}),
+        ] {
+            let resolved = resolve(arguments.clone());
+            assert_eq!(resolved.privileged_access, Some(true), "{arguments}");
+            assert_eq!(resolved.sensitive_data, Some(true), "{arguments}");
+        }
+    }
+    // The core hints still come from the action.
+    let read = resolve(json!({"action": "read", "path": "/etc/hosts"}));
+    assert_eq!(
+        core_hints(read),
+        [Some(true), Some(false), Some(true), Some(false)]
+    );
+    for path in [
+        "notes.txt",
+        "etc/passwd",
+        "/home/me/etc",
+        "/etcetera",
+        "./root",
+    ] {
+        let resolved = resolve(json!({"action": "read", "path": path}));
+        assert_eq!(resolved.privileged_access, None, "{path}");
+        assert_eq!(resolved.sensitive_data, None, "{path}");
+    }
+    let explanation = ManageFiles::from_arguments(&json!({"action": "delete", "path": "/etc/x"}))
+        .unwrap()
+        .explain();
+    assert_eq!(explanation.fired.len(), 1);
+    assert_eq!(
+        explanation.fired[0].source,
+        r#"when(path matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)") => (sensitive_data, privileged_access)"#
     );
 }

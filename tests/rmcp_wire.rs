@@ -19,6 +19,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use rmcp_support::manage_files::ManageFiles;
+use rmcp_support::{MCP_SCHEMA, assert_valid};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -103,7 +104,9 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let echo = RmcpTool::new("echo", "Echo the input.", Map::new());
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("object"));
+        let echo = RmcpTool::new("echo", "Echo the input.", schema);
         Ok(ListToolsResult::with_all_items(vec![echo]))
     }
 
@@ -241,7 +244,10 @@ async fn lifted_stream_puts_hints_markers_and_capabilities_in_place() {
         json!({})
     );
 
+    assert_valid(MCP_SCHEMA, "InitializeResult", &initialize);
+
     let list = result(&responses[1].1);
+    assert_valid(MCP_SCHEMA, "ListToolsResult", &list);
     assert_eq!(tool(&list, "fetch"), &expected_fetch());
     let names: Vec<&Value> = list["tools"]
         .as_array()
@@ -257,6 +263,30 @@ async fn lifted_stream_puts_hints_markers_and_capabilities_in_place() {
     assert!(
         echo.get("resolve").is_none() && echo.get("_meta").is_none(),
         "{echo}"
+    );
+}
+
+/// `server/discover` of 2026-07-28, before any `initialize`.
+const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":9,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"0"}}}}"#;
+
+#[tokio::test]
+async fn discovery_declares_every_dialect_too() {
+    let responses = raw_session(true, &[DISCOVER]).await;
+    let discovered = result(&responses[0].1);
+    assert!(!responses[0].1.contains(LIFT_META), "{}", responses[0].1);
+    assert!(
+        discovered["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28")),
+        "{discovered}"
+    );
+    let capabilities = &discovered["capabilities"];
+    assert_eq!(capabilities["tools"]["resolve"], json!(true));
+    assert_eq!(capabilities["tools"]["dynamicAnnotations"], json!(true));
+    assert_eq!(
+        capabilities["extensions"]["io.modelcontextprotocol/tool-resolution"],
+        json!({})
     );
 }
 
@@ -307,11 +337,23 @@ async fn calls_reach_the_right_handler_and_a_panic_is_an_error() {
     let text = |line: &str| result(line)["content"][0]["text"].clone();
     assert_eq!(text(&responses[1].1), json!("Post"));
     assert_eq!(text(&responses[2].1), json!("echo"));
-    let panicked: Value = serde_json::from_str(&responses[3].1).unwrap();
-    assert_eq!(panicked["error"]["code"], json!(-32603), "{panicked}");
-    let unknown: Value = serde_json::from_str(&responses[4].1).unwrap();
-    assert_eq!(unknown["error"]["code"], json!(-32602));
-    assert_eq!(unknown["error"]["data"]["path"], json!("method"));
+    // A panic and arguments that do not fit are tool errors, as in the
+    // built-in server; the handler did not run for the latter.
+    let panicked = result(&responses[3].1);
+    assert_eq!(panicked["isError"], json!(true), "{panicked}");
+    assert_eq!(
+        panicked["content"][0]["text"],
+        json!("internal error: the tool `manage_files` failed unexpectedly")
+    );
+    let unknown = result(&responses[4].1);
+    assert_eq!(unknown["isError"], json!(true), "{unknown}");
+    assert!(
+        unknown["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid arguments: unknown method `put`"),
+        "{unknown}"
+    );
     // The server kept serving after the panic.
     assert_eq!(text(&responses[5].1), json!("Get"));
 }
@@ -399,6 +441,7 @@ mod http {
             .find(|message| message["id"] == 2)
             .expect("tools/list answered");
         assert!(!response.to_string().contains(LIFT_META), "{response}");
+        assert_valid(MCP_SCHEMA, "ListToolsResult", &response["result"]);
         assert_eq!(tool(&response["result"], "fetch"), &expected_fetch());
     }
 

@@ -3,8 +3,8 @@
 //!
 //! Every key is parsed with `parse_nested_meta`. A key's handler records its
 //! problems in [`Errors`] and consumes the key's value, so one bad key never
-//! hides the next. New keys (such as rules on argument values, `when(...)`)
-//! are one more arm in the handler of their attribute.
+//! hides the next. Rules on argument values (`when(...) => (...)`) and
+//! authorization (`scopes`, `no_auth`) are parsed by `rules::parse`.
 
 use proc_macro2::{Group, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -13,6 +13,7 @@ use syn::{Attribute, Expr, Ident, Lit, LitStr, Token};
 
 use crate::ctxt::Errors;
 use crate::hints::{HINTS, HintSet, HintValue, hint_index, key_of_wire_name};
+use crate::rules::{AuthSpec, Rule, parse_auth, parse_rule};
 use crate::suggest::did_you_mean;
 
 /// The value written after a key.
@@ -131,7 +132,13 @@ fn set_once<T>(slot: &mut Option<T>, value: T, key: &Ident, errors: &Errors) {
 }
 
 /// Records a hint written as `key` or `key = bool`.
-fn set_hint(set: &mut HintSet, index: usize, key: &Ident, raw: RawValue, errors: &Errors) {
+pub(crate) fn set_hint(
+    set: &mut HintSet,
+    index: usize,
+    key: &Ident,
+    raw: RawValue,
+    errors: &Errors,
+) {
     let Some(value) = errors.ok(bool_value(key, raw)) else {
         return;
     };
@@ -177,6 +184,10 @@ pub struct ToolOptions {
     pub krate: Option<syn::Path>,
     /// Hints that every action leaving them unset gets.
     pub defaults: HintSet,
+    /// Rules on argument values of the whole tool: `when(...) => (...)`.
+    pub rules: Vec<Rule>,
+    /// Authorization of every action that declares none: `scopes = [...]`, `no_auth`.
+    pub auth: Option<AuthSpec>,
 }
 
 /// Which attribute the options belong to.
@@ -187,12 +198,19 @@ pub enum OptionsOf {
 }
 
 const TOOL_KEYS: [&str; 5] = ["name", "title", "description", "discriminator", "crate"];
+/// Keys of rules and authorization, in `#[mcp_tool(...)]` and `#[annotate(...)]`.
+const RULE_KEYS: [&str; 3] = ["when", "scopes", "no_auth"];
 
 /// Parses the arguments of `#[mcp_tool(...)]` or `#[mcp_actions(...)]`.
 pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolOptions {
     let mut options = ToolOptions::default();
     let valid: Vec<&str> = match of {
-        OptionsOf::Tool => TOOL_KEYS.iter().copied().chain(hint_keys()).collect(),
+        OptionsOf::Tool => TOOL_KEYS
+            .iter()
+            .copied()
+            .chain(hint_keys())
+            .chain(RULE_KEYS)
+            .collect(),
         OptionsOf::Actions => ["crate"].into_iter().chain(hint_keys()).collect(),
     };
     let what = match of {
@@ -206,6 +224,11 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
         let name = key.to_string();
         if let Some(index) = hint_index(&name) {
             set_hint(&mut options.defaults, index, &key, raw, errors);
+        } else if name == "when" {
+            // Also parsed on `#[mcp_actions]`, whose check says where rules go.
+            options.rules.extend(parse_rule(&key, raw, &meta, errors));
+        } else if name == "scopes" || name == "no_auth" {
+            parse_auth(&key, raw, &mut options.auth, errors);
         } else if !valid.contains(&name.as_str()) {
             unknown_key(&key, what, &valid, errors);
         } else if name == "crate" {
@@ -234,6 +257,10 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
 pub struct Annotate {
     pub title: Option<LitStr>,
     pub hints: HintSet,
+    /// Rules on this action's fields.
+    pub rules: Vec<Rule>,
+    /// This action's authorization.
+    pub auth: Option<AuthSpec>,
 }
 
 const ANNOTATE_EXTRA_KEYS: [&str; 1] = ["title"];
@@ -249,7 +276,10 @@ pub fn is_serde(attr: &Attribute) -> bool {
 /// Merges every `#[annotate(...)]` of one variant; `None` when there is none.
 pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> {
     let mut annotate: Option<Annotate> = None;
-    let valid: Vec<&str> = hint_keys().chain(ANNOTATE_EXTRA_KEYS).collect();
+    let valid: Vec<&str> = hint_keys()
+        .chain(ANNOTATE_EXTRA_KEYS)
+        .chain(RULE_KEYS)
+        .collect();
     for attr in attrs.iter().filter(|attr| is_annotate(attr)) {
         let current = annotate.get_or_insert_with(Annotate::default);
         if let syn::Meta::Path(_) = attr.meta {
@@ -263,6 +293,10 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
             let name = key.to_string();
             if let Some(index) = hint_index(&name) {
                 set_hint(&mut current.hints, index, &key, raw, errors);
+            } else if name == "when" {
+                current.rules.extend(parse_rule(&key, raw, &meta, errors));
+            } else if name == "scopes" || name == "no_auth" {
+                parse_auth(&key, raw, &mut current.auth, errors);
             } else if name == "title" {
                 if let Some(title) = errors.ok(str_value(&key, raw)) {
                     set_once(&mut current.title, title, &key, errors);

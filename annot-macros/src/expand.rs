@@ -5,15 +5,15 @@
 //! `<crate>::__private`, and every generated identifier starts with `__`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 use crate::ast::{Field, Shape, Tool, Variant};
 use crate::case::RenameRule;
-use crate::hints::HintSet;
 use crate::json::{Json, Piece};
+use crate::rules::{self, Checked, Generated};
 use crate::schema::{Builder, FillKind};
 use crate::serde_attr::FieldDefault;
 
@@ -43,7 +43,7 @@ fn option_str(value: Option<String>, p: &TokenStream) -> TokenStream {
 }
 
 /// The `AnnotatedTool` impl of a checked model.
-pub fn tool(tool: &Tool) -> TokenStream {
+pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
     let import = import_private(tool.options.krate.as_ref());
     let p = private();
     let ident = &tool.ident;
@@ -64,24 +64,27 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let discriminator = &tool.discriminator.0;
 
     let mut builder = Builder::default();
-    let (items, schema, resolve, from_arguments) = match &tool.shape {
-        Shape::Enum(variants) => {
-            let schema = builder.enum_schema(discriminator, variants);
-            let (items, resolve) = enum_annotations(variants, &tool.options.defaults, &p);
-            let from_arguments = enum_from_arguments(discriminator, variants, &p);
-            (items, schema, resolve, from_arguments)
-        }
+    let (schema, from_arguments) = match &tool.shape {
+        Shape::Enum(variants) => (
+            builder.enum_schema(discriminator, variants),
+            enum_from_arguments(discriminator, variants, &p),
+        ),
         Shape::Struct(fields) => {
-            let schema = builder.struct_schema(discriminator, fields);
             let action = fields
                 .iter()
                 .find(|field| &field.name == discriminator)
                 .expect("checked: the struct has its discriminator field");
-            let (items, resolve) = struct_annotations(action, &tool.options.defaults, &p);
-            let from_arguments = struct_from_arguments(discriminator, action, fields, &p);
-            (items, schema, resolve, from_arguments)
+            (
+                builder.struct_schema(discriminator, fields),
+                struct_from_arguments(discriminator, action, fields, &p),
+            )
         }
     };
+    let Generated {
+        items,
+        trait_items,
+        resolve,
+    } = rules::generate(tool, checked, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
 
     quote! {
@@ -109,6 +112,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
                     #resolve
                 }
 
+                #trait_items
+
                 fn from_arguments(
                     __arguments: &#p::serde_json::Value,
                 ) -> #p::core::result::Result<Self, #p::ArgumentError> {
@@ -117,65 +122,6 @@ pub fn tool(tool: &Tool) -> TokenStream {
             }
         };
     }
-}
-
-/// Shape (a): one const per action, defaults applied, and a `match` over them.
-fn enum_annotations(
-    variants: &[Variant],
-    defaults: &HintSet,
-    p: &TokenStream,
-) -> (TokenStream, TokenStream) {
-    let count = variants.len();
-    let consts: Vec<Ident> = (0..count)
-        .map(|i| format_ident!("__ACTION_{}", i))
-        .collect();
-    let values = variants.iter().map(|variant| {
-        let annotate = variant.annotate.clone().unwrap_or_default();
-        let title = annotate.title.as_ref().map(|title| title.value());
-        let annotations = annotate
-            .hints
-            .with_defaults(defaults)
-            .to_annotations(p, title.as_deref());
-        quote!(#annotations.effective())
-    });
-    let names = variants.iter().map(|variant| &variant.name);
-    let arms = variants.iter().zip(&consts).map(|(variant, constant)| {
-        let ident = &variant.ident;
-        quote!(Self::#ident { .. } => #constant,)
-    });
-    let items = quote! {
-        #(const #consts: #p::Annotations = #values;)*
-        const __ACTIONS: [#p::Action; #count] = [
-            #(#p::Action { name: #names, annotations: #consts },)*
-        ];
-    };
-    let resolve = quote!(match self { #(#arms)* });
-    (items, resolve)
-}
-
-/// Shape (b): the actions of the `#[mcp_actions]` type with the tool's defaults.
-fn struct_annotations(
-    action: &Field,
-    defaults: &HintSet,
-    p: &TokenStream,
-) -> (TokenStream, TokenStream) {
-    let ty = &action.ty;
-    let field = &action.ident;
-    let defaults = defaults.to_annotations(p, None);
-    let actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>::ACTIONS);
-    let items = quote! {
-        const __DEFAULTS: #p::Annotations = #defaults;
-        const __ACTION_COUNT: usize = #actions.len();
-        const __ACTIONS: [#p::Action; __ACTION_COUNT] =
-            #p::actions_with_defaults::<__ACTION_COUNT>(#actions, __DEFAULTS);
-    };
-    let resolve = quote! {
-        #p::with_defaults(
-            <#ty as #p::AnnotatedActions>::annotations(self.#field),
-            __DEFAULTS,
-        )
-    };
-    (items, resolve)
 }
 
 /// The value of one field, read from `__object`.

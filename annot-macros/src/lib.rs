@@ -16,6 +16,7 @@ mod ctxt;
 mod expand;
 mod hints;
 mod json;
+mod rules;
 mod schema;
 mod serde_attr;
 mod shapes;
@@ -142,13 +143,14 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     let krate = options.krate.clone();
     let model = ast::tool(&item, options, &errors);
-    if let Some(model) = &model {
+    let checked = model.as_ref().map(|model| {
         check::tool(model, &errors);
-    }
+        rules::check_tool(model, &errors)
+    });
     strip_helper_attributes(&mut item);
-    let generated = match (errors.finish(), model) {
-        (Ok(()), Some(model)) => expand::tool(&model),
-        (Err(error), _) => {
+    let generated = match (errors.finish(), model, checked) {
+        (Ok(()), Some(model), Some(checked)) => expand::tool(&model, &checked),
+        (Err(error), ..) => {
             let fallback = item
                 .generics
                 .params
@@ -157,7 +159,7 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }
-        (Ok(()), None) => unreachable!("an unusable item always records an error"),
+        (Ok(()), ..) => unreachable!("an unusable item always records an error"),
     };
     quote!(#item #generated).into()
 }
@@ -200,6 +202,7 @@ pub fn mcp_actions(args: TokenStream, input: TokenStream) -> TokenStream {
     let model = ast::actions(&item, options, &errors);
     if let Some(model) = &model {
         check::actions(model, &errors);
+        rules::check_actions_enum(model, &errors);
     }
     strip_helper_attributes(&mut item);
     let generated = match (errors.finish(), model) {

@@ -173,7 +173,7 @@ fn any_of_null(inner: Json) -> Json {
 }
 
 /// Strips groups and parentheses around a type.
-fn peel(ty: &Type) -> &Type {
+pub(crate) fn peel(ty: &Type) -> &Type {
     match ty {
         Type::Group(group) => peel(&group.elem),
         Type::Paren(paren) => peel(&paren.elem),
@@ -182,7 +182,7 @@ fn peel(ty: &Type) -> &Type {
 }
 
 /// The last path segment's name and its type arguments.
-fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
+pub(crate) fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
         return None;

@@ -10,9 +10,11 @@
 mod annotations;
 pub mod client;
 mod hint;
+mod http;
 pub mod protocol;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+pub mod rules;
 pub mod server;
 mod tool;
 mod wire;
@@ -22,5 +24,7 @@ pub mod private;
 
 pub use annotations::{Annotations, BoundViolation};
 pub use hint::Hint;
+pub use http::HttpMethod;
+pub use rules::{Authorization, Explanation, Rule, Scopes};
 pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};
 pub use wire::{Tool, ToolAnnotations};

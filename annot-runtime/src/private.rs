@@ -12,6 +12,11 @@ use crate::tool::json_type;
 mod consts;
 mod schema;
 
+pub use crate::rules::explain::{Evaluated, explain};
+pub use crate::rules::{
+    Authorization, Matches, PatternSet, Resolver, Rule, Scopes, Tri, bound_annotations,
+    bound_authorization, contains, fill_defaults, static_authorization,
+};
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };

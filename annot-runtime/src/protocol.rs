@@ -11,7 +11,20 @@ pub const TOOL_RESOLUTION_EXTENSION: &str = "io.modelcontextprotocol/tool-resolu
 /// The `params._meta` key carrying per-request client capabilities (dialect C).
 pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The `_meta` key under which this project reports its own extras (explanations).
+///
+/// A client asks for the explanation of a resolution with
+/// `params._meta["dev.annot/resolution"] = {"explain": true}`; the result then
+/// carries it under `_meta["dev.annot/resolution"]`. In dialect C only when
+/// the client negotiated the extension of this name (in `initialize` or on
+/// the request, as the tool-resolution extension), which a server advertises
+/// when one of its tools has rules.
 pub const ANNOT_META: &str = "dev.annot/resolution";
+/// The extension under which dialect C results carry the authorization a call
+/// needs: `_meta["dev.annot/authorization"] = {"securitySchemes": [...]}`,
+/// only for a client that negotiated it; dialect B puts `securitySchemes` in
+/// the resolved Tool itself. A server advertises it when one of its tools
+/// declares authorization.
+pub const AUTHORIZATION_EXTENSION: &str = "dev.annot/authorization";
 
 /// The MCP protocol versions this project speaks, oldest first.
 pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::Annotations;
+use crate::rules::{Authorization, Explanation, Rule};
 
 /// One action of a tool: a value of its discriminator and the annotations the
 /// action can resolve to at worst.
@@ -40,6 +41,31 @@ pub trait AnnotatedTool: Sized {
     /// The effective annotations of these arguments. Pure: no I/O, no side
     /// effects, no allocation for plain actions.
     fn resolve(&self) -> Annotations;
+
+    /// The tool's rules on argument values, in declaration order (see the
+    /// [`rules`](crate::rules) module); empty for a tool without rules.
+    const RULES: &'static [Rule] = &[];
+
+    /// The union of every authorization a call can need: the `securitySchemes`
+    /// of `tools/list`. `None` when the tool declares no authorization.
+    const STATIC_AUTHORIZATION: Option<Authorization> = None;
+
+    /// The authorization these arguments need, within
+    /// [`STATIC_AUTHORIZATION`](Self::STATIC_AUTHORIZATION).
+    fn resolve_authorization(&self) -> Option<Authorization> {
+        Self::STATIC_AUTHORIZATION
+    }
+
+    /// Why these arguments resolve as they do: for each hint, whether the
+    /// action, a tool default, the specification's default or which rules
+    /// decided it. Its `annotations` are those of [`resolve`](Self::resolve).
+    ///
+    /// The default gives no finer account than the resolution itself
+    /// ([`Source::Resolver`](crate::rules::Source::Resolver)); `#[mcp_tool]`
+    /// generates the full one.
+    fn explain(&self) -> Explanation {
+        Explanation::opaque(self.resolve(), self.resolve_authorization())
+    }
 
     /// Parses and validates tool arguments exactly as a `tools/call` will.
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError>;

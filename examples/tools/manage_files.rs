@@ -9,14 +9,21 @@
 //! | `delete`  | false        | true            | true           |
 //!
 //! None of them reaches outside the server's file tree, so `open_world = false`
-//! is set once for the whole tool. The static annotations `tools/list`
-//! advertises are the worst case over the four: not read-only, destructive,
-//! not idempotent, closed world.
+//! is set once for the whole tool. A rule of the whole tool marks any action
+//! on a system path (`/etc`, `/root`, `/sys`, ...) as needing privileged
+//! access and touching sensitive data. The static annotations `tools/list`
+//! advertises are the worst case over the four actions and that rule: not
+//! read-only, destructive, not idempotent, closed world, privileged, sensitive.
 
 use annot::mcp_tool;
 
 /// Read, append, replace, or delete file contents.
-#[mcp_tool(open_world = false, title = "Manage files")]
+#[mcp_tool(
+    open_world = false,
+    title = "Manage files",
+    when(path matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)")
+        => (privileged_access, sensitive_data),
+)]
 #[serde(rename_all = "snake_case")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ManageFiles {

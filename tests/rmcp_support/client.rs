@@ -14,6 +14,7 @@ use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::manage_files::ManageFiles;
+use super::{MCP_SCHEMA, TOOL_RESOLUTION_SCHEMA, assert_valid};
 
 /// A client that declares the tool-resolution extension in its capabilities, or
 /// not, and starts its lifecycle the 2025-11-25 way (`initialize`, capabilities
@@ -169,6 +170,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         let result = custom(client, "tools/annotations", params.clone(), None)
             .await
             .unwrap();
+        assert_valid(MCP_SCHEMA, "ToolAnnotations", &result["annotations"]);
         let a: AnnotationsResult = serde_json::from_value(result).unwrap();
         assert_eq!(
             a.annotations,
@@ -188,6 +190,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         )
         .await
         .unwrap();
+        assert_valid(TOOL_RESOLUTION_SCHEMA, "ResolveToolResult", &result);
         let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
         assert_eq!(c.result_type, "complete");
         assert_eq!(c.name, ManageFiles::NAME);
@@ -205,6 +208,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
             assert_eq!(c.annotations, ResolvedToolAnnotations::from(expected));
         } else {
+            assert_valid(MCP_SCHEMA, "Tool", &result["tool"]);
             let b: ResolveToolResult = serde_json::from_value(result).unwrap();
             assert_eq!(b.tool.name, ManageFiles::NAME);
             assert_eq!(b.tool.resolve, Some(true));
@@ -251,19 +255,14 @@ async fn check_errors(client: &RunningService<RoleClient, Client>) {
         .unwrap_err();
     assert_eq!(i64::from(error.code.0), error_code::INVALID_PARAMS);
 
-    let mut bad_call = CallToolRequestParams::new(ManageFiles::NAME);
-    bad_call.arguments = Some(
-        json!({"action": "shred", "path": "notes.txt"})
-            .as_object()
-            .unwrap()
-            .clone(),
+    // From 2025-11-25 on (SEP-1303) arguments that do not fit are a tool error
+    // the model can read, not a protocol error; the handler does not run.
+    let (failed, message) = call(client, json!({"action": "shred", "path": "notes.txt"})).await;
+    assert!(failed, "a call with an unknown action ran: {message}");
+    assert!(
+        message.starts_with("invalid arguments:") && message.contains("shred"),
+        "{message}"
     );
-    match client.call_tool(bad_call).await {
-        Err(ServiceError::McpError(error)) => {
-            assert_eq!(i64::from(error.code.0), error_code::INVALID_PARAMS);
-        }
-        other => panic!("a call with an unknown action ran: {other:?}"),
-    }
 }
 
 async fn call(client: &RunningService<RoleClient, Client>, arguments: Value) -> (bool, String) {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::extras::AnnotExtensions;
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::registry::{ErasedTool, ToolEntry};
@@ -165,6 +166,10 @@ impl ServerBuilder {
                 });
             }
         }
+        let extensions = AnnotExtensions {
+            resolution: self.tools.iter().any(ErasedTool::has_rules),
+            authorization: self.tools.iter().any(ErasedTool::has_authorization),
+        };
         let tools = self
             .tools
             .into_iter()
@@ -177,6 +182,7 @@ impl ServerBuilder {
                 initialize_result(
                     version,
                     self.dialects,
+                    extensions,
                     &self.name,
                     &self.version,
                     self.title.as_deref(),
@@ -187,6 +193,7 @@ impl ServerBuilder {
         Ok(Server {
             state: Arc::new(ServerState {
                 dialects: self.dialects,
+                extensions,
                 tools,
                 by_name,
                 pages,
@@ -219,14 +226,17 @@ struct ServerInfo<'a> {
 fn initialize_result(
     version: &str,
     dialects: DialectSet,
+    extensions: AnnotExtensions,
     name: &str,
     server_version: &str,
     title: Option<&str>,
     instructions: Option<&str>,
 ) -> Box<str> {
+    let mut capabilities = dialects.capabilities();
+    extensions.advertise(&mut capabilities);
     let result = InitializeResult {
         protocol_version: version,
-        capabilities: dialects.capabilities(),
+        capabilities,
         server_info: ServerInfo {
             name,
             title,

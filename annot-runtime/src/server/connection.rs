@@ -135,7 +135,13 @@ impl Connection {
                 if dialects.contains(Dialect::ResolveTool)
                     || dialects.contains(Dialect::ToolResolutionExtension) =>
             {
-                tools::resolve(state, id, params, self.session.extension_negotiated)
+                tools::resolve(
+                    state,
+                    id,
+                    params,
+                    self.session.extension_negotiated,
+                    self.session.client_capabilities.as_ref(),
+                )
             }
             "server/discover" => Err(RpcError::new(
                 error_code::METHOD_NOT_FOUND,

@@ -43,6 +43,7 @@
 
 mod builder;
 mod connection;
+mod extras;
 mod jsonrpc;
 mod negotiation;
 mod output;
@@ -63,7 +64,21 @@ pub use connection::Connection;
 pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
+use extras::AnnotExtensions;
 use negotiation::DialectSet;
+
+/// What the rmcp adapter ([`crate::rmcp`]) serves from this server's own parts:
+/// the rendered tools, the dialect choice and the error answers, so that both
+/// runtimes answer every request alike.
+#[cfg(feature = "rmcp")]
+pub(crate) mod shared {
+    pub(crate) use super::negotiation::{
+        DialectSet, argument_errors_are_tool_errors, offers_tool_resolution, resolve_dialect,
+    };
+    pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
+    pub(crate) use super::registry::{ErasedTool, ResolveFailure, ToolEntry, panic_message};
+    pub(crate) use super::tools::resolve_params;
+}
 use pagination::ToolPages;
 use registry::ToolEntry;
 
@@ -79,6 +94,8 @@ pub struct Server {
 /// Everything rendered at build time, shared by every connection.
 struct ServerState {
     dialects: DialectSet,
+    /// This project's extensions the server advertises (dialect C).
+    extensions: AnnotExtensions,
     tools: Vec<ToolEntry>,
     by_name: HashMap<&'static str, usize>,
     pages: ToolPages,

@@ -12,7 +12,8 @@ use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::render::{ExtensionResults, Fragments};
 use crate::protocol::{Dialect, ResolvedToolAnnotations, TOOL_RESOLUTION_EXTENSION};
-use crate::{Action, AnnotatedTool, Annotations, ArgumentError, BoundViolation};
+use crate::rules::Explanation;
+use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, BoundViolation};
 
 /// What a handler call came to.
 #[derive(Debug)]
@@ -35,9 +36,21 @@ pub(crate) struct ErasedTool {
     description: Option<&'static str>,
     input_schema: &'static str,
     static_annotations: Annotations,
+    static_authorization: Option<Authorization>,
+    has_rules: bool,
     actions: &'static [Action],
-    resolve: fn(&Value) -> Result<Annotations, ArgumentError>,
+    resolve: ErasedResolve,
     call: ErasedCall,
+}
+
+/// Resolves arguments, explaining the resolution when asked.
+type ErasedResolve = fn(&Value, bool) -> Result<Evaluation, ArgumentError>;
+
+/// One call's resolution and what comes with it.
+pub(crate) struct Evaluation {
+    annotations: Annotations,
+    authorization: Option<Authorization>,
+    explanation: Option<Explanation>,
 }
 
 impl ErasedTool {
@@ -59,6 +72,8 @@ impl ErasedTool {
             description: T::DESCRIPTION,
             input_schema: T::input_schema(),
             static_annotations: T::STATIC_ANNOTATIONS,
+            static_authorization: T::STATIC_AUTHORIZATION,
+            has_rules: !T::RULES.is_empty(),
             actions: T::ACTIONS,
             resolve: resolve_erased::<T>,
             call: Box::new(call),
@@ -68,10 +83,28 @@ impl ErasedTool {
     pub fn name(&self) -> &'static str {
         self.name
     }
+
+    /// Whether the tool has rules on argument values.
+    pub fn has_rules(&self) -> bool {
+        self.has_rules
+    }
+
+    /// Whether the tool declares authorization.
+    pub fn has_authorization(&self) -> bool {
+        self.static_authorization.is_some()
+    }
 }
 
-fn resolve_erased<T: AnnotatedTool>(arguments: &Value) -> Result<Annotations, ArgumentError> {
-    T::from_arguments(arguments).map(|parsed| parsed.resolve())
+fn resolve_erased<T: AnnotatedTool>(
+    arguments: &Value,
+    explain: bool,
+) -> Result<Evaluation, ArgumentError> {
+    let parsed = T::from_arguments(arguments)?;
+    Ok(Evaluation {
+        annotations: parsed.resolve(),
+        authorization: parsed.resolve_authorization(),
+        explanation: explain.then(|| parsed.explain()),
+    })
 }
 
 pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
@@ -92,18 +125,25 @@ pub(crate) enum ResolveFailure {
     /// The resolver claimed more risk than the static annotations: a bug of the
     /// tool, reported as an internal error so the client keeps the static ones.
     OutsideBound(BoundViolation),
+    /// The resolver needs more authorization than the tool declares.
+    AuthorizationOutsideBound,
 }
 
 /// A resolution, ready to be written in any dialect.
 pub(crate) struct Resolution<'a> {
     annotations: Annotations,
     json: Cow<'a, str>,
+    /// The authorization the call needs, if the tool declares any.
+    pub authorization: Option<Authorization>,
+    /// The explanation, when it was asked for.
+    pub explanation: Option<Explanation>,
 }
 
 /// A registered tool with its wire forms rendered.
 pub(crate) struct ToolEntry {
     name: &'static str,
     static_annotations: Annotations,
+    static_authorization: Option<Authorization>,
     /// The Tool of `tools/list`.
     listed: Box<str>,
     /// A Tool up to its `annotations` value, and from there on: a resolved
@@ -112,7 +152,7 @@ pub(crate) struct ToolEntry {
     tail: Box<str>,
     fragments: Fragments,
     extension_results: ExtensionResults,
-    resolve: fn(&Value) -> Result<Annotations, ArgumentError>,
+    resolve: ErasedResolve,
     call: ErasedCall,
 }
 
@@ -143,11 +183,13 @@ impl ToolEntry {
         let static_json = fragments
             .get(&tool.static_annotations)
             .expect("the static annotations were rendered above");
-        let listed = format!("{head}{static_json}{tail}").into_boxed_str();
+        let schemes = security_schemes(tool.static_authorization);
+        let listed = format!("{head}{static_json}{schemes}{tail}").into_boxed_str();
 
         Ok(ToolEntry {
             name: tool.name,
             static_annotations: tool.static_annotations,
+            static_authorization: tool.static_authorization,
             listed,
             head: head.into_boxed_str(),
             tail: tail.into_boxed_str(),
@@ -167,10 +209,21 @@ impl ToolEntry {
         &self.listed
     }
 
-    /// Validates `arguments` and resolves them.
-    pub fn resolve(&self, arguments: &Value) -> Result<Resolution<'_>, ResolveFailure> {
-        let resolved = (self.resolve)(arguments).map_err(ResolveFailure::Invalid)?;
-        let annotations = normalise(resolved, &self.static_annotations);
+    /// Validates `arguments` and resolves them, with the explanation when
+    /// `explain` is set.
+    pub fn resolve(
+        &self,
+        arguments: &Value,
+        explain: bool,
+    ) -> Result<Resolution<'_>, ResolveFailure> {
+        let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
+        if let (Some(needed), Some(declared)) =
+            (evaluation.authorization, self.static_authorization)
+            && !needed.is_within(&declared)
+        {
+            return Err(ResolveFailure::AuthorizationOutsideBound);
+        }
+        let annotations = normalise(evaluation.annotations, &self.static_annotations);
         let json = match self.fragments.get(&annotations) {
             // Every pre-rendered value was checked against the bound at start-up.
             Some(json) => Cow::Borrowed(json),
@@ -181,29 +234,49 @@ impl ToolEntry {
                 Cow::Owned(annotations.to_string())
             }
         };
-        Ok(Resolution { annotations, json })
+        Ok(Resolution {
+            annotations,
+            json,
+            authorization: evaluation.authorization.or(self.static_authorization),
+            explanation: evaluation.explanation,
+        })
     }
 
-    /// Appends the result of `dialect` for `resolution` to `out`.
-    pub fn write_result(&self, out: &mut Vec<u8>, dialect: Dialect, resolution: &Resolution<'_>) {
+    /// Appends the result of `dialect` for `resolution` to `out`, with `meta`
+    /// (a JSON object's text) as the result's `_meta`.
+    pub fn write_result(
+        &self,
+        out: &mut Vec<u8>,
+        dialect: Dialect,
+        resolution: &Resolution<'_>,
+        meta: Option<&str>,
+    ) {
         match dialect {
             Dialect::DynamicAnnotations => {
                 out.extend_from_slice(br#"{"annotations":"#);
                 out.extend_from_slice(resolution.json.as_bytes());
-                out.push(b'}');
             }
             Dialect::ResolveTool => {
                 out.extend_from_slice(br#"{"tool":"#);
                 out.extend_from_slice(self.head.as_bytes());
                 out.extend_from_slice(resolution.json.as_bytes());
+                if self.static_authorization.is_some() {
+                    out.extend_from_slice(security_schemes(resolution.authorization).as_bytes());
+                }
                 out.extend_from_slice(self.tail.as_bytes());
-                out.push(b'}');
             }
             Dialect::ToolResolutionExtension => {
                 let hints = ResolvedToolAnnotations::from(resolution.annotations);
-                out.extend_from_slice(self.extension_results.get(hints).as_bytes());
+                let result = self.extension_results.get(hints);
+                // Every rendered result is an object: reopen it for `_meta`.
+                out.extend_from_slice(&result.as_bytes()[..result.len() - 1]);
             }
         }
+        if let Some(meta) = meta {
+            out.extend_from_slice(br#","_meta":"#);
+            out.extend_from_slice(meta.as_bytes());
+        }
+        out.push(b'}');
     }
 
     /// Validates `arguments` and runs the handler on them.
@@ -252,6 +325,17 @@ fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     }
     head.push_str(&format!(",\"inputSchema\":{schema},\"annotations\":"));
     head
+}
+
+/// `,"securitySchemes":[...]` of a tool that declares authorization, else nothing.
+fn security_schemes(authorization: Option<Authorization>) -> String {
+    match authorization {
+        Some(authorization) => format!(
+            ",\"securitySchemes\":{}",
+            serde_json::to_string(&authorization).expect("an authorization always serializes")
+        ),
+        None => String::new(),
+    }
 }
 
 /// The marker of every enabled dialect, then the closing brace.

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::extras::{extras, result_meta};
 use super::negotiation::{argument_errors_are_tool_errors, resolve_dialect};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
@@ -66,7 +67,7 @@ pub(crate) fn annotations(
     params: Option<Value>,
 ) -> Result<Vec<u8>, RpcError> {
     let request = resolve_params(params)?;
-    answer_resolution(state, id, request, Dialect::DynamicAnnotations)
+    answer_resolution(state, id, request, Dialect::DynamicAnnotations, None)
 }
 
 /// `tools/resolve`, in dialect B's or C's shape as negotiated.
@@ -75,10 +76,11 @@ pub(crate) fn resolve(
     id: &Value,
     params: Option<Value>,
     extension_negotiated: bool,
+    session_capabilities: Option<&Value>,
 ) -> Result<Vec<u8>, RpcError> {
     let request = resolve_params(params)?;
     let dialect = resolve_dialect(state.dialects, extension_negotiated, request.meta.as_ref())?;
-    answer_resolution(state, id, request, dialect)
+    answer_resolution(state, id, request, dialect, session_capabilities)
 }
 
 fn answer_resolution(
@@ -86,11 +88,18 @@ fn answer_resolution(
     id: &Value,
     request: ResolveParams,
     dialect: Dialect,
+    session_capabilities: Option<&Value>,
 ) -> Result<Vec<u8>, RpcError> {
+    let extras = extras(
+        dialect,
+        state.extensions,
+        session_capabilities,
+        request.meta.as_ref(),
+    );
     let tool: &ToolEntry = state
         .tool(&request.name)
         .ok_or_else(|| params::unknown_tool(&request.name))?;
-    let resolution = match tool.resolve(&Value::Object(request.arguments)) {
+    let resolution = match tool.resolve(&Value::Object(request.arguments), extras.explanation) {
         Ok(resolution) => resolution,
         Err(ResolveFailure::Invalid(error)) => {
             return Err(params::invalid_arguments(tool.name(), &error));
@@ -105,14 +114,29 @@ fn answer_resolution(
                 "internal error: the resolution broke the tool's static bound",
             ));
         }
+        Err(ResolveFailure::AuthorizationOutsideBound) => {
+            eprintln!(
+                "annot: tool `{}` resolved to more authorization than it declares",
+                tool.name()
+            );
+            return Err(RpcError::new(
+                error_code::INTERNAL_ERROR,
+                "internal error: the resolution broke the tool's static bound",
+            ));
+        }
     };
+    let meta = result_meta(
+        extras,
+        resolution.explanation.as_ref(),
+        resolution.authorization,
+    );
     let mut out = jsonrpc::start_result(id, 256);
-    tool.write_result(&mut out, dialect, &resolution);
+    tool.write_result(&mut out, dialect, &resolution, meta.as_deref());
     Ok(jsonrpc::finish(out))
 }
 
 /// `{ name, arguments, _meta? }` of both resolution methods.
-fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
+pub(crate) fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
     let mut object: Map<String, Value> = params::object(params)?;
     let name = params::required_string(&mut object, "name")?;
     let arguments = match params::optional_object(&mut object, "arguments")? {

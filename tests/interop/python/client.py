@@ -23,7 +23,7 @@ import anyio
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
@@ -246,6 +246,21 @@ class Run:
                                  lambda: self.dialect_c_per_request(session))
                 await self.check("protocol errors", lambda: self.errors(session))
 
+    async def auto_client(self) -> None:
+        """The high-level `mcp.Client` probes `server/discover` first (its default
+        `auto` mode) and must fall back to `initialize` on the error it gets."""
+
+        async def body() -> None:
+            started = anyio.current_time()
+            async with Client(self.server()) as client:
+                expect(client.protocol_version == "2025-11-25", f"{client.protocol_version}")
+                listed = await client.list_tools()
+                expect([tool.name for tool in listed.tools] == ["manage_files"], f"{listed}")
+            elapsed = anyio.current_time() - started
+            expect(elapsed < 5, f"the fallback took {elapsed:.1f} s")
+
+        await self.check("mcp.Client (auto mode) falls back from server/discover", body)
+
     async def extension_session(self) -> None:
         async with stdio_client(self.server()) as (read, write):
             async with ClientSession(Tap(read, self.received), write, extensions={EXTENSION: {}}) as session:
@@ -418,6 +433,7 @@ async def main() -> int:
     run = Run(binary, Schemas(schemas))
     await run.plain_session()
     await run.extension_session()
+    await run.auto_client()
     await run.check("every response fits JSONRPCResponse", run.every_response)
     print(f"python: {run.passed} passed, {run.failed} failed")
     return 1 if run.failed else 0

@@ -1,0 +1,565 @@
+//! Checks of rules against the tool: every field exists and has a type its
+//! tests fit, every pattern compiles, scopes are consistent.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+
+use super::kind::{Base, Kind, kind_of};
+use super::template::template_regex;
+use super::{AuthSpec, Literal, Predicate, Rule, Test};
+use crate::ast::{Actions, Field, Shape, Tool};
+use crate::ctxt::Errors;
+use crate::suggest::did_you_mean;
+
+/// Where a rule was written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// `#[mcp_tool(...)]`: every action that has its fields.
+    Tool,
+    /// The `#[annotate(...)]` of the variant at this position.
+    Variant(usize),
+}
+
+/// A rule that passed the checks, with its place among the tool's rules.
+pub struct CheckedRule {
+    pub index: usize,
+    pub rule: Rule,
+    /// Whether it applies to each variant (shape a); all true for shape b.
+    pub applies: Vec<bool>,
+    /// The normalised source text.
+    pub source: String,
+}
+
+/// The patterns every rule tests one field against: one `RegexSet`.
+pub struct FieldPatterns {
+    pub field: String,
+    pub regexes: Vec<String>,
+}
+
+/// What the checks found, for code generation.
+#[derive(Default)]
+pub struct Checked {
+    pub rules: Vec<CheckedRule>,
+    pub patterns: Vec<FieldPatterns>,
+    /// Every scope named, in order of first appearance (bit `i` is `scopes[i]`).
+    pub scopes: Vec<String>,
+    /// Whether the tool declares authorization anywhere.
+    pub uses_auth: bool,
+}
+
+impl Checked {
+    /// The set and position of a `matches`/`matches_template` test of `field`.
+    pub fn pattern(&self, field: &str, test: &Test) -> Option<(usize, usize)> {
+        let regex = pattern_regex(test)?.ok()?;
+        let set = self.patterns.iter().position(|set| set.field == field)?;
+        let position = self.patterns[set]
+            .regexes
+            .iter()
+            .position(|r| *r == regex)?;
+        Some((set, position))
+    }
+
+    /// The bit of a scope in the table.
+    pub fn scope_bit(&self, scope: &str) -> u64 {
+        let index = self
+            .scopes
+            .iter()
+            .position(|known| known == scope)
+            .expect("checked: every scope is in the table");
+        1 << index
+    }
+}
+
+/// The regex of a `matches` or `matches_template` test.
+pub fn pattern_regex(test: &Test) -> Option<Result<String, String>> {
+    match test {
+        Test::Matches(lit) => Some(Ok(lit.value())),
+        Test::MatchesTemplate(lit) => Some(template_regex(&lit.value())),
+        _ => None,
+    }
+}
+
+/// Rules and scopes are not for an `#[mcp_actions]` enum, which has no fields.
+pub fn check_actions_enum(actions: &Actions, errors: &Errors) {
+    let rules_here = "rules go on the #[mcp_tool] struct whose action field has this type, \
+                      where they can test its fields and the action: \
+                      `#[mcp_tool(when(method == \"DELETE\") => (destructive = false))]`";
+    let auth_here = "authorization goes on the #[mcp_tool] struct whose action field has this \
+                     type: `#[mcp_tool(scopes = [\"repo\"])]`, or in its rules";
+    for rule in &actions.options.rules {
+        errors.at(rule.span, rules_here);
+    }
+    if let Some(auth) = &actions.options.auth {
+        errors.at(auth.span(), auth_here);
+    }
+    for variant in &actions.variants {
+        let Some(annotate) = &variant.annotate else {
+            continue;
+        };
+        for rule in &annotate.rules {
+            errors.at(rule.span, rules_here);
+        }
+        if let Some(auth) = &annotate.auth {
+            errors.at(auth.span(), auth_here);
+        }
+    }
+}
+
+/// Every check of the rules and authorization of a `#[mcp_tool]` item.
+pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
+    let mut checked = Checked::default();
+    let mut owned: Vec<(Owner, &Rule)> = tool
+        .options
+        .rules
+        .iter()
+        .map(|rule| (Owner::Tool, rule))
+        .collect();
+    if let Shape::Enum(variants) = &tool.shape {
+        for (position, variant) in variants.iter().enumerate() {
+            if let Some(annotate) = &variant.annotate {
+                owned.extend(annotate.rules.iter().map(|r| (Owner::Variant(position), r)));
+            }
+        }
+    }
+    for (index, (owner, rule)) in owned.into_iter().enumerate() {
+        let applies = match (&tool.shape, owner) {
+            (Shape::Struct(fields), _) => {
+                let kinds = field_kinds(fields, Some(&tool.discriminator.0));
+                check_predicate(&rule.predicate, &kinds, &Place::Struct, errors);
+                vec![true]
+            }
+            (Shape::Enum(variants), Owner::Variant(position)) => {
+                let variant = &variants[position];
+                let kinds = field_kinds(&variant.fields, None);
+                let place = Place::Variant(variant.ident.to_string(), &tool.discriminator.0);
+                check_predicate(&rule.predicate, &kinds, &place, errors);
+                (0..variants.len()).map(|i| i == position).collect()
+            }
+            (Shape::Enum(variants), Owner::Tool) => {
+                tool_rule_on_enum(rule, variants, &tool.discriminator.0, errors)
+            }
+        };
+        collect_patterns(&rule.predicate, &mut checked.patterns);
+        checked.rules.push(CheckedRule {
+            index,
+            rule: rule.clone(),
+            applies,
+            source: rule.to_string(),
+        });
+    }
+    check_pattern_sets(&checked, errors);
+    check_authorization(tool, &mut checked, errors);
+    checked
+}
+
+/// Where a predicate's fields come from, for messages.
+enum Place<'a> {
+    Struct,
+    /// A variant's rule, and the tool's discriminator.
+    Variant(String, &'a str),
+    /// A tool-level rule on an enum of actions.
+    Tool,
+}
+
+fn field_kinds(fields: &[Field], discriminator: Option<&str>) -> HashMap<String, (Kind, bool)> {
+    fields
+        .iter()
+        .map(|field| {
+            let action = discriminator == Some(field.name.as_str());
+            (
+                field.ident.unraw().to_string(),
+                (kind_of(&field.ty, action), field.skip),
+            )
+        })
+        .collect()
+}
+
+/// A tool-level rule applies to every variant that has all its fields; their
+/// types must agree.
+fn tool_rule_on_enum(
+    rule: &Rule,
+    variants: &[crate::ast::Variant],
+    discriminator: &str,
+    errors: &Errors,
+) -> Vec<bool> {
+    let names: Vec<&str> = rule
+        .predicate
+        .fields()
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    let has = |variant: &crate::ast::Variant, name: &str| {
+        variant.fields.iter().any(|f| f.ident.unraw() == name)
+    };
+    let applies: Vec<bool> = variants
+        .iter()
+        .map(|variant| names.iter().all(|name| has(variant, name)))
+        .collect();
+    let mut kinds: HashMap<String, (Kind, bool)> = HashMap::new();
+    let mut reported = false;
+    for field in rule.predicate.fields() {
+        if !variants.iter().any(|variant| has(variant, &field.name)) {
+            reported = true;
+            let all = variants
+                .iter()
+                .flat_map(|v| &v.fields)
+                .map(|f| f.ident.unraw().to_string());
+            let all: Vec<String> = all.collect();
+            let mut message = format!(
+                "no action has a field `{}`{}",
+                field.name,
+                did_you_mean(&field.name, all.iter().map(String::as_str))
+            );
+            if field.name == discriminator {
+                message.push_str(
+                    "\nthe action is the variant itself: put the rule in that variant's \
+                     #[annotate(...)]",
+                );
+            }
+            errors.at(field.span, message);
+        }
+    }
+    if reported {
+        return applies;
+    }
+    if !applies.contains(&true) {
+        errors.at(
+            rule.span,
+            format!(
+                "no action has all the fields this rule tests ({})",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        return applies;
+    }
+    for (variant, _) in variants
+        .iter()
+        .zip(&applies)
+        .filter(|(_, applies)| **applies)
+    {
+        for field in &variant.fields {
+            let name = field.ident.unraw().to_string();
+            if !names.contains(&name.as_str()) {
+                continue;
+            }
+            let kind = kind_of(&field.ty, false);
+            match kinds.get_mut(&name) {
+                None => {
+                    kinds.insert(name, (kind, field.skip));
+                }
+                Some((known, skip)) => {
+                    if known.base != kind.base {
+                        let at = rule.predicate.fields().into_iter().find(|f| f.name == name);
+                        errors.at(
+                            at.map_or(rule.span, |f| f.span),
+                            format!(
+                                "`{name}` is `{}` in one action and `{}` in `{}`: a rule of the \
+                                 whole tool needs one type; write it on each action instead",
+                                known.text, kind.text, variant.ident
+                            ),
+                        );
+                    }
+                    known.optional |= kind.optional;
+                    *skip |= field.skip;
+                }
+            }
+        }
+    }
+    check_predicate(&rule.predicate, &kinds, &Place::Tool, errors);
+    applies
+}
+
+fn check_predicate(
+    predicate: &Predicate,
+    kinds: &HashMap<String, (Kind, bool)>,
+    place: &Place,
+    errors: &Errors,
+) {
+    match predicate {
+        Predicate::All(parts) | Predicate::Any(parts) => {
+            for part in parts {
+                check_predicate(part, kinds, place, errors);
+            }
+        }
+        Predicate::Not(inner) => check_predicate(inner, kinds, place, errors),
+        Predicate::Some(field) | Predicate::Test(field, _) => {
+            let Some((kind, skip)) = kinds.get(&field.name) else {
+                missing_field(&field.name, field.span, kinds, place, errors);
+                return;
+            };
+            if *skip {
+                errors.at(
+                    field.span,
+                    format!(
+                        "`{}` is skipped (#[serde(skip)]): it is never read from the \
+                         arguments, so no rule can test it",
+                        field.name
+                    ),
+                );
+                return;
+            }
+            match predicate {
+                Predicate::Some(_) if !kind.optional => errors.at(
+                    field.span,
+                    format!(
+                        "`some({})` tests whether an `Option` field is present; `{}` is `{}`, \
+                         always present",
+                        field.name, field.name, kind.text
+                    ),
+                ),
+                Predicate::Test(_, test) => check_test(&field.name, field.span, kind, test, errors),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn missing_field(
+    name: &str,
+    span: Span,
+    kinds: &HashMap<String, (Kind, bool)>,
+    place: &Place,
+    errors: &Errors,
+) {
+    let mut known: Vec<&str> = kinds.keys().map(String::as_str).collect();
+    known.sort_unstable();
+    let suggestion = did_you_mean(name, known.iter().copied());
+    let message = match place {
+        Place::Struct => format!("no field `{name}` in the tool{suggestion}"),
+        Place::Tool => format!("no action has a field `{name}`{suggestion}"),
+        Place::Variant(variant, discriminator) => {
+            let mut message = format!("action `{variant}` has no field `{name}`{suggestion}");
+            if name == *discriminator {
+                message.push_str(
+                    "\na rule in a variant's #[annotate(...)] already applies to that action only",
+                );
+            }
+            message
+        }
+    };
+    errors.at(span, message);
+}
+
+fn check_test(name: &str, span: Span, kind: &Kind, test: &Test, errors: &Errors) {
+    let ty = &kind.text;
+    match (&kind.base, test) {
+        (Base::Other, _) => errors.at(
+            span,
+            format!(
+                "rules test strings, numbers and booleans, and `Option`s of them: `{name}` is \
+                 `{ty}`"
+            ),
+        ),
+        (Base::Str, Test::Matches(lit)) => {
+            if let Err(problem) = regex::Regex::new(&lit.value()) {
+                errors.spanned(lit, format!("invalid regex: {problem}"));
+            }
+        }
+        (Base::Str, Test::MatchesTemplate(lit)) => {
+            if let Err(problem) = template_regex(&lit.value()) {
+                errors.spanned(lit, format!("invalid path template: {problem}"));
+            }
+        }
+        (_, Test::Matches(_) | Test::MatchesTemplate(_)) => {
+            let operator = if matches!(test, Test::Matches(_)) {
+                "matches"
+            } else {
+                "matches_template"
+            };
+            errors.at(
+                span,
+                format!("`{operator}` tests a string field; `{name}` is `{ty}`"),
+            );
+        }
+        (base, Test::Compare(comparison, value)) => {
+            if !matches!(base, Base::Int { .. } | Base::Float) {
+                errors.at(
+                    span,
+                    format!(
+                        "`{}` compares numbers; `{name}` is `{ty}`",
+                        comparison.symbol()
+                    ),
+                );
+            } else {
+                check_literal(name, kind, value, errors);
+            }
+        }
+        (_, Test::Equals { value, .. }) => check_literal(name, kind, value, errors),
+        (_, Test::In(values)) => {
+            for value in values {
+                check_literal(name, kind, value, errors);
+            }
+        }
+    }
+}
+
+fn check_literal(name: &str, kind: &Kind, value: &Literal, errors: &Errors) {
+    let ty = &kind.text;
+    let wrong = |expected: &str| {
+        errors.at(
+            value.span(),
+            format!(
+                "`{name}` is `{ty}`: compare it with {expected}, not {}",
+                value.describe()
+            ),
+        );
+    };
+    match (&kind.base, value) {
+        (Base::Str | Base::Action, Literal::Str(_))
+        | (Base::Bool, Literal::Bool(_))
+        | (Base::Float, Literal::Int { .. } | Literal::Float { .. }) => {}
+        (Base::Int { min, max }, Literal::Int { value: number, .. }) => {
+            if number < min || number > max {
+                errors.at(
+                    value.span(),
+                    format!("`{number}` does not fit `{name}`, a `{ty}` ({min} to {max})"),
+                );
+            }
+        }
+        (Base::Str, _) => wrong("a string"),
+        (Base::Action, _) => wrong("the name of an action, a string"),
+        (Base::Bool, _) => wrong("`true` or `false`"),
+        (Base::Int { .. }, _) => wrong("an integer"),
+        (Base::Float, _) => wrong("a number"),
+        (Base::Other, _) => {}
+    }
+}
+
+fn collect_patterns(predicate: &Predicate, sets: &mut Vec<FieldPatterns>) {
+    match predicate {
+        Predicate::All(parts) | Predicate::Any(parts) => {
+            for part in parts {
+                collect_patterns(part, sets);
+            }
+        }
+        Predicate::Not(inner) => collect_patterns(inner, sets),
+        Predicate::Some(_) => {}
+        Predicate::Test(field, test) => {
+            let Some(Ok(regex)) = pattern_regex(test) else {
+                return;
+            };
+            if regex::Regex::new(&regex).is_err() {
+                return; // reported by check_test
+            }
+            let set = match sets.iter_mut().position(|set| set.field == field.name) {
+                Some(index) => &mut sets[index],
+                None => {
+                    sets.push(FieldPatterns {
+                        field: field.name.clone(),
+                        regexes: Vec::new(),
+                    });
+                    sets.last_mut().expect("just pushed")
+                }
+            };
+            if !set.regexes.contains(&regex) {
+                set.regexes.push(regex);
+            }
+        }
+    }
+}
+
+/// Each field's patterns together must compile as one set, as at run time.
+fn check_pattern_sets(checked: &Checked, errors: &Errors) {
+    for set in &checked.patterns {
+        if let Err(problem) = regex::RegexSet::new(&set.regexes) {
+            let span = checked
+                .rules
+                .iter()
+                .flat_map(|rule| rule.rule.predicate.fields())
+                .find(|field| field.name == set.field)
+                .map_or_else(Span::call_site, |field| field.span);
+            errors.at(
+                span,
+                format!(
+                    "the patterns of `{}` do not compile together: {problem}",
+                    set.field
+                ),
+            );
+        }
+    }
+}
+
+/// OAuth scope tokens: printable ASCII but space, `"` and `\` (RFC 6749, 3.3).
+fn valid_scope(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| (0x21..=0x7e).contains(&b) && b != b'"' && b != b'\\')
+}
+
+fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) {
+    let mut specs: Vec<&AuthSpec> = Vec::new();
+    specs.extend(&tool.options.auth);
+    specs.extend(
+        checked
+            .rules
+            .iter()
+            .filter_map(|rule| rule.rule.auth.as_ref()),
+    );
+    let variants: &[crate::ast::Variant] = match &tool.shape {
+        Shape::Enum(variants) => variants,
+        Shape::Struct(_) => &[],
+    };
+    specs.extend(
+        variants
+            .iter()
+            .filter_map(|v| v.annotate.as_ref().and_then(|a| a.auth.as_ref())),
+    );
+    checked.uses_auth = !specs.is_empty();
+    for spec in &specs {
+        if let AuthSpec::Scopes(scopes, _) = spec {
+            for scope in scopes {
+                let value = scope.value();
+                if !valid_scope(&value) {
+                    errors.spanned(
+                        scope,
+                        "an OAuth scope is a non-empty token of printable ASCII, without \
+                         spaces, `\"` or `\\`",
+                    );
+                } else if !checked.scopes.contains(&value) {
+                    checked.scopes.push(value);
+                }
+            }
+        }
+    }
+    if checked.scopes.len() > 64 {
+        errors.at(
+            specs[0].span(),
+            format!(
+                "a tool names at most 64 scopes, this one names {}",
+                checked.scopes.len()
+            ),
+        );
+    }
+    if !checked.uses_auth || tool.options.auth.is_some() {
+        return;
+    }
+    match &tool.shape {
+        Shape::Struct(_) => errors.at(
+            specs[0].span(),
+            "rules set authorization, so every call needs one to start from: add \
+             `scopes = [...]` or `no_auth` to #[mcp_tool(...)]",
+        ),
+        Shape::Enum(variants) => {
+            for variant in variants {
+                if variant.annotate.as_ref().is_none_or(|a| a.auth.is_none()) {
+                    errors.spanned(
+                        &variant.ident,
+                        format!(
+                            "action `{}` declares no authorization, but the tool does elsewhere: \
+                             add `scopes = [...]` or `no_auth` to its #[annotate(...)], or a \
+                             default to #[mcp_tool(...)]",
+                            variant.ident
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}

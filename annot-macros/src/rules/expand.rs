@@ -1,0 +1,353 @@
+//! Code generation for the annotations of a tool: each action's static bound
+//! under its rules, the evaluation of the rules for one call, and the
+//! authorization and explanation that come with it.
+//!
+//! An action that no rule applies to resolves to a constant, so resolving it
+//! never allocates. Patterns of one field live in one `static` pattern set.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
+use syn::spanned::Spanned;
+
+use super::AuthSpec;
+use super::check::{Checked, CheckedRule};
+use super::code;
+use crate::ast::{Field, Shape, Tool, Variant};
+
+/// The generated pieces: items of the `const _` block, items of the
+/// `AnnotatedTool` impl, and the body of `resolve`.
+pub struct Generated {
+    pub items: TokenStream,
+    pub trait_items: TokenStream,
+    pub resolve: TokenStream,
+}
+
+/// Everything about annotations, rules and authorization of a checked tool.
+pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
+    let generator = Gen { tool, checked, p };
+    let shared = generator.shared_items();
+    let (items, resolve, evaluate) = match &tool.shape {
+        Shape::Enum(variants) => generator.enum_shape(variants),
+        Shape::Struct(fields) => generator.struct_shape(fields),
+    };
+    let ident = &tool.ident;
+    let trait_items = quote! {
+        const RULES: &'static [#p::Rule] = __RULES;
+        const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
+            #p::static_authorization(&__AUTHORIZATIONS);
+
+        fn resolve_authorization(&self) -> #p::core::option::Option<#p::Authorization> {
+            __evaluate(self, &mut |_| {}).resolver.authorization()
+        }
+
+        fn explain(&self) -> #p::Explanation {
+            let mut __fired = #p::std::vec::Vec::new();
+            let __evaluated = __evaluate(self, &mut |__rule| __fired.push(__rule));
+            #p::explain(__evaluated, __fired)
+        }
+    };
+    let items = quote! {
+        #shared
+        #items
+        #[allow(unused_variables, unused_mut, unreachable_patterns)]
+        fn __evaluate(
+            __tool: &#ident,
+            __on_fire: &mut dyn #p::core::ops::FnMut(&'static #p::Rule),
+        ) -> #p::Evaluated {
+            #evaluate
+        }
+    };
+    Generated {
+        items,
+        trait_items,
+        resolve,
+    }
+}
+
+struct Gen<'a> {
+    tool: &'a Tool,
+    checked: &'a Checked,
+    p: &'a TokenStream,
+}
+
+impl Gen<'_> {
+    fn option(&self, value: Option<TokenStream>) -> TokenStream {
+        let p = self.p;
+        match value {
+            Some(value) => quote!(#p::core::option::Option::Some(#value)),
+            None => quote!(#p::core::option::Option::None),
+        }
+    }
+
+    fn authorization(&self, spec: Option<&AuthSpec>) -> TokenStream {
+        let p = self.p;
+        let value = spec.map(|spec| match spec {
+            AuthSpec::NoAuth(_) => quote!(#p::Authorization::NoAuth),
+            AuthSpec::Scopes(scopes, _) => {
+                let bits: u64 = scopes
+                    .iter()
+                    .map(|scope| self.checked.scope_bit(&scope.value()))
+                    .fold(0, |bits, bit| bits | bit);
+                quote!(#p::Authorization::OAuth2(#p::Scopes::new(__SCOPES, #bits)))
+            }
+        });
+        self.option(value)
+    }
+
+    /// Defaults, scope table, rules and pattern sets.
+    fn shared_items(&self) -> TokenStream {
+        let p = self.p;
+        let defaults = self.tool.options.defaults.to_annotations(p, None);
+        let default_auth = self.authorization(self.tool.options.auth.as_ref());
+        let scopes = &self.checked.scopes;
+        let rules = self.checked.rules.iter().map(|rule| {
+            let index = rule.index;
+            let source = &rule.source;
+            let hints = rule.rule.hints.to_annotations(p, None);
+            let auth = self.authorization(rule.rule.auth.as_ref());
+            quote! {
+                #p::Rule { index: #index, source: #source, hints: #hints, authorization: #auth }
+            }
+        });
+        let sets = self
+            .checked
+            .patterns
+            .iter()
+            .enumerate()
+            .map(|(index, set)| {
+                let name = format_ident!("__PATTERNS_{}", index);
+                let regexes = &set.regexes;
+                quote!(static #name: #p::PatternSet = #p::PatternSet::new(&[#(#regexes),*]);)
+            });
+        quote! {
+            const __DEFAULTS: #p::Annotations = #defaults;
+            const __DEFAULT_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
+                #default_auth;
+            const __SCOPES: &[&str] = &[#(#scopes),*];
+            const __RULES: &[#p::Rule] = &[#(#rules),*];
+            #(#sets)*
+        }
+    }
+
+    fn enum_shape(&self, variants: &[Variant]) -> (TokenStream, TokenStream, TokenStream) {
+        let p = self.p;
+        let count = variants.len();
+        let mut items = TokenStream::new();
+        let mut actions = Vec::new();
+        let mut authorizations = Vec::new();
+        let mut resolve_arms = Vec::new();
+        let mut evaluate_arms = Vec::new();
+        let mut all_constant = true;
+        for (position, variant) in variants.iter().enumerate() {
+            let declared = format_ident!("__DECLARED_{}", position);
+            let declared_auth = format_ident!("__DECLARED_AUTHORIZATION_{}", position);
+            let base = format_ident!("__BASE_{}", position);
+            let action = format_ident!("__ACTION_{}", position);
+            let authorization = format_ident!("__AUTHORIZATION_{}", position);
+            let resolved = format_ident!("__RESOLVED_{}", position);
+            let annotate = variant.annotate.clone().unwrap_or_default();
+            let title = annotate.title.as_ref().map(|title| title.value());
+            let declared_value = annotate.hints.to_annotations(p, title.as_deref());
+            let declared_auth_value = self.authorization(annotate.auth.as_ref());
+            let tris = self.checked.rules.iter().map(|rule| {
+                if rule.applies[position] {
+                    quote!(#p::Tri::Maybe)
+                } else {
+                    quote!(#p::Tri::Never)
+                }
+            });
+            let tris = quote!(&[#(#tris),*]);
+            let base_auth = format_ident!("__BASE_AUTHORIZATION_{}", position);
+            items.extend(quote! {
+                const #declared: #p::Annotations = #declared_value;
+                const #declared_auth: #p::core::option::Option<#p::Authorization> =
+                    #declared_auth_value;
+                const #base: #p::Annotations = #p::fill_defaults(#declared, __DEFAULTS);
+                const #resolved: #p::Annotations = #base.effective();
+                const #action: #p::Annotations = #p::bound_annotations(#base, __RULES, #tris);
+                // The authorization a call starts from: the action's own, else the tool's.
+                const #base_auth: #p::core::option::Option<#p::Authorization> =
+                    match #declared_auth {
+                        #p::core::option::Option::Some(__own) => {
+                            #p::core::option::Option::Some(__own)
+                        }
+                        #p::core::option::Option::None => __DEFAULT_AUTHORIZATION,
+                    };
+                const #authorization: #p::core::option::Option<#p::Authorization> =
+                    #p::bound_authorization(#base_auth, __RULES, #tris);
+            });
+            let name = &variant.name;
+            actions.push(quote!(#p::Action { name: #name, annotations: #action }));
+            authorizations.push(authorization.clone());
+            let ident = &variant.ident;
+            let applicable: Vec<&CheckedRule> = self
+                .checked
+                .rules
+                .iter()
+                .filter(|rule| rule.applies[position])
+                .collect();
+            if applicable.is_empty() {
+                resolve_arms.push(quote!(Self::#ident { .. } => #resolved,));
+            } else {
+                all_constant = false;
+            }
+            let fields = &variant.fields;
+            let used = used_fields(&applicable, fields);
+            let bindings = used.iter().map(|field| {
+                let binding = binding(field);
+                let ident = &field.ident;
+                quote!(#ident: #binding)
+            });
+            let body = code::fire_rules(self.checked, &applicable, fields, None, p);
+            let tool_ident = &self.tool.ident;
+            evaluate_arms.push(quote! {
+                #tool_ident::#ident { #(#bindings,)* .. } => {
+                    let mut __resolver = #p::Resolver::new(#base, #base_auth);
+                    #body
+                    (#name, #declared, #declared_auth, __resolver)
+                }
+            });
+        }
+        if !all_constant {
+            resolve_arms.push(quote!(_ => __evaluate(self, &mut |_| {}).resolver.annotations(),));
+        }
+        items.extend(quote! {
+            const __ACTIONS: [#p::Action; #count] = [#(#actions),*];
+            const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; #count] =
+                [#(#authorizations),*];
+        });
+        let evaluate = quote! {
+            let (__action, __declared, __declared_authorization, __resolver) = match __tool {
+                #(#evaluate_arms)*
+            };
+            #p::Evaluated {
+                action: __action,
+                declared: __declared,
+                defaults: __DEFAULTS,
+                declared_authorization: __declared_authorization,
+                default_authorization: __DEFAULT_AUTHORIZATION,
+                resolver: __resolver,
+            }
+        };
+        (items, quote!(match self { #(#resolve_arms)* }), evaluate)
+    }
+}
+
+impl Gen<'_> {
+    fn struct_shape(&self, fields: &[Field]) -> (TokenStream, TokenStream, TokenStream) {
+        let p = self.p;
+        let discriminator = &self.tool.discriminator.0;
+        let action_field = fields
+            .iter()
+            .find(|field| &field.name == discriminator)
+            .expect("checked: the struct has its discriminator field");
+        let ty = &action_field.ty;
+        let field = &action_field.ident;
+        let declared_actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>::ACTIONS);
+        let tris = self
+            .checked
+            .rules
+            .iter()
+            .map(|rule| code::tri(&rule.rule.predicate, fields, discriminator, p));
+        let rule_count = self.checked.rules.len();
+        let name_checks = code::action_name_checks(self.checked, action_field, ty, p);
+        let items = quote! {
+            const __DECLARED_ACTIONS: &[#p::Action] = #declared_actions;
+            const __ACTION_COUNT: usize = __DECLARED_ACTIONS.len();
+            #[allow(unused_variables)]
+            const fn __fires(__action: &str) -> [#p::Tri; #rule_count] {
+                [#(#tris),*]
+            }
+            const __ACTIONS: [#p::Action; __ACTION_COUNT] = {
+                let mut __actions = [#p::Action {
+                    name: "",
+                    annotations: #p::Annotations::new(),
+                }; __ACTION_COUNT];
+                let mut __index = 0;
+                while __index < __ACTION_COUNT {
+                    let __declared = __DECLARED_ACTIONS[__index];
+                    __actions[__index] = #p::Action {
+                        name: __declared.name,
+                        annotations: #p::bound_annotations(
+                            #p::fill_defaults(__declared.annotations, __DEFAULTS),
+                            __RULES,
+                            &__fires(__declared.name),
+                        ),
+                    };
+                    __index += 1;
+                }
+                __actions
+            };
+            const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; __ACTION_COUNT] = {
+                let mut __authorizations = [#p::core::option::Option::None; __ACTION_COUNT];
+                let mut __index = 0;
+                while __index < __ACTION_COUNT {
+                    __authorizations[__index] = #p::bound_authorization(
+                        __DEFAULT_AUTHORIZATION,
+                        __RULES,
+                        &__fires(__DECLARED_ACTIONS[__index].name),
+                    );
+                    __index += 1;
+                }
+                __authorizations
+            };
+            #name_checks
+        };
+        let resolve = if self.checked.rules.is_empty() {
+            quote! {
+                #p::fill_defaults(
+                    <#ty as #p::AnnotatedActions>::annotations(self.#field),
+                    __DEFAULTS,
+                ).effective()
+            }
+        } else {
+            quote!(__evaluate(self, &mut |_| {}).resolver.annotations())
+        };
+        let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
+        let bindings = used_fields(&rules, fields).into_iter().map(|used| {
+            let binding = binding(used);
+            let ident = &used.ident;
+            quote!(let #binding = &__tool.#ident;)
+        });
+        let body = code::fire_rules(self.checked, &rules, fields, Some(discriminator), p);
+        let evaluate = quote! {
+            let __action = __tool.#field;
+            let __action_name = <#ty as #p::AnnotatedActions>::name(__action);
+            let __declared = <#ty as #p::AnnotatedActions>::annotations(__action);
+            let mut __resolver = #p::Resolver::new(
+                #p::fill_defaults(__declared, __DEFAULTS),
+                __DEFAULT_AUTHORIZATION,
+            );
+            #(#bindings)*
+            #body
+            #p::Evaluated {
+                action: __action_name,
+                declared: __declared,
+                defaults: __DEFAULTS,
+                declared_authorization: #p::core::option::Option::None,
+                default_authorization: __DEFAULT_AUTHORIZATION,
+                resolver: __resolver,
+            }
+        };
+        (items, resolve, evaluate)
+    }
+}
+
+/// The fields the rules test, each once.
+fn used_fields<'f>(rules: &[&CheckedRule], fields: &'f [Field]) -> Vec<&'f Field> {
+    fields
+        .iter()
+        .filter(|field| {
+            let name = code::rust_name(field);
+            rules
+                .iter()
+                .any(|rule| rule.rule.predicate.fields().iter().any(|f| f.name == name))
+        })
+        .collect()
+}
+
+/// The local a field's value is bound to while its rules are evaluated.
+fn binding(field: &Field) -> Ident {
+    format_ident!("__field_{}", code::rust_name(field))
+}

@@ -1,0 +1,260 @@
+//! Rules on argument values: `when(<predicate>) => (<hints>)` in
+//! `#[mcp_tool(...)]` and `#[annotate(...)]`.
+//!
+//! `parse` reads them into the typed model below, `check` types them against
+//! the tool's fields and compiles their patterns, `expand` generates the
+//! evaluation and the static bound.
+
+mod check;
+mod code;
+mod expand;
+mod kind;
+mod parse;
+mod template;
+
+use core::fmt;
+
+use proc_macro2::Span;
+use syn::{LitBool, LitStr};
+
+use crate::hints::{HINTS, HintSet};
+
+pub use check::{Checked, check_actions_enum, check_tool};
+pub use expand::{Generated, generate};
+pub use parse::{parse_auth, parse_rule};
+
+/// One rule as written.
+#[derive(Clone)]
+pub struct Rule {
+    /// The `when` keyword.
+    pub span: Span,
+    pub predicate: Predicate,
+    /// The hints the rule sets.
+    pub hints: HintSet,
+    /// The authorization the rule sets.
+    pub auth: Option<AuthSpec>,
+}
+
+/// A test of the arguments.
+#[derive(Clone)]
+pub enum Predicate {
+    All(Vec<Predicate>),
+    Any(Vec<Predicate>),
+    Not(Box<Predicate>),
+    /// `some(field)`: an `Option` field is present and not null.
+    Some(FieldRef),
+    /// `field <op> <operand>`.
+    Test(FieldRef, Test),
+}
+
+/// A field named in a predicate, by its Rust name.
+#[derive(Clone)]
+pub struct FieldRef {
+    pub name: String,
+    pub span: Span,
+}
+
+/// What a field is tested with.
+#[derive(Clone)]
+pub enum Test {
+    /// `matches "regex"`: an unanchored regex search.
+    Matches(LitStr),
+    /// `matches_template "/repos/:owner/:repo"`.
+    MatchesTemplate(LitStr),
+    /// `== lit`, `!= lit` (`negated`).
+    Equals { value: Literal, negated: bool },
+    /// `in [lit, ...]`.
+    In(Vec<Literal>),
+    /// `< n`, `<= n`, `> n`, `>= n`.
+    Compare(Comparison, Literal),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+}
+
+impl Comparison {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Comparison::Less => "<",
+            Comparison::LessOrEqual => "<=",
+            Comparison::Greater => ">",
+            Comparison::GreaterOrEqual => ">=",
+        }
+    }
+}
+
+/// A literal operand.
+#[derive(Clone)]
+pub enum Literal {
+    Str(LitStr),
+    /// An integer, its sign applied; `text` as written.
+    Int {
+        value: i128,
+        text: String,
+        span: Span,
+    },
+    Float {
+        value: f64,
+        text: String,
+        span: Span,
+    },
+    Bool(LitBool),
+}
+
+impl Literal {
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Str(lit) => lit.span(),
+            Literal::Bool(lit) => lit.span,
+            Literal::Int { span, .. } | Literal::Float { span, .. } => *span,
+        }
+    }
+
+    /// "a string", "an integer", ... for messages.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Literal::Str(_) => "a string",
+            Literal::Int { .. } => "an integer",
+            Literal::Float { .. } => "a float",
+            Literal::Bool(_) => "a boolean",
+        }
+    }
+}
+
+/// `no_auth` or `scopes = [...]`.
+#[derive(Clone)]
+pub enum AuthSpec {
+    NoAuth(Span),
+    Scopes(Vec<LitStr>, Span),
+}
+
+impl AuthSpec {
+    pub fn span(&self) -> Span {
+        match self {
+            AuthSpec::NoAuth(span) | AuthSpec::Scopes(_, span) => *span,
+        }
+    }
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Literal::Str(lit) => f.write_str(&lit.token().to_string()),
+            Literal::Int { text, .. } | Literal::Float { text, .. } => f.write_str(text),
+            Literal::Bool(lit) => write!(f, "{}", lit.value),
+        }
+    }
+}
+
+fn list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Predicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Predicate::All(parts) => {
+                f.write_str("all(")?;
+                list(f, parts)?;
+                f.write_str(")")
+            }
+            Predicate::Any(parts) => {
+                f.write_str("any(")?;
+                list(f, parts)?;
+                f.write_str(")")
+            }
+            Predicate::Not(inner) => write!(f, "not({inner})"),
+            Predicate::Some(field) => write!(f, "some({})", field.name),
+            Predicate::Test(field, test) => {
+                write!(f, "{} ", field.name)?;
+                match test {
+                    Test::Matches(lit) => write!(f, "matches {}", lit.token()),
+                    Test::MatchesTemplate(lit) => write!(f, "matches_template {}", lit.token()),
+                    Test::Equals { value, negated } => {
+                        write!(f, "{} {value}", if *negated { "!=" } else { "==" })
+                    }
+                    Test::In(values) => {
+                        f.write_str("in [")?;
+                        list(f, values)?;
+                        f.write_str("]")
+                    }
+                    Test::Compare(comparison, value) => {
+                        write!(f, "{} {value}", comparison.symbol())
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for AuthSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuthSpec::NoAuth(_) => f.write_str("no_auth"),
+            AuthSpec::Scopes(scopes, _) => {
+                f.write_str("scopes = [")?;
+                let tokens: Vec<String> = scopes.iter().map(|s| s.token().to_string()).collect();
+                list(f, &tokens)?;
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// The rule as its source text: `when(<predicate>) => (<hints>)`, normalised.
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "when({}) => (", self.predicate)?;
+        let mut parts: Vec<String> = self
+            .hints
+            .values
+            .iter()
+            .zip(&HINTS)
+            .filter_map(|(value, hint)| {
+                let value = value.as_ref()?.value;
+                Some(if value {
+                    hint.key.to_owned()
+                } else {
+                    format!("{} = false", hint.key)
+                })
+            })
+            .collect();
+        if let Some(auth) = &self.auth {
+            parts.push(auth.to_string());
+        }
+        list(f, &parts)?;
+        f.write_str(")")
+    }
+}
+
+impl Predicate {
+    /// Every field the predicate names, in order, with repeats.
+    pub fn fields(&self) -> Vec<&FieldRef> {
+        let mut fields = Vec::new();
+        self.collect_fields(&mut fields);
+        fields
+    }
+
+    fn collect_fields<'a>(&'a self, into: &mut Vec<&'a FieldRef>) {
+        match self {
+            Predicate::All(parts) | Predicate::Any(parts) => {
+                for part in parts {
+                    part.collect_fields(into);
+                }
+            }
+            Predicate::Not(inner) => inner.collect_fields(into),
+            Predicate::Some(field) | Predicate::Test(field, _) => into.push(field),
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! Parsing `when(<predicate>) => (<hints>)`, `scopes = [...]` and `no_auth`.
+
+use proc_macro2::{Delimiter, Group, TokenTree};
+use syn::ext::IdentExt;
+use syn::meta::ParseNestedMeta;
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Ident, Lit, LitStr, Token, bracketed, parenthesized};
+
+use super::{AuthSpec, Comparison, FieldRef, Literal, Predicate, Rule, Test};
+use crate::attr::{RawValue, set_hint};
+use crate::ctxt::Errors;
+use crate::hints::{HINTS, HintSet, hint_index};
+use crate::suggest::did_you_mean;
+
+const COMBINATORS: [&str; 4] = ["all", "any", "not", "some"];
+const OPERATORS: &str = "`matches`, `matches_template`, `==`, `!=`, `in`, `<`, `<=`, `>` or `>=`";
+
+/// Parses a rule whose `when` key has just been read with its `(...)`: the
+/// `=> (<hints>)` still waits in `meta.input`. `None` after recording an error.
+pub fn parse_rule(
+    when: &Ident,
+    raw: RawValue,
+    meta: &ParseNestedMeta,
+    errors: &Errors,
+) -> Option<Rule> {
+    let predicate_group = match raw {
+        RawValue::List(group) if group.delimiter() == Delimiter::Parenthesis => group,
+        _ => {
+            skip_to_comma(meta.input);
+            errors.spanned(
+                when,
+                "a rule is written `when(<predicate>) => (<hints>)`, for example \
+                 `when(path matches \"^/etc\") => (privileged_access)`",
+            );
+            return None;
+        }
+    };
+    let hints_group = match arrow_and_hints(meta.input) {
+        Ok(group) => group,
+        Err(error) => {
+            skip_to_comma(meta.input);
+            errors.push(error);
+            return None;
+        }
+    };
+    let predicate = errors.ok(Parser::parse2(whole_predicate, predicate_group.stream()));
+    let (hints, auth) = rule_hints(&hints_group, errors)?;
+    if hints.is_empty() && auth.is_none() {
+        errors.spanned(
+            &hints_group,
+            "a rule must set at least one hint (such as `read_only` or `destructive = false`), \
+             or `scopes = [...]` or `no_auth`",
+        );
+        return None;
+    }
+    for error in hints.contradictions() {
+        errors.push(error);
+    }
+    Some(Rule {
+        span: when.span(),
+        predicate: predicate?,
+        hints,
+        auth,
+    })
+}
+
+fn arrow_and_hints(input: ParseStream) -> syn::Result<Group> {
+    if !input.peek(Token![=>]) {
+        return Err(input.error("expected `=> (<hints>)` after `when(...)`"));
+    }
+    input.parse::<Token![=>]>()?;
+    match input.parse::<TokenTree>() {
+        Ok(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis => Ok(group),
+        Ok(other) => Err(syn::Error::new_spanned(
+            other,
+            "expected the hints the rule sets, in parentheses: `=> (read_only)`",
+        )),
+        Err(error) => Err(error),
+    }
+}
+
+/// Consumes everything up to the next top-level `,`, so the next key parses.
+fn skip_to_comma(input: ParseStream) {
+    let _ = input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((token, next)) = rest.token_tree() {
+            if matches!(&token, TokenTree::Punct(punct) if punct.as_char() == ',') {
+                break;
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+}
+
+/// The `(<hints>)` of a rule: the hints of `#[annotate]` (without `title`),
+/// and `scopes = [...]` or `no_auth`.
+fn rule_hints(group: &Group, errors: &Errors) -> Option<(HintSet, Option<AuthSpec>)> {
+    let mut hints = HintSet::default();
+    let mut auth = None;
+    let valid: Vec<&str> = HINTS
+        .iter()
+        .map(|hint| hint.key)
+        .chain(["scopes", "no_auth"])
+        .collect();
+    let parser = syn::meta::parser(|meta| {
+        let key = meta.path.get_ident().cloned();
+        let raw = crate::attr::take_value(&meta)?;
+        let Some(key) = key else {
+            errors.spanned(
+                &meta.path,
+                "expected a hint such as `read_only`, not a path",
+            );
+            return Ok(());
+        };
+        let name = key.to_string();
+        if let Some(index) = hint_index(&name) {
+            set_hint(&mut hints, index, &key, raw, errors);
+        } else if name == "scopes" || name == "no_auth" {
+            parse_auth(&key, raw, &mut auth, errors);
+        } else if name == "title" {
+            errors.spanned(&key, "a rule cannot change the title: it sets hints only");
+        } else {
+            errors.spanned(
+                &key,
+                format!(
+                    "unknown hint `{name}` in a rule{}\nexpected one of: {}",
+                    did_you_mean(&name, valid.iter().copied()),
+                    valid
+                        .iter()
+                        .map(|key| format!("`{key}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        Ok(())
+    });
+    errors.ok(Parser::parse2(parser, group.stream()))?;
+    Some((hints, auth))
+}
+
+/// `no_auth` or `scopes = ["a", ...]`, stored once in `slot`.
+pub fn parse_auth(key: &Ident, raw: RawValue, slot: &mut Option<AuthSpec>, errors: &Errors) {
+    let spec = if key == "no_auth" {
+        match raw {
+            RawValue::Flag => AuthSpec::NoAuth(key.span()),
+            _ => {
+                errors.spanned(key, "`no_auth` takes no value");
+                return;
+            }
+        }
+    } else {
+        let expected = "`scopes` takes a list of strings: `scopes = [\"repo\"]`";
+        let RawValue::Assigned { tokens, .. } = raw else {
+            errors.spanned(key, expected);
+            return;
+        };
+        let parsed = Parser::parse2(
+            |input: ParseStream| {
+                let content;
+                bracketed!(content in input);
+                Punctuated::<LitStr, Token![,]>::parse_terminated(&content)
+            },
+            tokens.clone(),
+        );
+        match parsed {
+            Ok(scopes) => AuthSpec::Scopes(scopes.into_iter().collect(), key.span()),
+            Err(_) => {
+                errors.spanned(tokens, expected);
+                return;
+            }
+        }
+    };
+    match slot {
+        Some(AuthSpec::NoAuth(_)) if key == "no_auth" => {
+            errors.spanned(key, "duplicate `no_auth`");
+        }
+        Some(AuthSpec::Scopes(..)) if key == "scopes" => {
+            errors.spanned(key, "duplicate `scopes`");
+        }
+        Some(_) => errors.spanned(
+            key,
+            "`no_auth` and `scopes` contradict each other: a call needs no credentials, or \
+             OAuth 2 with scopes",
+        ),
+        None => *slot = Some(spec),
+    }
+}
+
+/// The one predicate inside `when(...)`.
+fn whole_predicate(input: ParseStream) -> syn::Result<Predicate> {
+    if input.is_empty() {
+        return Err(input.error(
+            "`when()` needs a predicate, such as `path matches \"^/etc\"` or `count > 10`",
+        ));
+    }
+    let predicate = predicate(input)?;
+    if !input.is_empty() {
+        return Err(input.error(
+            "one predicate per rule: combine several with `all(...)`, `any(...)` or `not(...)`",
+        ));
+    }
+    Ok(predicate)
+}
+
+fn predicate(input: ParseStream) -> syn::Result<Predicate> {
+    let ident = Ident::parse_any(input).map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "expected a field name or `all`, `any`, `not`, `some`",
+        )
+    })?;
+    let name = ident.unraw().to_string();
+    let raw = ident.to_string().starts_with("r#");
+    if !raw && COMBINATORS.contains(&name.as_str()) && input.peek(syn::token::Paren) {
+        let content;
+        parenthesized!(content in input);
+        return match name.as_str() {
+            "all" | "any" => {
+                let parts =
+                    Punctuated::<Predicate, Token![,]>::parse_terminated_with(&content, predicate)?;
+                if parts.is_empty() {
+                    return Err(syn::Error::new(
+                        ident.span(),
+                        format!("`{name}()` needs at least one predicate"),
+                    ));
+                }
+                let parts = parts.into_iter().collect();
+                Ok(if name == "all" {
+                    Predicate::All(parts)
+                } else {
+                    Predicate::Any(parts)
+                })
+            }
+            "not" => {
+                let inner = predicate(&content)?;
+                if !content.is_empty() {
+                    return Err(content.error("`not(...)` takes one predicate"));
+                }
+                Ok(Predicate::Not(Box::new(inner)))
+            }
+            _ => {
+                let field = Ident::parse_any(&content)?;
+                if !content.is_empty() {
+                    return Err(content.error("`some(...)` takes one field name"));
+                }
+                Ok(Predicate::Some(FieldRef {
+                    name: field.unraw().to_string(),
+                    span: field.span(),
+                }))
+            }
+        };
+    }
+    let field = FieldRef {
+        name,
+        span: ident.span(),
+    };
+    let test = test(input, &field)?;
+    Ok(Predicate::Test(field, test))
+}
+
+fn test(input: ParseStream, field: &FieldRef) -> syn::Result<Test> {
+    if input.peek(Token![in]) {
+        input.parse::<Token![in]>()?;
+        let content;
+        let brackets = bracketed!(content in input);
+        let values = Punctuated::<Literal, Token![,]>::parse_terminated_with(&content, literal)?;
+        if values.is_empty() {
+            return Err(syn::Error::new(
+                brackets.span.join(),
+                "`in []` never holds: list at least one value",
+            ));
+        }
+        return Ok(Test::In(values.into_iter().collect()));
+    }
+    if input.peek(Token![==]) || input.peek(Token![!=]) {
+        let negated = input.peek(Token![!=]);
+        if negated {
+            input.parse::<Token![!=]>()?;
+        } else {
+            input.parse::<Token![==]>()?;
+        }
+        let value = literal(input)?;
+        return Ok(Test::Equals { value, negated });
+    }
+    let comparison = if input.peek(Token![<=]) {
+        input.parse::<Token![<=]>()?;
+        Some(Comparison::LessOrEqual)
+    } else if input.peek(Token![>=]) {
+        input.parse::<Token![>=]>()?;
+        Some(Comparison::GreaterOrEqual)
+    } else if input.peek(Token![<]) {
+        input.parse::<Token![<]>()?;
+        Some(Comparison::Less)
+    } else if input.peek(Token![>]) {
+        input.parse::<Token![>]>()?;
+        Some(Comparison::Greater)
+    } else {
+        None
+    };
+    if let Some(comparison) = comparison {
+        return Ok(Test::Compare(comparison, literal(input)?));
+    }
+    if input.peek(Token![=]) {
+        return Err(input.error("write `==` to compare"));
+    }
+    if input.peek(Ident) {
+        let operator: Ident = input.parse()?;
+        let pattern = |input: ParseStream| {
+            input.parse::<LitStr>().map_err(|error| {
+                syn::Error::new(error.span(), format!("`{operator}` takes a string literal"))
+            })
+        };
+        if operator == "matches" {
+            return Ok(Test::Matches(pattern(input)?));
+        }
+        if operator == "matches_template" {
+            return Ok(Test::MatchesTemplate(pattern(input)?));
+        }
+        let candidates = ["matches", "matches_template"];
+        return Err(syn::Error::new(
+            operator.span(),
+            format!(
+                "unknown operator `{operator}`{}\nexpected {OPERATORS}",
+                did_you_mean(&operator.to_string(), candidates)
+            ),
+        ));
+    }
+    Err(syn::Error::new(
+        if input.is_empty() {
+            field.span
+        } else {
+            input.span()
+        },
+        format!("expected {OPERATORS} after `{}`", field.name),
+    ))
+}
+
+fn literal(input: ParseStream) -> syn::Result<Literal> {
+    let minus: Option<Token![-]> = input.parse()?;
+    let lit: Lit = input.parse().map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "expected a literal: a string, a number, `true` or `false`",
+        )
+    })?;
+    let span = minus.map_or(lit.span(), |minus| {
+        minus.span.join(lit.span()).unwrap_or(lit.span())
+    });
+    let sign = if minus.is_some() { "-" } else { "" };
+    match lit {
+        Lit::Int(int) => {
+            let value: i128 = int.base10_parse()?;
+            Ok(Literal::Int {
+                value: if minus.is_some() { -value } else { value },
+                text: format!("{sign}{}", int.base10_digits()),
+                span,
+            })
+        }
+        Lit::Float(float) => {
+            let value: f64 = float.base10_parse()?;
+            Ok(Literal::Float {
+                value: if minus.is_some() { -value } else { value },
+                text: format!("{sign}{}", float.base10_digits()),
+                span,
+            })
+        }
+        Lit::Str(text) if minus.is_none() => Ok(Literal::Str(text)),
+        Lit::Bool(value) if minus.is_none() => Ok(Literal::Bool(value)),
+        other => Err(syn::Error::new_spanned(
+            &other,
+            "expected a literal: a string, a number, `true` or `false`",
+        )),
+    }
+}

@@ -1,0 +1,297 @@
+//! Rules on argument values: what they are at run time, how the rules that fire
+//! on a call decide its annotations, and how that decision is explained.
+//!
+//! The rules themselves are written in `#[mcp_tool(...)]` and `#[annotate(...)]`
+//! (see the `annot` facade's `mcp_tool` documentation for the grammar) and
+//! compiled by the macro; this module holds what the generated code runs and
+//! what it reports.
+//!
+//! # Semantics
+//!
+//! A call's annotations are its action's annotations (the action's own hints,
+//! then the tool's defaults for the hints it leaves unset) with, for each hint
+//! that at least one *firing* rule names, that hint set to the join of the
+//! firing rules' values ([`Hint::join`](crate::Hint::join): the riskier value
+//! wins), then [`Annotations::effective`]. Order never matters. The
+//! authorization of a call follows the same scheme, the join being the union
+//! of scopes.
+//!
+//! The static worst case of an action (its [`Action::annotations`](crate::Action))
+//! joins its own annotations with every rule that can fire on it, so every
+//! resolution is within it by construction; a rule that is certain to fire on
+//! an action (a test of the discriminator) replaces the action's value of the
+//! hints it names instead of being joined with it.
+
+mod authorization;
+pub(crate) mod explain;
+mod patterns;
+
+pub use authorization::{Authorization, Scopes};
+pub use explain::{Explanation, HintExplanation, Source};
+pub use patterns::{Matches, PatternSet};
+
+use crate::{Annotations, Hint};
+
+/// One rule of a tool, as compiled by `#[mcp_tool]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    /// Its position among the tool's rules: those of `#[mcp_tool(...)]` first,
+    /// then each action's, in declaration order.
+    pub index: usize,
+    /// The rule as written, normalised:
+    /// `when(path matches "^/etc(/|$)") => (privileged_access, sensitive_data)`.
+    pub source: &'static str,
+    /// The hints the rule sets; a hint it does not name is `None`.
+    pub hints: Annotations,
+    /// The authorization the rule sets, if it names one.
+    pub authorization: Option<Authorization>,
+}
+
+/// Whether a rule can fire on an action, as far as the discriminator tells:
+/// the three-valued logic the static bound is computed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tri {
+    /// It never fires on this action.
+    Never,
+    /// It fires or not depending on the other arguments.
+    Maybe,
+    /// It fires on every call of this action.
+    Always,
+}
+
+impl Tri {
+    /// Conjunction.
+    pub const fn all(parts: &[Tri]) -> Tri {
+        let mut result = Tri::Always;
+        let mut index = 0;
+        while index < parts.len() {
+            result = match (result, parts[index]) {
+                (Tri::Never, _) | (_, Tri::Never) => Tri::Never,
+                (Tri::Always, Tri::Always) => Tri::Always,
+                _ => Tri::Maybe,
+            };
+            index += 1;
+        }
+        result
+    }
+
+    /// Disjunction.
+    pub const fn any(parts: &[Tri]) -> Tri {
+        let mut result = Tri::Never;
+        let mut index = 0;
+        while index < parts.len() {
+            result = match (result, parts[index]) {
+                (Tri::Always, _) | (_, Tri::Always) => Tri::Always,
+                (Tri::Never, Tri::Never) => Tri::Never,
+                _ => Tri::Maybe,
+            };
+            index += 1;
+        }
+        result
+    }
+
+    /// Negation.
+    pub const fn not(self) -> Tri {
+        match self {
+            Tri::Never => Tri::Always,
+            Tri::Maybe => Tri::Maybe,
+            Tri::Always => Tri::Never,
+        }
+    }
+
+    /// Whether the action named `action` is one of `names`.
+    pub const fn action_in(action: &str, names: &[&str]) -> Tri {
+        if contains(names, action) {
+            Tri::Always
+        } else {
+            Tri::Never
+        }
+    }
+}
+
+/// Whether `names` holds `name`, in `const` context.
+pub const fn contains(names: &[&str], name: &str) -> bool {
+    let mut index = 0;
+    while index < names.len() {
+        if str_eq(names[index], name) {
+            return true;
+        }
+        index += 1;
+    }
+    false
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut index = 0;
+    while index < a.len() {
+        if a[index] != b[index] {
+            return false;
+        }
+        index += 1;
+    }
+    true
+}
+
+/// `declared` with every hint it leaves unset taken from `defaults`, without
+/// [`Annotations::effective`]: the base that rules override.
+pub const fn fill_defaults(declared: Annotations, defaults: Annotations) -> Annotations {
+    let mut filled = declared;
+    let mut index = 0;
+    while index < Hint::ALL.len() {
+        let hint = Hint::ALL[index];
+        if filled.get(hint).is_none() {
+            filled = filled.with(hint, defaults.get(hint));
+        }
+        index += 1;
+    }
+    filled
+}
+
+/// The resolution of one call in progress: its action's base, and the joined
+/// values of the rules fired so far. `Copy`, so resolving never allocates.
+#[derive(Clone, Copy, Debug)]
+pub struct Resolver {
+    base: Annotations,
+    base_authorization: Option<Authorization>,
+    fired: Annotations,
+    fired_authorization: Option<Authorization>,
+}
+
+impl Resolver {
+    /// Starts from an action's annotations (with the tool's defaults, before
+    /// [`Annotations::effective`]) and authorization.
+    pub const fn new(base: Annotations, authorization: Option<Authorization>) -> Self {
+        Resolver {
+            base,
+            base_authorization: authorization,
+            fired: Annotations::new(),
+            fired_authorization: None,
+        }
+    }
+
+    /// Records that `rule` fires.
+    pub const fn fire(&mut self, rule: &Rule) {
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            if let Some(value) = rule.hints.get(hint) {
+                let joined = match self.fired.get(hint) {
+                    None => Some(value),
+                    Some(before) => hint.join(Some(before), Some(value)),
+                };
+                self.fired = self.fired.with(hint, joined);
+            }
+            index += 1;
+        }
+        self.fired_authorization =
+            Authorization::join_optional(self.fired_authorization, rule.authorization);
+    }
+
+    /// The effective annotations of the call.
+    pub const fn annotations(&self) -> Annotations {
+        let mut resolved = self.base;
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            if let Some(value) = self.fired.get(hint) {
+                resolved = resolved.with(hint, Some(value));
+            }
+            index += 1;
+        }
+        resolved.effective()
+    }
+
+    /// The authorization the call needs, if the tool declares any.
+    pub const fn authorization(&self) -> Option<Authorization> {
+        match self.fired_authorization {
+            Some(fired) => Some(fired),
+            None => self.base_authorization,
+        }
+    }
+}
+
+/// The worst case of an action under `rules`: for each hint, the join of the
+/// action's value and of every rule that can fire on it (`fires[k]` for
+/// `rules[k]`), leaving the action's value out when a rule naming the hint
+/// always fires. Title kept, [`Annotations::effective`] applied.
+pub const fn bound_annotations(base: Annotations, rules: &[Rule], fires: &[Tri]) -> Annotations {
+    assert!(rules.len() == fires.len(), "one Tri per rule");
+    let mut bound = base;
+    let mut index = 0;
+    while index < Hint::ALL.len() {
+        let hint = Hint::ALL[index];
+        let mut replaced = false;
+        let mut rule = 0;
+        while rule < rules.len() {
+            if matches!(fires[rule], Tri::Always) && rules[rule].hints.get(hint).is_some() {
+                replaced = true;
+            }
+            rule += 1;
+        }
+        let mut value = base.get(hint);
+        let mut seen = !replaced;
+        rule = 0;
+        while rule < rules.len() {
+            if let (Some(set), false) = (
+                rules[rule].hints.get(hint),
+                matches!(fires[rule], Tri::Never),
+            ) {
+                value = if seen {
+                    hint.join(value, Some(set))
+                } else {
+                    Some(set)
+                };
+                seen = true;
+            }
+            rule += 1;
+        }
+        bound = bound.with(hint, value);
+        index += 1;
+    }
+    bound.effective()
+}
+
+/// The worst-case authorization of an action under `rules` (see
+/// [`bound_annotations`]).
+pub const fn bound_authorization(
+    base: Option<Authorization>,
+    rules: &[Rule],
+    fires: &[Tri],
+) -> Option<Authorization> {
+    assert!(rules.len() == fires.len(), "one Tri per rule");
+    let mut replaced = false;
+    let mut rule = 0;
+    while rule < rules.len() {
+        if matches!(fires[rule], Tri::Always) && rules[rule].authorization.is_some() {
+            replaced = true;
+        }
+        rule += 1;
+    }
+    let mut bound = if replaced { None } else { base };
+    rule = 0;
+    while rule < rules.len() {
+        if !matches!(fires[rule], Tri::Never) {
+            bound = Authorization::join_optional(bound, rules[rule].authorization);
+        }
+        rule += 1;
+    }
+    bound
+}
+
+/// The join of the authorizations of every action: what `tools/list` declares.
+pub const fn static_authorization(all: &[Option<Authorization>]) -> Option<Authorization> {
+    let mut joined = None;
+    let mut index = 0;
+    while index < all.len() {
+        joined = Authorization::join_optional(joined, all[index]);
+        index += 1;
+    }
+    joined
+}
+
+#[cfg(test)]
+mod tests;

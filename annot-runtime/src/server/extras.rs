@@ -1,0 +1,179 @@
+//! This project's own additions to resolution results: explanations under
+//! `_meta["dev.annot/resolution"]` and, in dialect C, authorization under
+//! `_meta["dev.annot/authorization"]`, each only when the client may see it
+//! (PROTOCOL.md section 3: a dialect C result's `_meta` carries only keys of
+//! extensions the client negotiated).
+
+use serde_json::{Map, Value, json};
+
+use crate::Authorization;
+use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, CLIENT_CAPABILITIES_META, Dialect};
+use crate::rules::Explanation;
+
+/// The extensions of this project a server advertises: each only when one of
+/// its tools has something to say under it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AnnotExtensions {
+    /// Some tool has rules, so explanations say more than "the resolver".
+    pub resolution: bool,
+    /// Some tool declares authorization.
+    pub authorization: bool,
+}
+
+impl AnnotExtensions {
+    /// Adds the advertised extensions to `capabilities.extensions`, which
+    /// exists only when the server speaks dialect C.
+    pub fn advertise(self, capabilities: &mut Value) {
+        let Some(extensions) = capabilities
+            .get_mut("extensions")
+            .and_then(Value::as_object_mut)
+        else {
+            return;
+        };
+        if self.resolution {
+            extensions.insert(ANNOT_META.to_owned(), json!({}));
+        }
+        if self.authorization {
+            extensions.insert(AUTHORIZATION_EXTENSION.to_owned(), json!({}));
+        }
+    }
+}
+
+/// What one resolution request may receive besides the result itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Extras {
+    /// The explanation, under `_meta["dev.annot/resolution"]`.
+    pub explanation: bool,
+    /// The authorization, under `_meta["dev.annot/authorization"]` (dialect C).
+    pub authorization: bool,
+}
+
+/// Decides the extras of one request in `dialect`: the client asked for the
+/// explanation with `params._meta["dev.annot/resolution"].explain`; in
+/// dialect C each key also needs the extension negotiated, on the request
+/// (per-request capabilities) or else in `initialize`.
+pub(crate) fn extras(
+    dialect: Dialect,
+    advertised: AnnotExtensions,
+    session_capabilities: Option<&Value>,
+    request_meta: Option<&Map<String, Value>>,
+) -> Extras {
+    let asked = request_meta
+        .and_then(|meta| meta.get(ANNOT_META))
+        .and_then(|settings| settings.get("explain"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if dialect != Dialect::ToolResolutionExtension {
+        return Extras {
+            explanation: asked,
+            authorization: false,
+        };
+    }
+    let capabilities = request_meta
+        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
+        .or(session_capabilities);
+    let negotiated = |key: &str| {
+        capabilities
+            .and_then(|capabilities| capabilities.get("extensions"))
+            .and_then(|extensions| extensions.get(key))
+            .and_then(Value::as_object)
+            .is_some_and(Map::is_empty)
+    };
+    Extras {
+        explanation: asked && advertised.resolution && negotiated(ANNOT_META),
+        authorization: advertised.authorization && negotiated(AUTHORIZATION_EXTENSION),
+    }
+}
+
+/// The `_meta` object of a result, as JSON text; `None` when it is empty.
+pub(crate) fn result_meta(
+    extras: Extras,
+    explanation: Option<&Explanation>,
+    authorization: Option<Authorization>,
+) -> Option<String> {
+    let mut meta = Map::new();
+    if let (true, Some(explanation)) = (extras.explanation, explanation) {
+        let value = serde_json::to_value(explanation).expect("an explanation always serializes");
+        meta.insert(ANNOT_META.to_owned(), value);
+    }
+    if let (true, Some(authorization)) = (extras.authorization, authorization) {
+        meta.insert(
+            AUTHORIZATION_EXTENSION.to_owned(),
+            json!({ "securitySchemes": authorization }),
+        );
+    }
+    (!meta.is_empty()).then(|| Value::Object(meta).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::TOOL_RESOLUTION_EXTENSION;
+
+    const BOTH: AnnotExtensions = AnnotExtensions {
+        resolution: true,
+        authorization: true,
+    };
+
+    fn meta(value: Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn dialects_a_and_b_explain_when_asked() {
+        let asked = meta(json!({ANNOT_META: {"explain": true}}));
+        for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
+            assert!(extras(dialect, AnnotExtensions::default(), None, Some(&asked)).explanation);
+            assert_eq!(extras(dialect, BOTH, None, None), Extras::default());
+        }
+        let not_asked = meta(json!({ANNOT_META: {"explain": false}}));
+        assert!(!extras(Dialect::ResolveTool, BOTH, None, Some(&not_asked)).explanation);
+    }
+
+    #[test]
+    fn dialect_c_needs_the_extension_negotiated() {
+        let asked = meta(json!({ANNOT_META: {"explain": true}}));
+        let c = Dialect::ToolResolutionExtension;
+        assert_eq!(extras(c, BOTH, None, Some(&asked)), Extras::default());
+
+        let session = json!({"extensions": {
+            TOOL_RESOLUTION_EXTENSION: {}, ANNOT_META: {}, AUTHORIZATION_EXTENSION: {}
+        }});
+        let all = Extras {
+            explanation: true,
+            authorization: true,
+        };
+        assert_eq!(extras(c, BOTH, Some(&session), Some(&asked)), all);
+        // Not advertised: not negotiated.
+        assert_eq!(
+            extras(c, AnnotExtensions::default(), Some(&session), Some(&asked)),
+            Extras::default()
+        );
+        // Per-request capabilities replace the session's.
+        let request = meta(json!({
+            ANNOT_META: {"explain": true},
+            CLIENT_CAPABILITIES_META: {"extensions": {TOOL_RESOLUTION_EXTENSION: {}}}
+        }));
+        assert_eq!(
+            extras(c, BOTH, Some(&session), Some(&request)),
+            Extras::default()
+        );
+        // Settings the extension does not define: not negotiated.
+        let odd = json!({"extensions": {ANNOT_META: {"verbose": 1}}});
+        assert!(!extras(c, BOTH, Some(&odd), Some(&asked)).explanation);
+    }
+
+    #[test]
+    fn advertised_only_beside_the_tool_resolution_extension() {
+        let mut with_c = json!({"tools": {}, "extensions": {TOOL_RESOLUTION_EXTENSION: {}}});
+        BOTH.advertise(&mut with_c);
+        assert_eq!(
+            with_c["extensions"],
+            json!({TOOL_RESOLUTION_EXTENSION: {}, ANNOT_META: {}, AUTHORIZATION_EXTENSION: {}})
+        );
+        let mut without = json!({"tools": {}});
+        BOTH.advertise(&mut without);
+        assert_eq!(without, json!({"tools": {}}));
+        assert_eq!(result_meta(Extras::default(), None, None), None);
+    }
+}

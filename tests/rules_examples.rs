@@ -1,0 +1,285 @@
+//! The example tools with rules, resolved value by value: `github_api`
+//! (methods, path templates, public and private repositories, scopes) and
+//! `sql` (statements classified by regex).
+
+#[path = "../examples/tools/github_api.rs"]
+mod github_api;
+mod macro_support;
+#[path = "../examples/tools/sql.rs"]
+mod sql;
+
+use annot::rules::Source;
+use annot::{AnnotatedTool, Annotations, Authorization, Hint};
+use github_api::GithubApi;
+use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound};
+use serde_json::{Value, json};
+use sql::Sql;
+
+/// `(readOnly, destructive, idempotent)` after defaults.
+fn core(annotations: Annotations) -> (bool, bool, bool) {
+    let a = annotations.effective();
+    (
+        a.read_only == Some(true),
+        a.destructive == Some(true),
+        a.idempotent == Some(true),
+    )
+}
+
+fn github(method: &str, path: &str, public: bool) -> GithubApi {
+    GithubApi::from_arguments(&json!({"method": method, "path": path, "public": public}))
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+fn scopes(authorization: Option<Authorization>) -> Vec<&'static str> {
+    match authorization.expect("github_api declares authorization") {
+        Authorization::NoAuth => vec!["<noauth>"],
+        Authorization::OAuth2(scopes) => scopes.iter().collect(),
+    }
+}
+
+#[test]
+fn github_methods_follow_seed_002() {
+    let table = [
+        ("GET", (true, false, true)),
+        ("HEAD", (true, false, true)),
+        ("OPTIONS", (true, false, true)),
+        ("POST", (false, false, false)),
+        ("PUT", (false, false, true)),
+        ("PATCH", (false, false, false)),
+        ("DELETE", (false, true, true)),
+    ];
+    // A path no template names: the method alone decides.
+    for (method, expected) in table {
+        let call = github(method, "/repos/octo/hello/pulls", false);
+        assert_eq!(core(call.resolve()), expected, "{method}");
+        assert_eq!(call.resolve().open_world, Some(true), "{method}");
+    }
+}
+
+#[test]
+fn github_public_and_private_repositories() {
+    let public = github("GET", "/repos/octo/hello", true);
+    assert_eq!(public.resolve().sensitive_data, Some(false));
+    assert_eq!(scopes(public.resolve_authorization()), ["<noauth>"]);
+    assert_eq!(
+        public.resolve_authorization().unwrap().security_schemes(),
+        json!([{"type": "noauth"}])
+    );
+
+    let private = github("GET", "/repos/octo/secret", false);
+    assert_eq!(private.resolve().sensitive_data, Some(true));
+    assert_eq!(scopes(private.resolve_authorization()), ["repo"]);
+    assert_eq!(
+        private.resolve_authorization().unwrap().security_schemes(),
+        json!([{"type": "oauth2", "scopes": ["repo"]}])
+    );
+
+    let write_public = github("POST", "/repos/octo/hello/issues", true);
+    assert_eq!(core(write_public.resolve()), (false, false, false));
+    assert_eq!(write_public.resolve().sensitive_data, Some(false));
+    assert_eq!(
+        scopes(write_public.resolve_authorization()),
+        ["public_repo"]
+    );
+}
+
+#[test]
+fn github_paths_refine_the_method() {
+    let delete_repo = github("DELETE", "/repos/octo/hello", false);
+    assert_eq!(core(delete_repo.resolve()), (false, true, true));
+    assert_eq!(delete_repo.resolve().reversible, Some(false));
+    assert_eq!(scopes(delete_repo.resolve_authorization()), ["delete_repo"]);
+    // A public repository: both rules fire and their scopes join.
+    let delete_public = github("DELETE", "/repos/octo/hello/", true);
+    assert_eq!(
+        scopes(delete_public.resolve_authorization()),
+        ["public_repo", "delete_repo"]
+    );
+
+    let unlabel = github("DELETE", "/repos/octo/hello/issues/7/labels/bug", false);
+    assert_eq!(core(unlabel.resolve()), (false, false, true));
+    assert_eq!(unlabel.resolve().reversible, Some(true));
+    assert_eq!(scopes(unlabel.resolve_authorization()), ["repo"]);
+
+    let edit = github("PATCH", "/repos/octo/hello/issues/7?notify=false", false);
+    assert_eq!(core(edit.resolve()), (false, true, false));
+    assert_eq!(edit.resolve().reversible, Some(true));
+    // PATCH of something else is the table's: not destructive.
+    let other = github("PATCH", "/repos/octo/hello/milestones/1", false);
+    assert_eq!(core(other.resolve()), (false, false, false));
+
+    let org = github("GET", "/orgs/octo/members", false);
+    assert!(org.resolve().is_read_only());
+    assert_eq!(org.resolve().privileged_access, Some(true));
+    assert_eq!(scopes(org.resolve_authorization()), ["admin:org"]);
+    let org_public = github("GET", "/orgs/octo/members", true);
+    assert_eq!(
+        scopes(org_public.resolve_authorization()),
+        ["admin:org"],
+        "no_auth joined with admin:org needs admin:org"
+    );
+}
+
+#[test]
+fn github_static_declaration_is_the_worst_case() {
+    let declared = GithubApi::STATIC_ANNOTATIONS;
+    assert_eq!(core(declared), (false, true, false));
+    assert_eq!(declared.open_world, Some(true));
+    assert_eq!(declared.sensitive_data, Some(true));
+    assert_eq!(declared.privileged_access, Some(true));
+    assert_eq!(declared.reversible, Some(false));
+    assert_eq!(
+        scopes(GithubApi::STATIC_AUTHORIZATION),
+        ["repo", "public_repo", "delete_repo", "admin:org"]
+    );
+    let get = GithubApi::ACTIONS.iter().find(|a| a.name == "GET").unwrap();
+    assert!(get.annotations.is_read_only(), "no rule makes a GET write");
+    let delete = GithubApi::ACTIONS
+        .iter()
+        .find(|a| a.name == "DELETE")
+        .unwrap();
+    assert_eq!(delete.annotations.reversible, Some(false));
+
+    let mut cases = Vec::new();
+    for method in ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] {
+        for path in [
+            "/repos/a/b",
+            "/repos/a/b/issues/1",
+            "/repos/a/b/issues/1/labels/x",
+            "/orgs/a/hooks",
+            "/user",
+        ] {
+            for public in [false, true] {
+                cases.push(json!({"method": method, "path": path, "public": public}));
+                let call = github(method, path, public);
+                let needed = call.resolve_authorization().unwrap();
+                assert!(needed.is_within(&GithubApi::STATIC_AUTHORIZATION.unwrap()));
+            }
+        }
+    }
+    assert_within_static_bound::<GithubApi>(&cases);
+}
+
+#[test]
+fn github_explains_its_scopes() {
+    let explanation = github("DELETE", "/repos/octo/hello", false).explain();
+    let (authorization, source) = explanation.authorization.clone().unwrap();
+    assert_eq!(scopes(Some(authorization)), ["delete_repo"]);
+    let Source::Rules(rules) = source else {
+        panic!("the delete rule decided the scopes")
+    };
+    assert_eq!(rules.len(), 1);
+    assert!(
+        rules[0]
+            .source
+            .contains("matches_template \"/repos/:owner/:repo\"")
+    );
+    assert_eq!(explanation.source(Hint::Destructive), &Source::Action);
+    assert_eq!(explanation.source(Hint::OpenWorld), &Source::ToolDefault);
+
+    let private = github("GET", "/repos/octo/secret", false).explain();
+    assert_eq!(private.authorization.unwrap().1, Source::ToolDefault);
+}
+
+#[test]
+fn github_schema_and_parser_agree() {
+    assert_schema_and_parser_agree::<GithubApi>(
+        &[
+            json!({"method": "GET", "path": "/repos/a/b"}),
+            json!({"method": "POST", "path": "/repos/a/b/issues", "public": true, "body": {"title": "x"}}),
+        ],
+        &[
+            json!({"method": "get", "path": "/"}),
+            json!({"method": "GET"}),
+            json!({"method": "GET", "path": "/", "public": "yes"}),
+        ],
+    );
+}
+
+fn run(statement: &str) -> Annotations {
+    Sql::from_arguments(&json!({"action": "run", "statement": statement}))
+        .unwrap()
+        .resolve()
+}
+
+#[test]
+fn sql_statements_value_by_value() {
+    let read = (true, false, true);
+    let additive = (false, false, false);
+    let destructive = (false, true, false);
+    let table: &[(&str, (bool, bool, bool), Option<bool>)] = &[
+        ("SELECT * FROM users", read, None),
+        ("select 1", read, None),
+        ("  \n\tSeLeCt name FROM t", read, None),
+        ("-- who is there?\nSELECT * FROM users", read, None),
+        (
+            "/* report\n for today */ SELECT count(*) FROM orders",
+            read,
+            None,
+        ),
+        ("SHOW TABLES", read, None),
+        ("SELECT * INTO archive FROM orders", additive, None),
+        ("INSERT INTO users (name) VALUES ('ann')", additive, None),
+        ("insert into t select * from u", additive, None),
+        ("UPDATE users SET name = 'bob'", destructive, None),
+        ("DELETE FROM users WHERE id = 1", destructive, None),
+        ("merge into t using u on t.id = u.id", destructive, None),
+        ("ALTER TABLE users ADD COLUMN age int", destructive, None),
+        ("DROP TABLE users", destructive, Some(false)),
+        ("truncate orders", destructive, Some(false)),
+        ("/* DROP */ SELECT 1", read, None),
+        ("SELECT 'x' -- DROP TABLE users", read, None),
+        ("SELECT dropped FROM t", read, None),
+        ("SELECT 1; DROP TABLE users", destructive, Some(false)),
+        (
+            "INSERT INTO log VALUES (1);\n -- then\n DELETE FROM log",
+            destructive,
+            None,
+        ),
+        ("CREATE TABLE t (id int)", destructive, None),
+        (
+            "WITH gone AS (DELETE FROM t RETURNING *) SELECT * FROM gone",
+            destructive,
+            None,
+        ),
+        ("", destructive, None),
+    ];
+    for (statement, expected, reversible) in table {
+        let resolved = run(statement);
+        assert_eq!(core(resolved), *expected, "{statement:?}");
+        assert_eq!(resolved.reversible, *reversible, "{statement:?}");
+        assert_eq!(resolved.open_world, Some(false));
+        assert_eq!(resolved.sensitive_data, Some(true));
+    }
+    let explain = Sql::from_arguments(&json!({"action": "explain", "statement": "DROP TABLE t"}))
+        .unwrap()
+        .resolve();
+    assert_eq!(core(explain), read);
+}
+
+#[test]
+fn sql_static_bound_and_explanations() {
+    assert_eq!(core(Sql::STATIC_ANNOTATIONS), (false, true, false));
+    assert_eq!(Sql::STATIC_ANNOTATIONS.reversible, Some(false));
+    let statements: Vec<Value> = [
+        "SELECT 1",
+        "INSERT INTO t VALUES (1)",
+        "DROP TABLE t",
+        "VACUUM",
+    ]
+    .iter()
+    .map(|statement| json!({"action": "run", "statement": statement}))
+    .collect();
+    assert_within_static_bound::<Sql>(&statements);
+
+    let batch =
+        Sql::from_arguments(&json!({"action": "run", "statement": "SELECT 1; DROP TABLE t"}))
+            .unwrap()
+            .explain();
+    let Source::Rules(rules) = batch.source(Hint::ReadOnly) else {
+        panic!("read-only decided by the rules")
+    };
+    // The SELECT rule says read-only, the DROP rule says not: the riskier wins.
+    assert_eq!(rules.iter().map(|r| r.index).collect::<Vec<_>>(), [0, 4]);
+    assert_eq!(batch.annotations.read_only, Some(false));
+}
