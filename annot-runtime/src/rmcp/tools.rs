@@ -253,7 +253,7 @@ impl<S> AnnotatedTools<S> {
             .entry(&request.name)
             .ok_or_else(|| unknown_tool(&request.name))?;
         let tool = &entry.rendered;
-        let resolution = match tool.resolve(&Value::Object(request.arguments)) {
+        let resolution = match tool.resolve(&Value::Object(request.arguments), false) {
             Ok(resolution) => resolution,
             Err(ResolveFailure::Invalid(error)) => {
                 return Err(invalid_arguments(tool.name(), &error));
@@ -268,9 +268,19 @@ impl<S> AnnotatedTools<S> {
                     "internal error: the resolution broke the tool's static bound",
                 ));
             }
+            Err(ResolveFailure::AuthorizationOutsideBound) => {
+                eprintln!(
+                    "annot: tool `{}` resolved to more authorization than it declares",
+                    tool.name()
+                );
+                return Err(RpcError::new(
+                    error_code::INTERNAL_ERROR,
+                    "internal error: the resolution broke the tool's static bound",
+                ));
+            }
         };
         let mut out = Vec::with_capacity(256);
-        tool.write_result(&mut out, dialect, &resolution);
+        tool.write_result(&mut out, dialect, &resolution, None);
         serde_json::from_slice(&out)
             .map_err(|error| RpcError::new(error_code::INTERNAL_ERROR, error.to_string()))
     }
