@@ -17,11 +17,11 @@
 //! Nothing printed is a constant: every row and count comes from those calls.
 
 #[allow(dead_code)]
-#[path = "github_api.rs"]
-mod github_example;
-#[allow(dead_code)]
 #[path = "manage_files.rs"]
 mod files_example;
+#[allow(dead_code)]
+#[path = "github_api.rs"]
+mod github_example;
 #[path = "tour/report.rs"]
 mod report;
 
@@ -68,7 +68,10 @@ pub fn run_tour(out: &mut impl Write) -> Result<Summary, TourError> {
     let files_server = files_server(&sandbox)?;
     let github_server = github_example::server(FakeGithub::seeded(), github_example::TOKEN_SCOPES);
     let mut clients = BTreeMap::new();
-    clients.insert("manage_files", Client::connect("manage_files", &files_server)?);
+    clients.insert(
+        "manage_files",
+        Client::connect("manage_files", &files_server)?,
+    );
     clients.insert("github_api", Client::connect("github_api", &github_server)?);
 
     let policy = Policy::default();
@@ -119,7 +122,10 @@ fn script() -> Vec<Step> {
         step("github_api", arguments)
     };
     vec![
-        step("manage_files", json!({"action": "read", "path": "notes.md"})),
+        step(
+            "manage_files",
+            json!({"action": "read", "path": "notes.md"}),
+        ),
         step(
             "manage_files",
             json!({"action": "append", "path": "notes.md", "content": "- triage octo/hello\n"}),
@@ -136,11 +142,25 @@ fn script() -> Vec<Step> {
             true,
             Some(json!({"labels": ["bug"]})),
         ),
-        github("DELETE", "/repos/octo/hello/issues/1/labels/bug", true, None),
-        step("manage_files", json!({"action": "delete", "path": "scratch.txt"})),
-        step("manage_files", json!({"action": "shred", "path": "notes.md"})),
+        github(
+            "DELETE",
+            "/repos/octo/hello/issues/1/labels/bug",
+            true,
+            None,
+        ),
+        step(
+            "manage_files",
+            json!({"action": "delete", "path": "scratch.txt"}),
+        ),
+        step(
+            "manage_files",
+            json!({"action": "shred", "path": "notes.md"}),
+        ),
         github("GET", "/repos/octo/secret", false, None),
-        step("manage_files", json!({"action": "read", "path": "/etc/shadow"})),
+        step(
+            "manage_files",
+            json!({"action": "read", "path": "/etc/shadow"}),
+        ),
         github(
             "POST",
             "/repos/octo/hello/issues",
@@ -219,7 +239,12 @@ fn play(
 
 /// `read notes.md`, `GET /repos/octo/hello`: what the call does, in brief.
 fn describe(step: &Step) -> String {
-    let text = |key: &str| step.arguments.get(key).and_then(Value::as_str).unwrap_or("?");
+    let text = |key: &str| {
+        step.arguments
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+    };
     match step.tool {
         "github_api" => format!("{} {}", text("method"), text("path")),
         _ => format!("{} {}", text("action"), text("path")),

@@ -134,7 +134,10 @@ pub fn print(
     clients: &BTreeMap<&str, Client>,
     summary: &Summary,
 ) -> io::Result<()> {
-    writeln!(out, "annot tour: one scripted agent session, two MCP servers in this process")?;
+    writeln!(
+        out,
+        "annot tour: one scripted agent session, two MCP servers in this process"
+    )?;
     for client in clients.values() {
         for tool in client.tool_names() {
             let method = client.dialect(tool).map_or("nothing", Dialect::method);
@@ -146,11 +149,26 @@ pub fn print(
         }
     }
     writeln!(out)?;
-    writeln!(out, "Hints: RO read-only, D destructive, I idempotent, OW open world, S sensitive data,")?;
-    writeln!(out, "P privileged access, R reversible; + true, - false (defaults applied).")?;
-    writeln!(out, "Without resolution: the default policy and trifecta tracker on the static annotations.")?;
-    writeln!(out, "With resolution: the same on the annotations the server resolved for the arguments.")?;
-    writeln!(out, "Every call not refused runs (the user approves each confirmation).")?;
+    writeln!(
+        out,
+        "Hints: RO read-only, D destructive, I idempotent, OW open world, S sensitive data,"
+    )?;
+    writeln!(
+        out,
+        "P privileged access, R reversible; + true, - false (defaults applied)."
+    )?;
+    writeln!(
+        out,
+        "Without resolution: the default policy and trifecta tracker on the static annotations."
+    )?;
+    writeln!(
+        out,
+        "With resolution: the same on the annotations the server resolved for the arguments."
+    )?;
+    writeln!(
+        out,
+        "Every call not refused runs (the user approves each confirmation)."
+    )?;
     writeln!(out)?;
     table(out, &summary.rows)?;
     writeln!(out)?;
@@ -159,7 +177,14 @@ pub fn print(
 
 fn table(out: &mut impl Write, rows: &[Row]) -> io::Result<()> {
     let header = [
-        "#", "tool", "call", "static", "resolved", "via", "without resolution", "with resolution",
+        "#",
+        "tool",
+        "call",
+        "static",
+        "resolved",
+        "via",
+        "without resolution",
+        "with resolution",
     ];
     let cells: Vec<[String; 8]> = rows
         .iter()
@@ -220,7 +245,9 @@ fn notes(row: &Row) -> Vec<String> {
             Some(decision.reason().message.as_str())
         }
         WithResolution::InvalidArguments(message) => {
-            notes.push(format!("with: the server rejected the arguments: {message}"));
+            notes.push(format!(
+                "with: the server rejected the arguments: {message}"
+            ));
             None
         }
     };
@@ -240,12 +267,18 @@ fn tally(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         summary.rows.len(),
         summary.executed
     )?;
-    writeln!(out, "{:<38}{:>20}{:>17}", "", "without resolution", "with resolution")?;
+    writeln!(
+        out,
+        "{:<38}{:>20}{:>17}",
+        "", "without resolution", "with resolution"
+    )?;
     let lines: [(&str, fn(&Tally) -> usize); 4] = [
         ("confirmations asked", |t: &Tally| t.confirmations),
         ("  of which strong", |t: &Tally| t.strong),
         ("refused: lethal trifecta", |t: &Tally| t.trifecta_refusals),
-        ("refused: invalid arguments (-32602)", |t: &Tally| t.invalid_arguments),
+        ("refused: invalid arguments (-32602)", |t: &Tally| {
+            t.invalid_arguments
+        }),
     ];
     for (label, count) in lines {
         writeln!(
