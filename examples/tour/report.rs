@@ -272,21 +272,26 @@ fn tally(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         "{:<38}{:>20}{:>17}",
         "", "without resolution", "with resolution"
     )?;
-    let lines: [(&str, fn(&Tally) -> usize); 4] = [
-        ("confirmations asked", |t: &Tally| t.confirmations),
-        ("  of which strong", |t: &Tally| t.strong),
-        ("refused: lethal trifecta", |t: &Tally| t.trifecta_refusals),
-        ("refused: invalid arguments (-32602)", |t: &Tally| {
-            t.invalid_arguments
-        }),
-    ];
-    for (label, count) in lines {
-        writeln!(
-            out,
-            "{label:<38}{:>20}{:>17}",
-            count(&summary.without),
-            count(&summary.with)
-        )?;
+    let (without, with) = (summary.without, summary.with);
+    for (label, without, with) in [
+        (
+            "confirmations asked",
+            without.confirmations,
+            with.confirmations,
+        ),
+        ("  of which strong", without.strong, with.strong),
+        (
+            "refused: lethal trifecta",
+            without.trifecta_refusals,
+            with.trifecta_refusals,
+        ),
+        (
+            "refused: invalid arguments (-32602)",
+            without.invalid_arguments,
+            with.invalid_arguments,
+        ),
+    ] {
+        writeln!(out, "{label:<38}{without:>20}{with:>17}")?;
     }
     Ok(())
 }
