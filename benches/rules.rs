@@ -1,1 +1,145 @@
-fn main() {}
+//! Rule evaluation, with 1 and with 64 patterns on one field. The patterns of
+//! one field form one `RegexSet`, so the cost of a call should barely grow
+//! with their number.
+//!
+//! ```sh
+//! cargo bench --bench rules -- --measurement-time 2
+//! ```
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use annot::{AnnotatedTool, mcp_tool};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+/// A tool whose `read` action has one rule per pattern, all on `path`.
+macro_rules! tool_with_patterns {
+    ($name:ident, [$($pattern:tt),* $(,)?]) => {
+        #[mcp_tool(open_world = false, $(when(path matches $pattern) => (sensitive_data),)*)]
+        #[allow(dead_code)]
+        enum $name {
+            #[annotate(read_only)]
+            Read { path: String },
+            #[annotate(read_only)]
+            Ping,
+        }
+    };
+}
+
+tool_with_patterns!(OnePattern, ["^/srv/alpha00(/|$)"]);
+
+tool_with_patterns!(
+    SixtyFourPatterns,
+    [
+        "^/srv/alpha00(/|$)",
+        r"\.bra01$",
+        "^/home/[^/]+/charlie-02/",
+        r"(?i)/secrets?/delta03\b",
+        "^/srv/echo04(/|$)",
+        r"\.fox05$",
+        "^/home/[^/]+/golf-06/",
+        r"(?i)/secrets?/hotel07\b",
+        "^/srv/alpha08(/|$)",
+        r"\.bra09$",
+        "^/home/[^/]+/charlie-10/",
+        r"(?i)/secrets?/delta11\b",
+        "^/srv/echo12(/|$)",
+        r"\.fox13$",
+        "^/home/[^/]+/golf-14/",
+        r"(?i)/secrets?/hotel15\b",
+        "^/srv/alpha16(/|$)",
+        r"\.bra17$",
+        "^/home/[^/]+/charlie-18/",
+        r"(?i)/secrets?/delta19\b",
+        "^/srv/echo20(/|$)",
+        r"\.fox21$",
+        "^/home/[^/]+/golf-22/",
+        r"(?i)/secrets?/hotel23\b",
+        "^/srv/alpha24(/|$)",
+        r"\.bra25$",
+        "^/home/[^/]+/charlie-26/",
+        r"(?i)/secrets?/delta27\b",
+        "^/srv/echo28(/|$)",
+        r"\.fox29$",
+        "^/home/[^/]+/golf-30/",
+        r"(?i)/secrets?/hotel31\b",
+        "^/srv/alpha32(/|$)",
+        r"\.bra33$",
+        "^/home/[^/]+/charlie-34/",
+        r"(?i)/secrets?/delta35\b",
+        "^/srv/echo36(/|$)",
+        r"\.fox37$",
+        "^/home/[^/]+/golf-38/",
+        r"(?i)/secrets?/hotel39\b",
+        "^/srv/alpha40(/|$)",
+        r"\.bra41$",
+        "^/home/[^/]+/charlie-42/",
+        r"(?i)/secrets?/delta43\b",
+        "^/srv/echo44(/|$)",
+        r"\.fox45$",
+        "^/home/[^/]+/golf-46/",
+        r"(?i)/secrets?/hotel47\b",
+        "^/srv/alpha48(/|$)",
+        r"\.bra49$",
+        "^/home/[^/]+/charlie-50/",
+        r"(?i)/secrets?/delta51\b",
+        "^/srv/echo52(/|$)",
+        r"\.fox53$",
+        "^/home/[^/]+/golf-54/",
+        r"(?i)/secrets?/hotel55\b",
+        "^/srv/alpha56(/|$)",
+        r"\.bra57$",
+        "^/home/[^/]+/charlie-58/",
+        r"(?i)/secrets?/delta59\b",
+        "^/srv/echo60(/|$)",
+        r"\.fox61$",
+        "^/home/[^/]+/golf-62/",
+        r"(?i)/secrets?/hotel63\b",
+    ]
+);
+
+fn parse<T: AnnotatedTool>(arguments: &str) -> T {
+    T::from_arguments_str(arguments).expect("valid arguments")
+}
+
+fn evaluation(c: &mut Criterion) {
+    assert_eq!(OnePattern::RULES.len(), 1);
+    assert_eq!(SixtyFourPatterns::RULES.len(), 64);
+    let miss = r#"{"action":"Read","path":"/var/lib/app/data/file.txt"}"#;
+    let hit_last = r#"{"action":"Read","path":"/srv/secret/hotel63/x"}"#;
+    let hit_first = r#"{"action":"Read","path":"/srv/alpha00/x"}"#;
+    for (name, arguments) in [("miss", miss), ("hit", hit_first)] {
+        let one: OnePattern = parse(arguments);
+        c.bench_function(&format!("1 pattern/{name}"), |b| {
+            b.iter(|| black_box(&one).resolve())
+        });
+    }
+    for (name, arguments) in [("miss", miss), ("hit", hit_first), ("hit last", hit_last)] {
+        let many: SixtyFourPatterns = parse(arguments);
+        c.bench_function(&format!("64 patterns/{name}"), |b| {
+            b.iter(|| black_box(&many).resolve())
+        });
+    }
+    let plain: OnePattern = parse(r#"{"action":"Ping"}"#);
+    c.bench_function("no rule (constant)", |b| {
+        b.iter(|| black_box(&plain).resolve())
+    });
+    let explained: SixtyFourPatterns = parse(hit_last);
+    c.bench_function("64 patterns/explain", |b| {
+        b.iter(|| black_box(&explained).explain())
+    });
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = evaluation
+}
+criterion_main!(benches);

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LIFT_META, LiftHttp, lifted};
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as RmcpTool,
@@ -90,9 +92,31 @@ impl AnnotatedTool for Fetch {
     }
 }
 
-/// A server with one tool of its own beside the annotated ones.
+/// A server with a tool of its own in rmcp's tool router, beside the annotated
+/// ones: the router is what `#[tool_router]` and `#[tool_handler]` build.
 #[derive(Clone)]
-struct Server;
+struct Server {
+    router: ToolRouter<Server>,
+}
+
+impl Server {
+    fn new() -> Self {
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("object"));
+        let echo = RmcpTool::new("echo", "Echo the tool's name.", schema);
+        let mut router = ToolRouter::new();
+        router.add_route(ToolRoute::new_dyn(
+            echo,
+            |context: ToolCallContext<'_, Server>| {
+                let name = context.name().to_owned();
+                Box::pin(async move {
+                    Ok(CallToolResult::success(vec![ContentBlock::text(name)]).into())
+                })
+            },
+        ));
+        Server { router }
+    }
+}
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
@@ -104,18 +128,21 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut schema = Map::new();
-        schema.insert("type".into(), json!("object"));
-        let echo = RmcpTool::new("echo", "Echo the input.", schema);
-        Ok(ListToolsResult::with_all_items(vec![echo]))
+        Ok(ListToolsResult::with_all_items(self.router.list_all()))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(CallToolResult::success(vec![ContentBlock::text(request.name.to_string())]).into())
+        self.router
+            .call(ToolCallContext::new(self, request, context))
+            .await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<RmcpTool> {
+        self.router.get(name).cloned()
     }
 }
 
@@ -146,7 +173,7 @@ fn server() -> Annotated<Server> {
         .with::<Fetch>()
         .and_then(|tools| tools.with::<ManageFiles>())
         .expect("valid tools");
-    Annotated::new(Server, tools)
+    Annotated::new(Server::new(), tools)
 }
 
 /// `fetch` exactly as annot lists it: every hint in `annotations`, every marker.

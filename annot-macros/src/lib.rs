@@ -106,6 +106,8 @@ use crate::ctxt::Errors;
 /// | `discriminator` | `"..."`, the wire name of the field naming the action | `#[serde(tag)]` if any, else `"action"` |
 /// | `crate` | `"path"` to the `annot` facade | `::annot` |
 /// | any hint key below | `key` or `key = bool` | a default for every action that leaves the hint unset |
+/// | `when(...) => (...)` | a rule of the whole tool, see below | none |
+/// | `scopes = [...]`, `no_auth` | the authorization of every action that declares none | none |
 ///
 /// # Hints: `#[annotate(...)]` on each variant
 ///
@@ -133,6 +135,114 @@ use crate::ctxt::Errors;
 /// `Box<T>`, `serde_json::Value`. Other types need `serde::Deserialize` and,
 /// with annot's `schemars` feature, `schemars::JsonSchema`. Generic tools are
 /// not supported.
+///
+/// # Rules on argument values
+///
+/// An action's risk may depend on more than the action: a delete under
+/// `/etc` is not a delete under a scratch folder. A rule refines the hints of
+/// the calls whose arguments match it:
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_tool};
+///
+/// #[mcp_tool(
+///     open_world = false,
+///     // Any action with a `path` field.
+///     when(path matches "^/(etc|root|sys)(/|$)") => (privileged_access, sensitive_data),
+/// )]
+/// #[serde(rename_all = "snake_case")]
+/// enum Files {
+///     #[annotate(read_only)]
+///     Read { path: String },
+///     #[annotate(
+///         destructive,
+///         idempotent,
+///         // This action only.
+///         when(some(backup)) => (destructive = false, reversible),
+///     )]
+///     Delete { path: String, backup: Option<String> },
+/// }
+///
+/// let etc = Files::from_arguments_str(r#"{"action":"read","path":"/etc/passwd"}"#).unwrap();
+/// assert_eq!(etc.resolve().privileged_access, Some(true));
+/// let kept = Files::from_arguments_str(
+///     r#"{"action":"delete","path":"a","backup":"a.bak"}"#,
+/// ).unwrap();
+/// assert_eq!(kept.resolve().destructive, Some(false));
+/// // The static worst case covers every rule that can fire.
+/// assert_eq!(Files::STATIC_ANNOTATIONS.privileged_access, Some(true));
+/// assert_eq!(Files::STATIC_ANNOTATIONS.destructive, Some(true));
+/// ```
+///
+/// A rule is written `when(<predicate>) => (<hints>)` among the keys of
+/// `#[annotate(...)]` (it applies to that action) or of `#[mcp_tool(...)]` (it
+/// applies to every action that has all the fields it tests; an error if none
+/// has). The grammar:
+///
+/// ```text
+/// rule      := "when" "(" predicate ")" "=>" "(" setting ("," setting)* ")"
+/// predicate := "all" "(" predicate ("," predicate)* ")"
+///            | "any" "(" predicate ("," predicate)* ")"
+///            | "not" "(" predicate ")"
+///            | "some" "(" field ")"              -- an Option field is present, not null
+///            | field "matches" string            -- regex search (the `regex` crate's syntax)
+///            | field "matches_template" string   -- HTTP path template, see below
+///            | field ("==" | "!=") literal
+///            | field "in" "[" literal ("," literal)* "]"
+///            | field ("<" | "<=" | ">" | ">=") number
+/// literal   := string | integer | float | "true" | "false"   (numbers may have a leading "-")
+/// setting   := hint | hint "=" bool | "scopes" "=" "[" string,* "]" | "no_auth"
+/// ```
+///
+/// `field` is the Rust name of a field of the action (of the struct, in shape
+/// (b), where the action field itself is compared with action names:
+/// `method == "DELETE"`, `method in ["POST", "PUT"]`). Strings (`String`,
+/// `Box<str>`, `Cow<str>`, ...) take `matches`, `matches_template`, `==`,
+/// `!=`, `in` with strings; integers and floats take numbers and comparisons;
+/// `bool` takes `true`/`false`. A test of an absent `Option` field is false
+/// (so `not(mode == "a")` holds when `mode` is absent); `some` tests presence.
+/// `matches` is an unanchored search: anchor with `^`/`$`; `(?i)` ignores
+/// case. A path template such as `/repos/:owner/:repo` (also `{owner}`)
+/// matches a path whose segments match, a `:param` standing for one non-empty
+/// segment and a final `*` (or `*name`) for any rest; one trailing `/` and a
+/// query string or fragment are ignored.
+///
+/// Checked at compile time: every field exists (with a suggestion when
+/// misspelt) and has a type its test fits; every regex and template
+/// compiles, and the patterns of one field compile together; every action
+/// name compared with the action field is an action of its type; a rule sets
+/// at least one hint, never a contradictory pair (`read_only, destructive`).
+///
+/// **Semantics.** A call's annotations are its action's (the action's hints,
+/// then the tool's defaults for the hints it leaves unset) with, for each
+/// hint that at least one *firing* rule names, that hint set to the join of
+/// the firing rules' values (the riskier value wins: `destructive` over
+/// `destructive = false`), then the specification's defaults and read-only
+/// normalisation (`annot::Annotations::effective`). The order of rules never
+/// matters. The static annotations of an action (`ACTIONS`) join its own
+/// hints with every rule that can fire on it, so every resolution stays
+/// within them by construction; a rule certain to fire on an action (it only
+/// tests the action field) replaces that action's value instead. Overriding
+/// one HTTP method of `annot::HttpMethod` is such a rule:
+/// `when(method == "DELETE") => (destructive = false)`.
+///
+/// At run time the patterns of one field form one `regex::RegexSet`, built
+/// once, so one pass over the value answers them all; an action that no rule
+/// applies to resolves to a constant, without allocating.
+/// `annot::AnnotatedTool::explain` tells, for each hint, whether the action, a
+/// tool default, the specification or which rules decided it.
+///
+/// # Authorization scopes
+///
+/// `scopes = ["repo"]` (OAuth 2 with these scopes) or `no_auth` (no
+/// credentials), in `#[mcp_tool(...)]` (a default), in an action's
+/// `#[annotate(...)]` and in a rule's settings, declare what a call needs:
+/// firing rules' requirements join (scopes unite; `no_auth` yields to any
+/// scope). Once any is declared, every action needs one (its own or the
+/// default). `annot::AnnotatedTool::resolve_authorization` gives a call's; the
+/// union of all is `STATIC_AUTHORIZATION`, the `securitySchemes` of
+/// `tools/list`, and the built-in server returns each call's in dialect B's
+/// resolved Tool (see `annot::Authorization`).
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     let errors = Errors::new();

@@ -17,28 +17,29 @@ use crate::{Action, AnnotatedActions, Annotations};
 /// | `DELETE` | false | true | true |
 ///
 /// `openWorldHint` and the SEP-1984 hints are left to the tool
-/// (`#[mcp_tool(open_world = true)]`). To change one method's hints, write a
-/// rule on the discriminator, which the macro checks against these names at
-/// compile time and which replaces the table's value for that method:
+/// (`#[mcp_tool(open_world = true)]`).
 ///
 /// ```
-/// use annot::{AnnotatedTool, HttpMethod, mcp_tool};
+/// use annot_runtime::{AnnotatedActions, HttpMethod};
 ///
-/// /// Calls the cache service.
+/// let delete: HttpMethod = "DELETE".parse().unwrap();
+/// assert_eq!(delete.annotations().destructive, Some(true));
+/// assert!(HttpMethod::Get.annotations().is_read_only());
+/// assert_eq!(HttpMethod::NAMES[3], "POST");
+/// ```
+///
+/// To change one method's hints in a tool, write a rule on the discriminator,
+/// which the macro checks against these names at compile time and which
+/// replaces the table's value for that method (also in the static bound, as
+/// it always fires on it):
+///
+/// ```text
 /// #[mcp_tool(
 ///     discriminator = "method",
-///     open_world = false,
 ///     // Deleting a cache entry loses nothing that cannot be fetched again.
 ///     when(method == "DELETE") => (destructive = false),
 /// )]
-/// struct Cache {
-///     method: HttpMethod,
-///     path: String,
-/// }
-///
-/// let delete = Cache::from_arguments_str(r#"{"method":"DELETE","path":"/k"}"#).unwrap();
-/// assert_eq!(delete.resolve().destructive, Some(false));
-/// assert_eq!(Cache::STATIC_ANNOTATIONS.destructive, Some(false));
+/// struct Cache { method: HttpMethod, path: String }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HttpMethod {

@@ -24,7 +24,7 @@ pub mod private;
 
 pub use annotations::{Annotations, BoundViolation};
 pub use hint::Hint;
-pub use http::HttpMethod;
+pub use http::{HttpMethod, UnknownMethod};
 pub use rules::{Authorization, Explanation, Rule, Scopes};
 pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};
 pub use wire::{Tool, ToolAnnotations};

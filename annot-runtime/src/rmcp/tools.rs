@@ -26,9 +26,9 @@ use crate::protocol::{
 };
 use crate::server::BuildError;
 use crate::server::shared::{
-    DialectSet, ResolveFailure, ToolEntry, argument_errors_are_tool_errors, invalid_arguments,
+    DialectSet, Extras, ToolEntry, argument_errors_are_tool_errors, invalid_arguments,
     offers_tool_resolution, panic_message, quote_message, resolve_dialect, resolve_params,
-    unknown_tool,
+    unknown_tool, write_resolution,
 };
 use crate::{AnnotatedTool, ArgumentError};
 
@@ -253,34 +253,14 @@ impl<S> AnnotatedTools<S> {
             .entry(&request.name)
             .ok_or_else(|| unknown_tool(&request.name))?;
         let tool = &entry.rendered;
-        let resolution = match tool.resolve(&Value::Object(request.arguments), false) {
-            Ok(resolution) => resolution,
-            Err(ResolveFailure::Invalid(error)) => {
-                return Err(invalid_arguments(tool.name(), &error));
-            }
-            Err(ResolveFailure::OutsideBound(violation)) => {
-                eprintln!(
-                    "annot: tool `{}` resolved outside its static annotations: {violation}",
-                    tool.name()
-                );
-                return Err(RpcError::new(
-                    error_code::INTERNAL_ERROR,
-                    "internal error: the resolution broke the tool's static bound",
-                ));
-            }
-            Err(ResolveFailure::AuthorizationOutsideBound) => {
-                eprintln!(
-                    "annot: tool `{}` resolved to more authorization than it declares",
-                    tool.name()
-                );
-                return Err(RpcError::new(
-                    error_code::INTERNAL_ERROR,
-                    "internal error: the resolution broke the tool's static bound",
-                ));
-            }
-        };
         let mut out = Vec::with_capacity(256);
-        tool.write_result(&mut out, dialect, &resolution, None);
+        write_resolution(
+            &mut out,
+            tool,
+            request.arguments,
+            dialect,
+            Extras::default(),
+        )?;
         serde_json::from_slice(&out)
             .map_err(|error| RpcError::new(error_code::INTERNAL_ERROR, error.to_string()))
     }

@@ -72,12 +72,13 @@ use negotiation::DialectSet;
 /// runtimes answer every request alike.
 #[cfg(feature = "rmcp")]
 pub(crate) mod shared {
+    pub(crate) use super::extras::Extras;
     pub(crate) use super::negotiation::{
         DialectSet, argument_errors_are_tool_errors, offers_tool_resolution, resolve_dialect,
     };
     pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
-    pub(crate) use super::registry::{ErasedTool, ResolveFailure, ToolEntry, panic_message};
-    pub(crate) use super::tools::resolve_params;
+    pub(crate) use super::registry::{ErasedTool, ToolEntry, panic_message};
+    pub(crate) use super::tools::{resolve_params, write_resolution};
 }
 use pagination::ToolPages;
 use registry::ToolEntry;
