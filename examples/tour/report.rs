@@ -225,37 +225,50 @@ fn table(out: &mut impl Write, rows: &[Row]) -> io::Result<()> {
     let rule: Vec<String> = widths.iter().map(|width| "-".repeat(*width)).collect();
     print_line(out, &rule.iter().map(String::as_str).collect::<Vec<_>>())?;
     let indent = " ".repeat(widths[0] + 2);
+    // A reason already printed in full is referred to by its row, so the
+    // trifecta's long sentence appears once per distinct wording.
+    let mut first_seen: BTreeMap<String, usize> = BTreeMap::new();
     for (row, line) in rows.iter().zip(&cells) {
         print_line(out, &line.iter().map(String::as_str).collect::<Vec<_>>())?;
-        for note in notes(row) {
-            writeln!(out, "{indent}{note}")?;
+        for (side, reason) in notes(row) {
+            match first_seen.get(&reason) {
+                Some(number) if *number != row.number => {
+                    writeln!(out, "{indent}{side}: same reason as row {number}")?;
+                }
+                _ => {
+                    first_seen.insert(reason.clone(), row.number);
+                    writeln!(out, "{indent}{side}: {reason}")?;
+                }
+            }
         }
     }
     Ok(())
 }
 
-/// The reasons behind the row's non-allow decisions, and a tool's failure.
-fn notes(row: &Row) -> Vec<String> {
+/// The reasons behind the row's non-allow decisions, and a tool's failure,
+/// each as (which side, text).
+fn notes(row: &Row) -> Vec<(&'static str, String)> {
     let mut notes = Vec::new();
     let with_reason = match &row.with {
         WithResolution::Decided(decision) => {
             if !decision.is_allowed() {
-                notes.push(format!("with: {}", decision.reason()));
+                notes.push(("with", decision.reason().to_string()));
             }
             Some(decision.reason().message.as_str())
         }
         WithResolution::InvalidArguments(message) => {
-            notes.push(format!(
-                "with: the server rejected the arguments: {message}"
+            notes.push((
+                "with",
+                format!("the server rejected the arguments: {message}"),
             ));
             None
         }
     };
     if !row.without.is_allowed() && with_reason != Some(row.without.reason().message.as_str()) {
-        notes.push(format!("without: {}", row.without.reason()));
+        notes.push(("without", row.without.reason().to_string()));
     }
     if let Some(Executed::ToolError(message)) = &row.executed {
-        notes.push(format!("server: {message}"));
+        notes.push(("server", message.clone()));
     }
     notes
 }
