@@ -13,8 +13,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use annot::server::{Server, ToolError, ToolOutput};
+pub use manage_files::ManageFiles;
 use sandbox::Sandbox;
-use tool::ManageFiles;
+
+#[path = "tools/manage_files.rs"]
+mod manage_files;
 
 fn main() -> ExitCode {
     let mut arguments = std::env::args_os().skip(1);
@@ -44,8 +47,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs one validated call inside the sandbox.
-fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolError> {
+/// Runs one validated call inside the sandbox (also used by `examples/tour.rs`).
+pub fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolError> {
     match arguments {
         ManageFiles::Read { path } => {
             let text = sandbox.read(&path)?;
@@ -73,7 +76,7 @@ fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolErro
 }
 
 /// The files a session may touch, and nothing else.
-mod sandbox {
+pub mod sandbox {
     use std::fs::{self, OpenOptions};
     use std::io::{self, Write};
     use std::path::{Component, Path, PathBuf};
@@ -187,115 +190,5 @@ mod sandbox {
 
     fn failed(what: &str, path: &str, error: &io::Error) -> ToolError {
         ToolError::new(format!("cannot {what} `{path}`: {error}"))
-    }
-}
-
-/// The `manage_files` tool of seed 003, written against `AnnotatedTool`.
-mod tool {
-    use annot::__private as private;
-    use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
-    use serde_json::Value;
-
-    /// Seed 003's `manage_files`: four actions on a path.
-    #[derive(Debug, PartialEq)]
-    pub enum ManageFiles {
-        Read { path: String },
-        Append { path: String, content: String },
-        Replace { path: String, content: String },
-        Delete { path: String },
-    }
-
-    const READ: Annotations = Annotations::new()
-        .title("Read a file")
-        .read_only(true)
-        .open_world(false)
-        .effective();
-    const APPEND: Annotations = Annotations::new()
-        .destructive(false)
-        .open_world(false)
-        .effective();
-    const REPLACE: Annotations = Annotations::new()
-        .destructive(true)
-        .idempotent(true)
-        .open_world(false)
-        .effective();
-    const DELETE: Annotations = REPLACE;
-    const ACTION_NAMES: &[&str] = &["read", "append", "replace", "delete"];
-
-    impl AnnotatedTool for ManageFiles {
-        const NAME: &'static str = "manage_files";
-        const TITLE: Option<&'static str> = Some("Manage files");
-        const DESCRIPTION: Option<&'static str> =
-            Some("Read, append, replace, or delete file contents");
-        const DISCRIMINATOR: &'static str = "action";
-        const ACTIONS: &'static [Action] = &[
-            Action {
-                name: "read",
-                annotations: READ,
-            },
-            Action {
-                name: "append",
-                annotations: APPEND,
-            },
-            Action {
-                name: "replace",
-                annotations: REPLACE,
-            },
-            Action {
-                name: "delete",
-                annotations: DELETE,
-            },
-        ];
-        const STATIC_ANNOTATIONS: Annotations =
-            Annotations::join_all(&[READ, APPEND, REPLACE, DELETE]).title("Manage files");
-
-        fn input_schema() -> &'static str {
-            r#"{"type":"object","properties":{"action":{"type":"string","enum":["read","append","replace","delete"]},"path":{"type":"string"},"content":{"type":"string"}},"required":["action","path"]}"#
-        }
-
-        fn resolve(&self) -> Annotations {
-            match self {
-                ManageFiles::Read { .. } => READ,
-                ManageFiles::Append { .. } => APPEND,
-                ManageFiles::Replace { .. } => REPLACE,
-                ManageFiles::Delete { .. } => DELETE,
-            }
-        }
-
-        fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError> {
-            let object = private::object(arguments)?;
-            let action = private::discriminator(object, "action", ACTION_NAMES)?;
-            let (allowed, parsed): (&'static [&'static str], _) = match action {
-                "read" => (
-                    &["action", "path"],
-                    ManageFiles::Read {
-                        path: private::required(object, "path")?,
-                    },
-                ),
-                "append" => (
-                    &["action", "path", "content"],
-                    ManageFiles::Append {
-                        path: private::required(object, "path")?,
-                        content: private::required(object, "content")?,
-                    },
-                ),
-                "replace" => (
-                    &["action", "path", "content"],
-                    ManageFiles::Replace {
-                        path: private::required(object, "path")?,
-                        content: private::required(object, "content")?,
-                    },
-                ),
-                "delete" => (
-                    &["action", "path"],
-                    ManageFiles::Delete {
-                        path: private::required(object, "path")?,
-                    },
-                ),
-                other => return Err(private::unknown_action("action", other, ACTION_NAMES)),
-            };
-            private::deny_unknown_fields(object, allowed)?;
-            Ok(parsed)
-        }
     }
 }

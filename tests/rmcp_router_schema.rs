@@ -10,6 +10,7 @@
 mod rmcp_support;
 
 use annot::rmcp::{AnnotatedTools, HandleTool, ToolConversionError, rmcp_tool};
+use annot::server::BuildError;
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 use rmcp::model::CallToolResult;
 use rmcp::schemars::JsonSchema;
@@ -94,19 +95,22 @@ fn a_schema_without_an_object_root_is_a_typed_error() {
     let error = rmcp_tool::<OneOfRoot>().unwrap_err();
     assert_eq!(
         error,
-        ToolConversionError::SchemaRoot {
+        ToolConversionError::Invalid(BuildError::InvalidInputSchema {
             tool: "one_of_root".into(),
-            found: "no \"type\"".into()
-        }
+            reason: "its root must have \"type\": \"object\"".into()
+        })
     );
     assert_eq!(
         error.to_string(),
-        "inputSchema of tool `one_of_root` must have \"type\": \"object\" at its root, \
-         found no \"type\""
+        "the inputSchema of `one_of_root` is invalid: its root must have \"type\": \"object\""
     );
-    let registered = AnnotatedTools::<Server>::new().with::<OneOfRoot>();
+    let registered = AnnotatedTools::<Server>::builder()
+        .tool::<OneOfRoot>()
+        .build();
     assert!(matches!(
         registered,
-        Err(ToolConversionError::SchemaRoot { .. })
+        Err(ToolConversionError::Invalid(
+            BuildError::InvalidInputSchema { .. }
+        ))
     ));
 }

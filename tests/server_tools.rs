@@ -211,6 +211,20 @@ fn a_panicking_handler_is_reported_and_the_server_lives_on() {
 }
 
 #[test]
+fn a_panic_outside_the_handler_is_an_internal_error() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    for method in ["tools/call", "tools/annotations", "tools/resolve"] {
+        let error = client.error(
+            method,
+            json!({"name": "liar", "arguments": {"explode": true}}),
+        );
+        assert_eq!(error["code"], error_code::INTERNAL_ERROR, "{method}");
+    }
+    assert_eq!(client.result("ping", json!({})), json!({}));
+}
+
+#[test]
 fn invalid_call_arguments_follow_the_negotiated_version() {
     let (server, _) = tools::server();
     let bad = json!({"name": "manage_files", "arguments": {"action": "append", "path": "a"}});

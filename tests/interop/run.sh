@@ -53,6 +53,24 @@ run_client() {
     fi
 }
 
+# The stdio binary itself: one response line per request, exit 0 at the end of input.
+stdio_check() {
+    local sandbox output status=0
+    sandbox=$(mktemp -d)
+    output=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' \
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+        '{"jsonrpc":"2.0","id":2,"method":"ping"}' | "$binary" "$sandbox" 2>/dev/null) || status=$?
+    rm -rf "$sandbox"
+    if [ "$status" -eq 0 ] && [ "$output" = $'{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}' ]; then
+        echo "ok   stdio: one line per request, exit 0 at end of input"
+        passed=$((passed + 1))
+    else
+        echo "FAIL stdio: exit status $status, output: $output"
+        failed=$((failed + 1))
+    fi
+}
+
+stdio_check
 run_client python "$work/venv/bin/python" tests/interop/python/client.py
 run_client typescript node tests/interop/typescript/client.mjs
 

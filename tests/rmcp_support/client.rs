@@ -14,6 +14,7 @@ use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::manage_files::ManageFiles;
+use super::{MCP_SCHEMA, TOOL_RESOLUTION_SCHEMA, assert_valid};
 
 /// A client that declares the tool-resolution extension in its capabilities, or
 /// not, and starts its lifecycle the 2025-11-25 way (`initialize`, capabilities
@@ -115,6 +116,17 @@ pub async fn custom(
     }
 }
 
+/// The four core hints, defaults applied.
+fn core(annotations: Annotations) -> [Option<bool>; 4] {
+    let effective = annotations.effective();
+    [
+        effective.read_only,
+        effective.destructive,
+        effective.idempotent,
+        effective.open_world,
+    ]
+}
+
 /// Everything a client does with `manage_files` over one connection: the
 /// capabilities, the listing, every action resolved in every dialect the
 /// session allows and checked against the tool's own resolver and the static
@@ -141,40 +153,51 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         .find(|tool| tool.name == ManageFiles::NAME)
         .expect("manage_files listed");
     let listed_json = serde_json::to_value(listed).unwrap();
-    let static_annotations: ToolAnnotations =
+    // rmcp's client types keep the core hints only: the SEP-1984 hints and the
+    // `resolve` / `dynamicAnnotations` markers that reach the wire (see
+    // tests/rmcp_wire.rs) are dropped when rmcp parses the listing.
+    let listed_annotations: ToolAnnotations =
         serde_json::from_value(listed_json["annotations"].clone()).unwrap();
-    let static_hints = static_annotations.hints();
-    assert_eq!(
-        static_hints.effective(),
-        Annotations {
-            title: None,
-            ..ManageFiles::STATIC_ANNOTATIONS
-        }
-        .effective()
-    );
+    let declared = ManageFiles::STATIC_ANNOTATIONS;
+    assert_eq!(core(listed_annotations.hints()), core(declared));
     assert_eq!(
         listed_json["_meta"][TOOL_RESOLUTION_EXTENSION],
         json!({"resolvable": true})
     );
 
-    for action in ManageFiles::ACTIONS {
-        let arguments = arguments(action.name);
-        let expected = ManageFiles::from_arguments(&arguments)
+    // Every action on a plain path, then on a system path, where the tool's
+    // rule adds privileged access and sensitive data.
+    let cases = ManageFiles::ACTIONS.iter().flat_map(|action| {
+        let plain = arguments(action.name);
+        let mut system = plain.clone();
+        system["path"] = json!("/etc/passwd");
+        [(action, plain, true), (action, system, false)]
+    });
+    for (action, arguments, plain) in cases {
+        let mut expected = ManageFiles::from_arguments(&arguments)
             .expect("valid arguments")
-            .resolve();
-        assert_eq!(expected, action.annotations, "{}", action.name);
+            .resolve()
+            .effective();
+        // Within the action's worst case, with its core hints; only the rule
+        // decides the SEP-1984 ones.
+        expected.check_within(&action.annotations).unwrap();
+        assert_eq!(core(expected), core(action.annotations), "{arguments}");
+        let rule = if plain { None } else { Some(true) };
+        assert_eq!(expected.privileged_access, rule, "{arguments}");
+        expected.title = expected.title.or(declared.title);
+        let static_hints = declared;
         let params = json!({"name": ManageFiles::NAME, "arguments": arguments});
 
         // Dialect A.
         let result = custom(client, "tools/annotations", params.clone(), None)
             .await
             .unwrap();
+        assert_valid(MCP_SCHEMA, "ToolAnnotations", &result["annotations"]);
         let a: AnnotationsResult = serde_json::from_value(result).unwrap();
         assert_eq!(
             a.annotations,
             ToolAnnotations::from(expected),
-            "{}",
-            action.name
+            "{arguments}"
         );
         a.annotations.hints().check_within(&static_hints).unwrap();
 
@@ -188,6 +211,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         )
         .await
         .unwrap();
+        assert_valid(TOOL_RESOLUTION_SCHEMA, "ResolveToolResult", &result);
         let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
         assert_eq!(c.result_type, "complete");
         assert_eq!(c.name, ManageFiles::NAME);
@@ -205,6 +229,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             let c: ExtensionResolveResult = serde_json::from_value(result).unwrap();
             assert_eq!(c.annotations, ResolvedToolAnnotations::from(expected));
         } else {
+            assert_valid(MCP_SCHEMA, "Tool", &result["tool"]);
             let b: ResolveToolResult = serde_json::from_value(result).unwrap();
             assert_eq!(b.tool.name, ManageFiles::NAME);
             assert_eq!(b.tool.resolve, Some(true));
@@ -251,19 +276,14 @@ async fn check_errors(client: &RunningService<RoleClient, Client>) {
         .unwrap_err();
     assert_eq!(i64::from(error.code.0), error_code::INVALID_PARAMS);
 
-    let mut bad_call = CallToolRequestParams::new(ManageFiles::NAME);
-    bad_call.arguments = Some(
-        json!({"action": "shred", "path": "notes.txt"})
-            .as_object()
-            .unwrap()
-            .clone(),
+    // From 2025-11-25 on (SEP-1303) arguments that do not fit are a tool error
+    // the model can read, not a protocol error; the handler does not run.
+    let (failed, message) = call(client, json!({"action": "shred", "path": "notes.txt"})).await;
+    assert!(failed, "a call with an unknown action ran: {message}");
+    assert!(
+        message.starts_with("invalid arguments:") && message.contains("shred"),
+        "{message}"
     );
-    match client.call_tool(bad_call).await {
-        Err(ServiceError::McpError(error)) => {
-            assert_eq!(i64::from(error.code.0), error_code::INVALID_PARAMS);
-        }
-        other => panic!("a call with an unknown action ran: {other:?}"),
-    }
 }
 
 async fn call(client: &RunningService<RoleClient, Client>, arguments: Value) -> (bool, String) {

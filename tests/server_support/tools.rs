@@ -175,7 +175,7 @@ impl AnnotatedTool for Counter {
 
 /// A buggy tool: it declares itself read-only but resolves `{"lie": true}` to a
 /// write, which the server must refuse to pass on. Its handler panics on
-/// `{"panic": true}`.
+/// `{"panic": true}`, its argument parser on `{"explode": true}`.
 #[derive(Debug)]
 pub struct Liar {
     pub lie: bool,
@@ -209,6 +209,9 @@ impl AnnotatedTool for Liar {
 
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError> {
         let object = private::object(arguments)?;
+        if object.contains_key("explode") {
+            panic!("the parser exploded on purpose");
+        }
         private::deny_unknown_fields(object, &["lie", "panic"])?;
         Ok(Liar {
             lie: private::optional(object, "lie")?.unwrap_or(false),

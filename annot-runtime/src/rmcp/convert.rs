@@ -1,46 +1,27 @@
 //! From an annotated tool to `rmcp::model::Tool`.
 
 use ::rmcp::model::{MetaObject, Tool as RmcpTool};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::LIFT_META;
-use crate::protocol::TOOL_RESOLUTION_EXTENSION;
-use crate::tool::json_type;
-use crate::{AnnotatedTool, Tool, ToolAnnotations};
+use crate::AnnotatedTool;
+use crate::server::shared::listed_tools;
+use crate::server::{BuildError, Server, ToolError, ToolOutput};
 
 /// A tool that cannot be served through rmcp.
 ///
-/// `#[mcp_tool]` always produces a valid schema; these errors concern
+/// `#[mcp_tool]` always produces a valid tool; these errors concern
 /// hand-written [`AnnotatedTool`] implementations and registration mistakes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ToolConversionError {
-    /// `input_schema()` is not JSON.
-    #[error("inputSchema of tool `{tool}` is not valid JSON: {message}")]
-    SchemaSyntax {
-        /// The tool's name.
-        tool: String,
-        /// What the parser said, with line and column.
-        message: String,
-    },
-    /// The schema's root is not an object schema, which MCP requires (and which
-    /// rmcp's own tool router enforces with a panic at run time).
-    #[error(
-        "inputSchema of tool `{tool}` must have \"type\": \"object\" at its root, found {found}"
-    )]
-    SchemaRoot {
-        /// The tool's name.
-        tool: String,
-        /// What the root holds instead (`an array`, `no "type"`, `"type": "string"`).
-        found: String,
-    },
-    /// Two registered tools share a name.
-    #[error("tool `{tool}` is registered twice")]
-    DuplicateTool {
-        /// The name registered twice.
-        tool: String,
-    },
-    /// rmcp refused the tool's JSON.
+    /// What the built-in server refuses too: an `inputSchema` whose root is not
+    /// `"type": "object"` (which rmcp's own tool router turns into a panic at
+    /// run time), an action outside the static annotations, a duplicate or
+    /// empty name.
+    #[error(transparent)]
+    Invalid(#[from] BuildError),
+    /// rmcp's `Tool` cannot hold the tool's JSON.
     #[error("rmcp cannot represent tool `{tool}`: {message}")]
     Rmcp {
         /// The tool's name.
@@ -52,12 +33,13 @@ pub enum ToolConversionError {
 
 /// Converts an annotated tool into the `Tool` rmcp lists.
 ///
-/// The result carries the static worst-case annotations (title and core hints
-/// in rmcp's `annotations`), the `inputSchema`, the dialect C marker
+/// The result is the built-in server's listing of the tool, in rmcp's type:
+/// the static worst-case annotations (title and core hints in rmcp's
+/// `annotations`), the `inputSchema`, the dialect C marker
 /// `_meta["io.modelcontextprotocol/tool-resolution"]`, and under
 /// `_meta[`[`LIFT_META`]`]` everything rmcp's `Tool` has no field for: the
 /// SEP-1984 hints and the dialect A and B markers (`dynamicAnnotations`,
-/// `resolve`). [`lifted`](super::lifted) and [`LiftHttp`](super::LiftHttp) move
+/// `resolve`). [`lifted`](super::lifted) and `LiftHttp` (feature `rmcp-http`) move
 /// those to their place on the wire.
 ///
 /// ```
@@ -83,49 +65,44 @@ pub enum ToolConversionError {
 /// assert_eq!(carried["annotations"]["sensitiveDataHint"], true);
 /// assert_eq!(carried["resolve"], true);
 /// ```
-pub fn rmcp_tool<T: AnnotatedTool>() -> Result<RmcpTool, ToolConversionError> {
-    project(&wire_tool::<T>()?)
+pub fn rmcp_tool<T: AnnotatedTool + 'static>() -> Result<RmcpTool, ToolConversionError> {
+    let server = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
+        .tool(runs_through_rmcp::<T>)
+        .build()?;
+    let (name, json) = listed_tools(&server)
+        .next()
+        .expect("a server built with one tool lists it");
+    listing(name, json)
 }
 
-/// The Tool of `T` exactly as annot puts it on the wire: static annotations with
-/// every hint, and the markers of all three dialects.
-pub(crate) fn wire_tool<T: AnnotatedTool>() -> Result<Tool, ToolConversionError> {
-    let input_schema: Value = serde_json::from_str(T::input_schema()).map_err(|error| {
-        ToolConversionError::SchemaSyntax {
-            tool: T::NAME.to_owned(),
-            message: error.to_string(),
-        }
-    })?;
-    check_schema_root(T::NAME, &input_schema)?;
-    let mut meta = Map::new();
-    meta.insert(
-        TOOL_RESOLUTION_EXTENSION.to_owned(),
-        json!({"resolvable": true}),
-    );
-    Ok(Tool {
-        name: T::NAME.to_owned(),
-        title: T::TITLE.map(str::to_owned),
-        description: T::DESCRIPTION.map(str::to_owned),
-        input_schema,
-        annotations: Some(ToolAnnotations::from(T::STATIC_ANNOTATIONS)),
-        dynamic_annotations: Some(true),
-        resolve: Some(true),
-        meta: Some(meta),
-        extra: Map::new(),
-    })
+/// The name of the built-in server an rmcp adapter renders its tools with; it
+/// never reaches the wire (rmcp answers `initialize` with your handler's info).
+pub(crate) const SERVER_NAME: &str = "annot-rmcp";
+
+/// The built-in server's handler of a tool that rmcp runs: never called, since
+/// `tools/call` goes to your [`HandleTool`](super::HandleTool) implementation.
+pub(crate) fn runs_through_rmcp<T>(_: T) -> Result<ToolOutput, ToolError> {
+    Err(ToolError::new(
+        "this tool is served through rmcp, which runs its calls",
+    ))
+}
+
+/// rmcp's view of one tool of the built-in server's listing.
+pub(crate) fn listing(name: &str, json: &str) -> Result<RmcpTool, ToolConversionError> {
+    let rmcp_error = |error: serde_json::Error| ToolConversionError::Rmcp {
+        tool: name.to_owned(),
+        message: error.to_string(),
+    };
+    let full: Value = serde_json::from_str(json).map_err(rmcp_error)?;
+    project(&full).map_err(rmcp_error)
 }
 
 /// rmcp's view of a wire Tool, carrying what it drops under `_meta[LIFT_META]`,
-/// so that lifting the result gives back exactly `tool`.
-pub(crate) fn project(tool: &Tool) -> Result<RmcpTool, ToolConversionError> {
-    let rmcp_error = |error: serde_json::Error| ToolConversionError::Rmcp {
-        tool: tool.name.clone(),
-        message: error.to_string(),
-    };
-    let full = serde_json::to_value(tool).map_err(rmcp_error)?;
-    let mut projected: RmcpTool = serde_json::from_value(full.clone()).map_err(rmcp_error)?;
-    let kept = serde_json::to_value(&projected).map_err(rmcp_error)?;
-    if let Some(carried) = missing_from(&full, &kept) {
+/// so that lifting the result gives back exactly `full`.
+fn project(full: &Value) -> Result<RmcpTool, serde_json::Error> {
+    let mut projected: RmcpTool = serde_json::from_value(full.clone())?;
+    let kept = serde_json::to_value(&projected)?;
+    if let Some(carried) = missing_from(full, &kept) {
         projected
             .meta
             .get_or_insert_with(MetaObject::new)
@@ -156,53 +133,26 @@ fn missing_from(full: &Value, kept: &Value) -> Option<Value> {
     }
 }
 
-fn check_schema_root(tool: &str, schema: &Value) -> Result<(), ToolConversionError> {
-    let found = match schema {
-        Value::Object(object) => match object.get("type") {
-            Some(Value::String(kind)) if kind == "object" => return Ok(()),
-            Some(other) => format!("\"type\": {other}"),
-            None => "no \"type\"".to_owned(),
-        },
-        other => format!("a JSON {}", json_type(other)),
-    };
-    Err(ToolConversionError::SchemaRoot {
-        tool: tool.to_owned(),
-        found,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rmcp::lift_result;
-
-    #[test]
-    fn schema_roots_other_than_object_are_named() {
-        let error = |schema: Value| check_schema_root("t", &schema).unwrap_err().to_string();
-        assert!(error(json!({"oneOf": []})).ends_with("found no \"type\""));
-        assert!(error(json!({"type": "array"})).ends_with("found \"type\": \"array\""));
-        assert!(error(json!(true)).ends_with("found a JSON boolean"));
-        assert!(check_schema_root("t", &json!({"type": "object"})).is_ok());
-    }
+    use serde_json::json;
 
     #[test]
     fn projection_then_lift_gives_back_the_wire_tool() {
-        let tool = Tool {
-            name: "t".into(),
-            title: Some("T".into()),
-            description: None,
-            input_schema: json!({"type": "object", "properties": {"a": {"type": "string"}}}),
-            annotations: Some(ToolAnnotations::from(
-                crate::Annotations::new()
-                    .read_only(false)
-                    .reversible(false)
-                    .privileged_access(true),
-            )),
-            dynamic_annotations: Some(true),
-            resolve: Some(true),
-            meta: None,
-            extra: Map::new(),
-        };
+        let tool = json!({
+            "name": "t",
+            "title": "T",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}},
+            "annotations": {
+                "readOnlyHint": false,
+                "reversibleHint": false,
+                "privilegedAccessHint": true
+            },
+            "dynamicAnnotations": true,
+            "resolve": true
+        });
         let projected = project(&tool).unwrap();
         let carried = &projected.meta.as_ref().unwrap()[LIFT_META];
         assert_eq!(
@@ -215,16 +165,12 @@ mod tests {
         );
         let mut listed = json!({"tools": [projected]});
         assert!(lift_result(&mut listed));
-        assert_eq!(listed["tools"][0], serde_json::to_value(&tool).unwrap());
+        assert_eq!(listed["tools"][0], tool);
     }
 
     #[test]
     fn nothing_is_carried_when_rmcp_keeps_everything() {
-        let tool = Tool {
-            name: "plain".into(),
-            input_schema: json!({"type": "object"}),
-            ..Tool::default()
-        };
+        let tool = json!({"name": "plain", "inputSchema": {"type": "object"}});
         assert_eq!(project(&tool).unwrap().meta, None);
     }
 }

@@ -25,7 +25,7 @@ use super::tools::AnnotatedTools;
 ///   return your answer with the capabilities of the three dialects added.
 /// - Every other request and notification goes to your handler unchanged.
 ///
-/// Serve it through [`lifted`](super::lifted) or [`LiftHttp`](super::LiftHttp)
+/// Serve it through [`lifted`](super::lifted) or `LiftHttp` (feature `rmcp-http`)
 /// so the SEP-1984 hints and the dialect A and B markers reach their place on
 /// the wire. It is `Clone` when `H` is, which `StreamableHttpService`'s
 /// per-session factory wants.

@@ -12,14 +12,16 @@
 //!    annotated tools next to yours, calls your [`HandleTool`] implementation with
 //!    the typed, validated arguments, and answers `tools/resolve` (dialects B and C,
 //!    negotiated per request) and `tools/annotations` (dialect A) through rmcp's
-//!    custom-request path. Everything else goes to your handler untouched, so your
-//!    own `#[tool_router]` tools, prompts and resources keep working.
+//!    custom-request path, with the rendered tools, the negotiation and the error
+//!    answers of the built-in [`server`](crate::server), so both runtimes answer
+//!    alike. Everything else goes to your handler untouched, so your own
+//!    `#[tool_router]` tools, prompts and resources keep working.
 //! 3. The lift: rmcp's `Tool`, `ToolAnnotations` and `ServerCapabilities` have no
 //!    field for the SEP-1984 hints, the `resolve` / `dynamicAnnotations` tool
 //!    markers or the `tools.resolve` / `tools.dynamicAnnotations` capabilities. The
 //!    adapter carries them in `_meta[`[`LIFT_META`]`]`, and [`lifted`] (any rmcp
-//!    transport, such as stdio) or [`LiftHttp`] (rmcp's Streamable HTTP service)
-//!    moves them to their place in the JSON on the way out. Served without the
+//!    transport, such as stdio) or `LiftHttp` (rmcp's Streamable HTTP service,
+//!    feature `rmcp-http`) moves them to their place in the JSON on the way out. Served without the
 //!    lift, a client still finds them under that `_meta` key.
 //!
 //! ```no_run
@@ -64,7 +66,7 @@
 //! where
 //!     E: std::error::Error + Send + Sync + 'static,
 //! {
-//!     let tools = AnnotatedTools::new().with::<Echo>()?;
+//!     let tools = AnnotatedTools::builder().tool::<Echo>().build()?;
 //!     let running = Annotated::new(Server, tools).serve(lifted(transport)).await?;
 //!     running.waiting().await?;
 //!     Ok(())
@@ -72,7 +74,6 @@
 //! ```
 
 mod convert;
-mod dispatch;
 mod handler;
 #[cfg(feature = "rmcp-http")]
 mod http;
@@ -85,7 +86,7 @@ pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]
 pub use http::{LiftBody, LiftHttp};
 pub use lift::{lift_result, lift_server_message};
-pub use tools::{AnnotatedTools, HandleTool};
+pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool};
 pub use transport::{Lifted, lifted};
 
 /// The `_meta` key under which the adapter carries what rmcp's types cannot hold:

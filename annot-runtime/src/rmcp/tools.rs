@@ -1,4 +1,8 @@
 //! The annotated tools of an rmcp server and their typed handlers.
+//!
+//! Listing and resolution are the built-in server's own: its rendered tools,
+//! its dialect choice and its error answers. Only the call is rmcp's, because
+//! it runs your async handler on the typed value.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,20 +11,23 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResult, CustomRequest, CustomResult, ErrorCode,
-    ServerCapabilities, Tool as RmcpTool,
+    CallToolRequestParams, CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorCode,
+    MetaObject, ServerCapabilities, Tool as RmcpTool,
 };
 use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
 
-use super::convert::{ToolConversionError, project, wire_tool};
-use super::dispatch;
-use crate::protocol::{
-    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, TOOL_RESOLUTION_EXTENSION,
+use super::LIFT_META;
+use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
+use crate::protocol::{Dialect, RpcError, error_code};
+use crate::server::shared::{
+    answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
+    listed_tools, panic_message, quote_message, unknown_tool,
 };
-use crate::{AnnotatedTool, Annotations, ArgumentError, Tool};
+use crate::server::{Server, ServerBuilder};
+use crate::{AnnotatedTool, ArgumentError};
 
 /// Runs one annotated tool: implemented by your server type once per tool.
 ///
@@ -42,218 +49,250 @@ pub trait HandleTool<T: AnnotatedTool>: Send + Sync + 'static {
 pub(crate) type CallFuture<'a> =
     Pin<Box<dyn Future<Output = Result<CallToolResult, ErrorData>> + Send + 'a>>;
 
-type CallFn<S> = for<'a> fn(&'a S, Value, RequestContext<RoleServer>) -> CallFuture<'a>;
-type ResolveFn = fn(&Value) -> Result<Annotations, ArgumentError>;
-
-struct Entry<S> {
-    /// The Tool as annot puts it on the wire.
-    wire: Tool,
-    /// rmcp's view of it, carrying the rest under `_meta`.
-    listed: RmcpTool,
-    resolve: ResolveFn,
-    call: CallFn<S>,
-}
+/// The typed call of one tool: `Err` when the arguments do not fit.
+type CallFn<S> =
+    for<'a> fn(&'a S, &Value, RequestContext<RoleServer>) -> Result<CallFuture<'a>, ArgumentError>;
 
 /// The annotated tools a server of type `S` serves through rmcp, each with the
-/// [`HandleTool`] implementation of `S` that runs it.
+/// [`HandleTool`] implementation of `S` that runs it. Built by
+/// [`AnnotatedTools::builder`].
+///
+/// Listing and resolution are the built-in [`Server`]'s: the adapter renders
+/// the tools with one and asks it for every `tools/resolve` and
+/// `tools/annotations` answer.
 ///
 /// [`Annotated`](super::Annotated) uses it for you; it is public for servers that
 /// implement [`ServerHandler`](::rmcp::ServerHandler) by hand and call
 /// [`list`](Self::list), [`call`](Self::call), [`answer`](Self::answer) and
 /// [`declare_capabilities`](Self::declare_capabilities) themselves.
 pub struct AnnotatedTools<S> {
-    entries: Vec<Entry<S>>,
-}
-
-impl<S> Default for AnnotatedTools<S> {
-    fn default() -> Self {
-        AnnotatedTools {
-            entries: Vec::new(),
-        }
-    }
+    server: Server,
+    /// rmcp's view of each tool's listing, in listing order.
+    listed: Vec<RmcpTool>,
+    calls: Vec<(&'static str, CallFn<S>)>,
 }
 
 impl<S> fmt::Debug for AnnotatedTools<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|entry| &entry.wire.name))
-            .finish()
+        f.debug_struct("AnnotatedTools")
+            .field("server", &self.server)
+            .finish_non_exhaustive()
     }
 }
 
-impl<S> AnnotatedTools<S> {
-    /// No tools.
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// Collects the annotated tools of an rmcp server. Start with
+/// [`AnnotatedTools::builder`].
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct AnnotatedToolsBuilder<S> {
+    server: ServerBuilder,
+    calls: Vec<(&'static str, CallFn<S>)>,
+}
 
-    /// Adds tool `T`, run by `S`'s [`HandleTool<T>`].
-    ///
-    /// # Errors
-    ///
-    /// [`ToolConversionError`] when `T`'s input schema is not a JSON object
-    /// schema or a tool of the same name is already registered.
-    pub fn with<T>(mut self) -> Result<Self, ToolConversionError>
+impl<S> fmt::Debug for AnnotatedToolsBuilder<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnnotatedToolsBuilder")
+            .field(
+                "tools",
+                &self.calls.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S> AnnotatedToolsBuilder<S> {
+    /// Adds tool `T`, run by `S`'s [`HandleTool<T>`]; tools are listed in the
+    /// order they are added.
+    pub fn tool<T>(mut self) -> Self
     where
         T: AnnotatedTool + Send + 'static,
         S: HandleTool<T>,
     {
-        if self.get(T::NAME).is_some() {
-            return Err(ToolConversionError::DuplicateTool {
-                tool: T::NAME.to_owned(),
-            });
-        }
-        let wire = wire_tool::<T>()?;
-        let listed = project(&wire)?;
-        self.entries.push(Entry {
-            wire,
+        self.server = self.server.tool(runs_through_rmcp::<T>);
+        self.calls.push((T::NAME, call_typed::<S, T>));
+        self
+    }
+
+    /// The resolution dialects to offer; all three by default. An empty set
+    /// serves `tools/list` and `tools/call` only. As
+    /// [`ServerBuilder::dialects`].
+    pub fn dialects(mut self, dialects: impl IntoIterator<Item = Dialect>) -> Self {
+        self.server = self.server.dialects(dialects);
+        self
+    }
+
+    /// Checks the tools as the built-in server does and renders them.
+    ///
+    /// # Errors
+    ///
+    /// What [`ServerBuilder::build`] refuses: an input schema whose root is not
+    /// `"type": "object"`, an action outside the static annotations, a
+    /// duplicate or empty name.
+    pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
+        let server = self.server.build()?;
+        let listed = listed_tools(&server)
+            .map(|(name, json)| listing(name, json))
+            .collect::<Result<_, _>>()?;
+        Ok(AnnotatedTools {
+            server,
             listed,
-            resolve: resolve_erased::<T>,
-            call: call_erased::<S, T>,
-        });
-        Ok(self)
+            calls: self.calls,
+        })
+    }
+}
+
+impl<S> AnnotatedTools<S> {
+    /// Starts collecting tools; all three resolution dialects are offered
+    /// unless [`dialects`](AnnotatedToolsBuilder::dialects) says otherwise.
+    pub fn builder() -> AnnotatedToolsBuilder<S> {
+        AnnotatedToolsBuilder {
+            server: Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION")),
+            calls: Vec::new(),
+        }
+    }
+
+    /// The built-in server that renders and resolves the tools.
+    pub fn server(&self) -> &Server {
+        &self.server
     }
 
     /// The tools as rmcp lists them, in registration order.
     pub fn list(&self) -> Vec<RmcpTool> {
-        self.entries
-            .iter()
-            .map(|entry| entry.listed.clone())
-            .collect()
+        self.listed.clone()
     }
 
     /// One tool as rmcp lists it.
     pub fn get(&self, name: &str) -> Option<&RmcpTool> {
-        self.entry(name).map(|entry| &entry.listed)
+        self.listed.iter().find(|tool| tool.name == name)
     }
 
-    fn entry(&self, name: &str) -> Option<&Entry<S>> {
-        self.entries.iter().find(|entry| entry.wire.name == name)
-    }
-
-    /// Runs a `tools/call` of an annotated tool: parses and validates the
-    /// arguments, then calls the typed handler. A tool failure is whatever the
-    /// handler returns; a handler that panics gives `-32603` and the server
-    /// keeps serving.
-    ///
-    /// Arguments that do not fit the schema give `-32602` with the offending
-    /// field in `data.path`, the same error `tools/resolve` gives; a name that is
-    /// no annotated tool gives `-32602` too (check [`get`](Self::get) first to
-    /// pass other tools on).
+    /// Runs a `tools/call` of an annotated tool: validates the arguments, then
+    /// calls the typed handler, as the built-in server does. Arguments that do
+    /// not fit are a tool error (`isError: true`) from protocol 2025-11-25 on
+    /// (SEP-1303) and `-32602` before; a handler that panics gives a tool error
+    /// and the server keeps serving. A name that is no annotated tool gives
+    /// `-32602` (check [`get`](Self::get) first to pass other tools on).
     pub fn call<'a>(
         &self,
         server: &'a S,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallFuture<'a> {
-        let Some(entry) = self.entry(&request.name) else {
-            let error = rpc_to_rmcp(dispatch::unknown_tool(&request.name));
-            return Box::pin(std::future::ready(Err(error)));
+        let Some(&(name, call)) = self.calls.iter().find(|(name, _)| *name == request.name) else {
+            return ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
         };
+        let version = context.protocol_version();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = (entry.call)(server, arguments, context);
-        let name = entry.wire.name.clone();
+        let call = match call(server, &arguments, context) {
+            Ok(call) => call,
+            Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
+                let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
+                return ready(Ok(CallToolResult::error(vec![ContentBlock::text(message)])));
+            }
+            Err(error) => return ready(Err(rpc_to_rmcp(invalid_arguments(name, &error)))),
+        };
         Box::pin(async move {
             AssertUnwindSafe(call)
                 .catch_unwind()
                 .await
-                .unwrap_or_else(|_| {
-                    Err(ErrorData::internal_error(
-                        format!("the handler of tool `{name}` panicked"),
-                        None,
-                    ))
+                .unwrap_or_else(|payload| {
+                    eprintln!(
+                        "annot: tool `{name}` panicked: {}",
+                        panic_message(payload.as_ref())
+                    );
+                    let message = format!("internal error: the tool `{name}` failed unexpectedly");
+                    Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
                 })
         })
     }
 
     /// Answers `tools/resolve` (dialect B or C, as the client negotiated) and
-    /// `tools/annotations` (dialect A). `None` for any other method, so the
-    /// caller can pass it on.
+    /// `tools/annotations` (dialect A), exactly as the built-in server does.
+    /// `None` for any other method, and for the method of a dialect not
+    /// offered, so the caller can pass it on.
     pub fn answer(
         &self,
         request: &CustomRequest,
         context: &RequestContext<RoleServer>,
     ) -> Option<Result<CustomResult, ErrorData>> {
-        let method = request.method.as_str();
-        if method != METHOD_RESOLVE && method != METHOD_ANNOTATIONS {
-            return None;
+        // rmcp moves the request's `_meta` (per-request capabilities, the
+        // request for an explanation) out of `params`; the server reads it there.
+        let mut params = request.params.clone();
+        if !context.meta.is_empty() {
+            let meta = Value::Object(context.meta.0.0.clone());
+            match &mut params {
+                Some(Value::Object(params)) => {
+                    params.insert("_meta".to_owned(), meta);
+                }
+                None => params = Some(json!({ "_meta": meta })),
+                Some(_) => {} // not an object: the server's error says so
+            }
         }
-        let result = self
-            .resolve(method, request.params.as_ref(), context)
-            .map(CustomResult)
-            .map_err(rpc_to_rmcp);
-        Some(result)
+        let session = context
+            .peer
+            .peer_info()
+            .and_then(|info| serde_json::to_value(&info.capabilities).ok());
+        let response = answer_resolution(&self.server, &request.method, params, session.as_ref())?;
+        Some(
+            response
+                .and_then(|bytes| {
+                    let mut response: Value = serde_json::from_slice(&bytes).map_err(|error| {
+                        RpcError::new(error_code::INTERNAL_ERROR, error.to_string())
+                    })?;
+                    Ok(CustomResult(response["result"].take()))
+                })
+                .map_err(rpc_to_rmcp),
+        )
     }
 
-    fn resolve(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, RpcError> {
-        let (name, arguments) = dispatch::resolve_params(method, params)?;
-        let entry = self
-            .entry(name)
-            .ok_or_else(|| dispatch::unknown_tool(name))?;
-        let dialect = if method == METHOD_ANNOTATIONS {
-            Dialect::DynamicAnnotations
-        } else {
-            let session = context
-                .peer
-                .peer_info()
-                .and_then(|info| serde_json::to_value(&info.capabilities).ok());
-            dispatch::resolve_dialect(session.as_ref(), &context.meta)?
-        };
-        let resolved = (entry.resolve)(arguments)
-            .map_err(|error| dispatch::invalid_arguments(name, &error))?;
-        dispatch::answer(dialect, &entry.wire, resolved)
-    }
-
-    /// Declares what the annotated tools need in server capabilities: the
-    /// `tools` capability, the tool-resolution extension (dialect C), and, for
-    /// the lift to put under `capabilities.tools`, `resolve` (dialect B) and
+    /// Declares in server capabilities what the built-in server declares in
+    /// `initialize`: the `tools` capability and the extensions it offers
+    /// (dialect C's and annot's own) in their typed place, and, for the lift to
+    /// put under `capabilities.tools`, `resolve` (dialect B) and
     /// `dynamicAnnotations` (dialect A). `meta` is the result's `_meta`.
     pub fn declare_capabilities(
         &self,
-        capabilities: &mut ServerCapabilities,
-        meta: &mut Option<::rmcp::model::MetaObject>,
+        declared: &mut ServerCapabilities,
+        meta: &mut Option<MetaObject>,
     ) {
-        if self.entries.is_empty() {
+        if self.listed.is_empty() {
             return;
         }
-        capabilities.tools.get_or_insert_with(Default::default);
-        capabilities
-            .extensions
-            .get_or_insert_with(Default::default)
-            .entry(TOOL_RESOLUTION_EXTENSION.to_owned())
-            .or_default();
-        meta.get_or_insert_with(Default::default).insert(
-            super::LIFT_META.to_owned(),
-            json!({"capabilities": {"tools": {"resolve": true, "dynamicAnnotations": true}}}),
-        );
+        let mut capabilities = capabilities(&self.server);
+        declared.tools.get_or_insert_with(Default::default);
+        if let Some(Value::Object(offered)) = capabilities.get_mut("extensions").map(Value::take) {
+            let extensions = declared.extensions.get_or_insert_with(Default::default);
+            for (key, settings) in offered {
+                if let Value::Object(settings) = settings {
+                    extensions.entry(key).or_insert(settings);
+                }
+            }
+        }
+        // rmcp's `capabilities.tools` has no field for these.
+        let tools = capabilities["tools"].take();
+        if tools.as_object().is_some_and(|tools| !tools.is_empty()) {
+            meta.get_or_insert_with(MetaObject::new).insert(
+                LIFT_META.to_owned(),
+                json!({"capabilities": {"tools": tools}}),
+            );
+        }
     }
 }
 
-fn resolve_erased<T: AnnotatedTool>(arguments: &Value) -> Result<Annotations, ArgumentError> {
-    T::from_arguments(arguments).map(|tool| tool.resolve())
+fn ready<'a>(result: Result<CallToolResult, ErrorData>) -> CallFuture<'a> {
+    Box::pin(std::future::ready(result))
 }
 
-fn call_erased<S, T>(
-    server: &S,
-    arguments: Value,
+fn call_typed<'a, S, T>(
+    server: &'a S,
+    arguments: &Value,
     context: RequestContext<RoleServer>,
-) -> CallFuture<'_>
+) -> Result<CallFuture<'a>, ArgumentError>
 where
     T: AnnotatedTool + Send + 'static,
     S: HandleTool<T>,
 {
-    match T::from_arguments(&arguments) {
-        Ok(tool) => Box::pin(server.handle(tool, context)),
-        Err(error) => {
-            let error = rpc_to_rmcp(dispatch::invalid_arguments(T::NAME, &error));
-            Box::pin(std::future::ready(Err(error)))
-        }
-    }
+    let tool = T::from_arguments(arguments)?;
+    Ok(Box::pin(server.handle(tool, context)))
 }
 
 /// The same error in rmcp's type.

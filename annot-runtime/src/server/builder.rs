@@ -17,6 +17,10 @@ use crate::{AnnotatedTool, BoundViolation};
 /// The page size of `tools/list` unless [`ServerBuilder::page_size`] says otherwise.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
+/// The longest message the stdio transport reads unless
+/// [`ServerBuilder::max_message_size`] says otherwise: 4 MiB.
+pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 4 * 1024 * 1024;
+
 /// A server's configuration is inconsistent. Returned by [`ServerBuilder::build`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -52,6 +56,9 @@ pub enum BuildError {
     /// `tools/list` pages must hold at least one tool.
     #[error("the page size of tools/list must be at least 1")]
     ZeroPageSize,
+    /// The stdio transport must accept messages of at least one byte.
+    #[error("the maximum message size must be at least 1 byte")]
+    ZeroMessageSize,
 }
 
 /// Collects a server's identity, tools and options. Start with [`Server::builder`].
@@ -76,6 +83,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     dialects: DialectSet,
     page_size: usize,
+    max_message_size: usize,
     tools: Vec<ErasedTool>,
 }
 
@@ -88,6 +96,7 @@ impl ServerBuilder {
             instructions: None,
             dialects: DialectSet::ALL,
             page_size: DEFAULT_PAGE_SIZE,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             tools: Vec::new(),
         }
     }
@@ -117,6 +126,16 @@ impl ServerBuilder {
         self
     }
 
+    /// The longest line, in bytes, that [`Server::serve`] reads as one message
+    /// ([`DEFAULT_MAX_MESSAGE_SIZE`] by default). A longer line is discarded
+    /// without being held in memory and answered with `-32600`; the session
+    /// goes on. [`Connection::handle`](super::Connection::handle) has no such
+    /// cap: its caller already holds the bytes.
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.max_message_size = bytes;
+        self
+    }
+
     /// Registers the tool `T` and the handler that runs its calls. The handler
     /// receives arguments already validated by [`AnnotatedTool::from_arguments`];
     /// tools are listed in the order they are registered.
@@ -135,6 +154,9 @@ impl ServerBuilder {
     pub fn build(self) -> Result<Server, BuildError> {
         if self.page_size == 0 {
             return Err(BuildError::ZeroPageSize);
+        }
+        if self.max_message_size == 0 {
+            return Err(BuildError::ZeroMessageSize);
         }
         let mut by_name = HashMap::with_capacity(self.tools.len());
         for (index, tool) in self.tools.iter().enumerate() {
@@ -176,6 +198,7 @@ impl ServerBuilder {
                 by_name,
                 pages,
                 initialize_results,
+                max_message_size: self.max_message_size,
             }),
         })
     }

@@ -51,6 +51,8 @@ mod pagination;
 mod params;
 mod registry;
 mod render;
+#[cfg(feature = "rmcp")]
+pub(crate) mod shared;
 mod stdio;
 mod tools;
 
@@ -59,13 +61,14 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-pub use builder::{BuildError, DEFAULT_PAGE_SIZE, ServerBuilder};
+pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};
 pub use connection::Connection;
 pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
 use extras::AnnotExtensions;
 use negotiation::DialectSet;
+
 use pagination::ToolPages;
 use registry::ToolEntry;
 
@@ -88,6 +91,8 @@ struct ServerState {
     pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     initialize_results: Vec<Box<str>>,
+    /// The longest line the stdio transport reads as one message.
+    max_message_size: usize,
 }
 
 impl ServerState {
@@ -128,8 +133,11 @@ impl Server {
     /// Serves one session of newline-delimited JSON: each line read is one
     /// message, each response is written as one line and flushed at once.
     /// Returns `Ok` when the input ends or the peer closes the output.
+    ///
+    /// A line longer than [`ServerBuilder::max_message_size`] is skipped without
+    /// being buffered whole and answered with a `-32600` error without an id.
     pub fn serve(&self, reader: impl BufRead, writer: impl Write) -> io::Result<()> {
-        stdio::serve(self.connect(), reader, writer)
+        stdio::serve(self.connect(), reader, writer, self.state.max_message_size)
     }
 }
 

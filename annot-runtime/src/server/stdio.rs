@@ -2,30 +2,44 @@
 
 use std::io::{self, BufRead, ErrorKind, Write};
 
-use super::Connection;
+use super::{Connection, jsonrpc};
+use crate::protocol::{RpcError, error_code};
 
-/// Reads one message per line. A single place reads input, so a cap on the size
-/// of one message belongs here.
+/// What the next line of input holds.
+#[derive(Debug, PartialEq, Eq)]
+enum Line<'a> {
+    /// A message, without its line ending and surrounding whitespace.
+    Message(&'a [u8]),
+    /// A line longer than the limit; its bytes were read and dropped.
+    Oversized,
+}
+
+/// Reads one message per line, holding at most `limit` bytes of a line: the
+/// single place that reads input, so the cap on one message lives here.
 struct LineReader<R> {
     reader: R,
     line: Vec<u8>,
+    limit: usize,
 }
 
 impl<R: BufRead> LineReader<R> {
-    fn new(reader: R) -> Self {
+    fn new(reader: R, limit: usize) -> Self {
         LineReader {
             reader,
             line: Vec::new(),
+            limit,
         }
     }
 
-    /// The next non-blank line without its line ending, or `None` at the end of
-    /// the input.
-    fn next_message(&mut self) -> io::Result<Option<&[u8]>> {
+    /// The next non-blank line, or `None` at the end of the input.
+    fn next_message(&mut self) -> io::Result<Option<Line<'_>>> {
         loop {
             self.line.clear();
-            if self.reader.read_until(b'\n', &mut self.line)? == 0 {
+            let Some(oversized) = self.read_line()? else {
                 return Ok(None);
+            };
+            if oversized {
+                return Ok(Some(Line::Oversized));
             }
             let not_blank = |byte: &u8| !byte.is_ascii_whitespace();
             if let Some(start) = self.line.iter().position(not_blank) {
@@ -34,21 +48,72 @@ impl<R: BufRead> LineReader<R> {
                     .iter()
                     .rposition(not_blank)
                     .map_or(start, |last| last + 1);
-                return Ok(Some(&self.line[start..end]));
+                return Ok(Some(Line::Message(&self.line[start..end])));
+            }
+        }
+    }
+
+    /// Reads up to and including the next `\n` (or the end of the input) into
+    /// `self.line`, keeping no more than `limit` bytes: past that the rest of
+    /// the line is consumed chunk by chunk and dropped. Returns whether the
+    /// line was too long, or `None` when the input had already ended.
+    fn read_line(&mut self) -> io::Result<Option<bool>> {
+        let mut read_any = false;
+        let mut oversized = false;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            if available.is_empty() {
+                return Ok(read_any.then_some(oversized));
+            }
+            read_any = true;
+            let newline = available.iter().position(|byte| *byte == b'\n');
+            let chunk = &available[..newline.unwrap_or(available.len())];
+            if !oversized {
+                if self.line.len() + chunk.len() > self.limit {
+                    oversized = true;
+                    self.line.clear();
+                } else {
+                    self.line.extend_from_slice(chunk);
+                }
+            }
+            let used = newline.map_or(available.len(), |at| at + 1);
+            self.reader.consume(used);
+            if newline.is_some() {
+                return Ok(Some(oversized));
             }
         }
     }
 }
 
-/// Serves `connection` until the input ends or the peer stops reading.
+/// Serves `connection` until the input ends or the peer stops reading. Lines
+/// longer than `max_message_size` bytes are answered with `-32600`.
 pub(crate) fn serve(
     mut connection: Connection,
     reader: impl BufRead,
     mut writer: impl Write,
+    max_message_size: usize,
 ) -> io::Result<()> {
-    let mut lines = LineReader::new(reader);
-    while let Some(message) = lines.next_message()? {
-        let Some(mut response) = connection.handle(message) else {
+    let mut lines = LineReader::new(reader, max_message_size);
+    while let Some(line) = lines.next_message()? {
+        let response = match line {
+            Line::Message(message) => connection.handle(message),
+            // No id can be read from a message that was never held whole.
+            Line::Oversized => Some(jsonrpc::error(
+                None,
+                &RpcError::new(
+                    error_code::INVALID_REQUEST,
+                    format!(
+                        "message too large: a line of more than {max_message_size} bytes \
+                         was discarded"
+                    ),
+                ),
+            )),
+        };
+        let Some(mut response) = response else {
             continue;
         };
         response.push(b'\n');
@@ -69,9 +134,32 @@ mod tests {
     #[test]
     fn skips_blank_lines_and_strips_line_endings() {
         let input: &[u8] = b"\n  {\"a\":1}\r\n\n{\"b\":2}";
-        let mut lines = LineReader::new(input);
-        assert_eq!(lines.next_message().unwrap(), Some(&b"{\"a\":1}"[..]));
-        assert_eq!(lines.next_message().unwrap(), Some(&b"{\"b\":2}"[..]));
+        let mut lines = LineReader::new(input, 64);
+        assert_eq!(
+            lines.next_message().unwrap(),
+            Some(Line::Message(b"{\"a\":1}"))
+        );
+        assert_eq!(
+            lines.next_message().unwrap(),
+            Some(Line::Message(b"{\"b\":2}"))
+        );
+        assert_eq!(lines.next_message().unwrap(), None);
+    }
+
+    #[test]
+    fn drops_long_lines_and_reads_on() {
+        // A tiny buffer, so the long line arrives in many chunks.
+        let input: &[u8] = b"12345678\n123456789\nabc\n123456789";
+        let mut lines = LineReader::new(io::BufReader::with_capacity(3, input), 8);
+        assert_eq!(
+            lines.next_message().unwrap(),
+            Some(Line::Message(b"12345678"))
+        );
+        assert_eq!(lines.next_message().unwrap(), Some(Line::Oversized));
+        assert!(lines.line.capacity() <= 16, "the long line was not held");
+        assert_eq!(lines.next_message().unwrap(), Some(Line::Message(b"abc")));
+        // An oversized last line without a line ending.
+        assert_eq!(lines.next_message().unwrap(), Some(Line::Oversized));
         assert_eq!(lines.next_message().unwrap(), None);
     }
 }

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::extras::{extras, result_meta};
+use super::extras::{Extras, extras, result_meta};
 use super::negotiation::{argument_errors_are_tool_errors, resolve_dialect};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
@@ -99,7 +99,28 @@ fn answer_resolution(
     let tool: &ToolEntry = state
         .tool(&request.name)
         .ok_or_else(|| params::unknown_tool(&request.name))?;
-    let resolution = match tool.resolve(&Value::Object(request.arguments), extras.explanation) {
+    let mut out = jsonrpc::start_result(id, 256);
+    write_resolution(&mut out, tool, request.arguments, dialect, extras)?;
+    Ok(jsonrpc::finish(out))
+}
+
+/// Resolves `arguments` with `tool` and appends the result of `dialect`, with
+/// the `_meta` extras the request may see, to `out`. Both runtimes answer
+/// resolutions through it: this server and the rmcp adapter.
+pub(crate) fn write_resolution(
+    out: &mut Vec<u8>,
+    tool: &ToolEntry,
+    arguments: Map<String, Value>,
+    dialect: Dialect,
+    extras: Extras,
+) -> Result<(), RpcError> {
+    let internal = || {
+        RpcError::new(
+            error_code::INTERNAL_ERROR,
+            "internal error: the resolution broke the tool's static bound",
+        )
+    };
+    let resolution = match tool.resolve(&Value::Object(arguments), extras.explanation) {
         Ok(resolution) => resolution,
         Err(ResolveFailure::Invalid(error)) => {
             return Err(params::invalid_arguments(tool.name(), &error));
@@ -109,20 +130,14 @@ fn answer_resolution(
                 "annot: tool `{}` resolved outside its static annotations: {violation}",
                 tool.name()
             );
-            return Err(RpcError::new(
-                error_code::INTERNAL_ERROR,
-                "internal error: the resolution broke the tool's static bound",
-            ));
+            return Err(internal());
         }
         Err(ResolveFailure::AuthorizationOutsideBound) => {
             eprintln!(
                 "annot: tool `{}` resolved to more authorization than it declares",
                 tool.name()
             );
-            return Err(RpcError::new(
-                error_code::INTERNAL_ERROR,
-                "internal error: the resolution broke the tool's static bound",
-            ));
+            return Err(internal());
         }
     };
     let meta = result_meta(
@@ -130,13 +145,12 @@ fn answer_resolution(
         resolution.explanation.as_ref(),
         resolution.authorization,
     );
-    let mut out = jsonrpc::start_result(id, 256);
-    tool.write_result(&mut out, dialect, &resolution, meta.as_deref());
-    Ok(jsonrpc::finish(out))
+    tool.write_result(out, dialect, &resolution, meta.as_deref());
+    Ok(())
 }
 
 /// `{ name, arguments, _meta? }` of both resolution methods.
-fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
+pub(crate) fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
     let mut object: Map<String, Value> = params::object(params)?;
     let name = params::required_string(&mut object, "name")?;
     let arguments = match params::optional_object(&mut object, "arguments")? {

@@ -23,7 +23,7 @@ import anyio
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
@@ -130,8 +130,25 @@ def effective(hints: dict[str, Any]) -> tuple[bool, bool, bool, bool]:
     return read_only, destructive, idempotent, open_world
 
 
+# The SEP-1984 hints and the value of each that claims the risk.
+SEP_1984_RISKY = {
+    "aiProcessingHint": True,
+    "slowExecutionHint": True,
+    "resourceIntensiveHint": True,
+    "sensitiveDataHint": True,
+    "privilegedAccessHint": True,
+    "reversibleHint": False,
+}
+
+
+def risk(value: Any, risky: bool) -> int:
+    """Ruling the risk out < making no claim < claiming the risk."""
+    return 1 if value is None else (2 if value == risky else 0)
+
+
 def check_bound(static: dict[str, Any], resolved: dict[str, Any]) -> None:
-    """PROTOCOL.md section 4: a resolution claims no more risk than tools/list."""
+    """PROTOCOL.md section 4: a resolution claims no more risk than tools/list,
+    for the core hints and, the same way, the SEP-1984 hints."""
     s_ro, s_d, s_i, s_o = effective(static)
     r_ro, r_d, r_i, r_o = effective(resolved)
     if s_ro and not r_ro:
@@ -142,6 +159,11 @@ def check_bound(static: dict[str, Any], resolved: dict[str, Any]) -> None:
         raise AssertionError(f"static idempotent, resolved not: {resolved}")
     if not s_o and r_o:
         raise AssertionError(f"static closed world, resolved open: {resolved}")
+    for hint, risky in SEP_1984_RISKY.items():
+        if hint == "reversibleHint" and r_ro:
+            continue  # reversibility means nothing for a read
+        if risk(resolved.get(hint), risky) > risk(static.get(hint), risky):
+            raise AssertionError(f"{hint} claims more than tools/list: {resolved}")
 
 
 def expect(condition: bool, message: str) -> None:
@@ -244,7 +266,23 @@ class Run:
                                  lambda: self.dialect_b(session))
                 await self.check("tools/resolve with per-request capabilities (dialect C)",
                                  lambda: self.dialect_c_per_request(session))
+                await self.check("a rule on the path refines the resolution", lambda: self.rule(session))
                 await self.check("protocol errors", lambda: self.errors(session))
+
+    async def auto_client(self) -> None:
+        """The high-level `mcp.Client` probes `server/discover` first (its default
+        `auto` mode) and must fall back to `initialize` on the error it gets."""
+
+        async def body() -> None:
+            started = anyio.current_time()
+            async with Client(self.server()) as client:
+                expect(client.protocol_version == "2025-11-25", f"{client.protocol_version}")
+                listed = await client.list_tools()
+                expect([tool.name for tool in listed.tools] == ["manage_files"], f"{listed}")
+            elapsed = anyio.current_time() - started
+            expect(elapsed < 5, f"the fallback took {elapsed:.1f} s")
+
+        await self.check("mcp.Client (auto mode) falls back from server/discover", body)
 
     async def extension_session(self) -> None:
         async with stdio_client(self.server()) as (read, write):
@@ -278,7 +316,7 @@ class Run:
         expect(raw["protocolVersion"] == "2025-11-25", f"version {raw['protocolVersion']}")
         tools = raw["capabilities"]["tools"]
         expect(tools == {"dynamicAnnotations": True, "resolve": True}, f"tools capability {tools}")
-        expect(raw["capabilities"]["extensions"] == {EXTENSION: {}}, f"{raw['capabilities']}")
+        expect(raw["capabilities"]["extensions"].get(EXTENSION) == {}, f"{raw['capabilities']}")
         self.schemas.extension_def("ToolResolutionServerCapabilities", raw["capabilities"])
         session.adopt(types.InitializeResult.model_validate(raw))
         await session.send_notification(types.InitializedNotification())
@@ -383,6 +421,20 @@ class Run:
             request = self.per_request(action, {"extensions": {EXTENSION: {}}})
             await self.check_extension_result(session, request, expected)
 
+    async def rule(self, session: ClientSession) -> None:
+        """The example's rule marks system paths privileged and sensitive: a
+        combination no action declares, so the server renders it on the spot."""
+        params = ResolveParams(name="manage_files", arguments={"action": "read", "path": "/etc/passwd"})
+        for request in [AnnotationsRequest(params=params), ResolveRequest(params=params)]:
+            raw = await self.resolve_raw(session, request)
+            hints = raw.get("annotations") or raw["tool"]["annotations"]
+            expect(hints.get("privilegedAccessHint") is True, f"{raw}")
+            expect(hints.get("sensitiveDataHint") is True, f"{raw}")
+            expect(effective(hints) == TABLE["read"], f"{raw}")
+            check_bound(self.static, hints)
+        plain = await self.resolve_raw(session, AnnotationsRequest(params=ResolveParams(name="manage_files", arguments=arguments("read"))))
+        expect(plain["annotations"].get("privilegedAccessHint") is not True, f"{plain}")
+
     async def errors(self, session: ClientSession) -> None:
         unknown = ResolveRequest(params=ResolveParams(name="rm_rf", arguments={}))
         await expect_error(session.send_request(unknown, RAW), -32602)
@@ -418,6 +470,7 @@ async def main() -> int:
     run = Run(binary, Schemas(schemas))
     await run.plain_session()
     await run.extension_session()
+    await run.auto_client()
     await run.check("every response fits JSONRPCResponse", run.every_response)
     print(f"python: {run.passed} passed, {run.failed} failed")
     return 1 if run.failed else 0

@@ -102,7 +102,26 @@ function effective(hints) {
   return [readOnly, destructive, idempotent, openWorld];
 }
 
-/** PROTOCOL.md section 4: a resolution claims no more risk than tools/list. */
+/** The SEP-1984 hints and the value of each that claims the risk. */
+const SEP_1984_RISKY = {
+  aiProcessingHint: true,
+  slowExecutionHint: true,
+  resourceIntensiveHint: true,
+  sensitiveDataHint: true,
+  privilegedAccessHint: true,
+  reversibleHint: false,
+};
+
+/** Ruling the risk out < making no claim < claiming the risk. */
+function risk(value, risky) {
+  if (value === undefined) return 1;
+  return value === risky ? 2 : 0;
+}
+
+/**
+ * PROTOCOL.md section 4: a resolution claims no more risk than tools/list, for
+ * the core hints and, the same way, the SEP-1984 hints.
+ */
 function checkBound(staticHints, resolved) {
   const [sReadOnly, sDestructive, sIdempotent, sOpenWorld] = effective(staticHints);
   const [rReadOnly, rDestructive, rIdempotent, rOpenWorld] = effective(resolved);
@@ -111,6 +130,11 @@ function checkBound(staticHints, resolved) {
   expect(!(!sReadOnly && !sDestructive && !rReadOnly && rDestructive), `resolved destructive: ${text}`);
   expect(!(sIdempotent && !rReadOnly && !rIdempotent), `resolved not idempotent: ${text}`);
   expect(!(!sOpenWorld && rOpenWorld), `static closed world, resolved open: ${text}`);
+  for (const [hint, risky] of Object.entries(SEP_1984_RISKY)) {
+    // Reversibility means nothing for a read.
+    if (hint === 'reversibleHint' && rReadOnly) continue;
+    expect(risk(resolved[hint], risky) <= risk(staticHints[hint], risky), `${hint} claims more: ${text}`);
+  }
 }
 
 function expect(condition, message) {
@@ -222,7 +246,7 @@ class Run {
       same(raw.protocolVersion, '2025-11-25', 'protocol version');
       const capabilities = raw.capabilities;
       same(capabilities.tools, { dynamicAnnotations: true, resolve: true }, 'tools capability');
-      same(capabilities.extensions, { [EXTENSION]: {} }, 'extensions capability');
+      same(capabilities.extensions[EXTENSION], {}, 'the tool-resolution extension');
       this.schemas.extensionDef('ToolResolutionServerCapabilities', capabilities);
     });
     if (!client) return;
@@ -237,6 +261,7 @@ class Run {
       await this.check('tools/resolve with per-request capabilities (dialect C)', () =>
         this.dialectCPerRequest(client),
       );
+      await this.check('a rule on the path refines the resolution', () => this.rule(client));
       await this.check('protocol errors', () => this.errors(client));
     } finally {
       await client.close();
@@ -373,6 +398,23 @@ class Run {
       -32021,
     );
     same(error.data.requiredCapabilities, { extensions: { [EXTENSION]: {} } }, 'requiredCapabilities');
+  }
+
+  /**
+   * The example's rule marks system paths privileged and sensitive: a
+   * combination no action declares, so the server renders it on the spot.
+   */
+  async rule(client) {
+    const params = { name: 'manage_files', arguments: { action: 'read', path: '/etc/passwd' } };
+    for (const method of ['tools/annotations', 'tools/resolve']) {
+      const raw = await client.request({ method, params }, Raw);
+      const hints = raw.annotations ?? raw.tool.annotations;
+      expect(hints.privilegedAccessHint === true && hints.sensitiveDataHint === true, JSON.stringify(raw));
+      same(effective(hints), TABLE.read, method);
+      checkBound(this.static, hints);
+    }
+    const plain = await this.resolve(client, 'tools/annotations', 'read', AnnotationsResult);
+    expect(plain.annotations.privilegedAccessHint !== true, JSON.stringify(plain));
   }
 
   async errors(client) {

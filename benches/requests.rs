@@ -1,0 +1,135 @@
+//! Whole requests: request bytes to response bytes through
+//! `Connection::handle`, for `tools/resolve` and `tools/annotations` in each
+//! dialect, next to `tools/list` (a pre-rendered page: the floor of any
+//! request) on the same connection.
+//!
+//! Each iteration answers one request; the resolution requests cycle through
+//! every action of `manage_files`.
+
+mod support;
+
+use std::hint::black_box;
+
+use annot::server::{Connection, Server, ToolOutput};
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+
+use support::http_api::HttpApi;
+use support::manage_files::ManageFiles;
+
+fn server() -> Server {
+    Server::builder("bench", "0.1.0")
+        .tool(|_: ManageFiles| Ok(ToolOutput::text("done")))
+        .tool(|_: HttpApi| Ok(ToolOutput::text("sent")))
+        .build()
+        .expect("the bench's server is valid")
+}
+
+/// A connection after `initialize` with these client capabilities.
+fn initialized(server: &Server, capabilities: Value) -> Connection {
+    let mut connection = server.connect();
+    let initialize = json!({
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": capabilities,
+            "clientInfo": {"name": "bench", "version": "0.1.0"}
+        }
+    });
+    let response = connection.handle(initialize.to_string().as_bytes());
+    assert!(response.is_some_and(|response| contains(&response, b"\"result\"")));
+    connection.handle(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    connection
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
+}
+
+/// One request per action of `manage_files`, as bytes.
+fn resolve_requests(method: &str) -> Vec<Vec<u8>> {
+    support::manage_files_arguments()
+        .into_iter()
+        .enumerate()
+        .map(|(id, arguments)| {
+            json!({
+                "jsonrpc": "2.0",
+                "id": id + 1,
+                "method": method,
+                "params": {"name": "manage_files", "arguments": arguments}
+            })
+            .to_string()
+            .into_bytes()
+        })
+        .collect()
+}
+
+/// Benches `requests` on `connection`, one per iteration in turn, after
+/// checking that each is answered with a result holding `expected`.
+fn bench_requests(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    mut connection: Connection,
+    requests: Vec<Vec<u8>>,
+    expected: &[u8],
+) {
+    for request in &requests {
+        let response = connection.handle(request).expect("a request is answered");
+        assert!(
+            contains(&response, b"\"result\"") && contains(&response, expected),
+            "{}",
+            String::from_utf8_lossy(&response)
+        );
+    }
+    let mut next = 0;
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            next = (next + 1) % requests.len();
+            black_box(connection.handle(black_box(&requests[next])))
+        })
+    });
+}
+
+fn requests(c: &mut Criterion) {
+    let server = server();
+    let plain = || initialized(&server, json!({}));
+    let extension = || {
+        initialized(
+            &server,
+            json!({"extensions": {"io.modelcontextprotocol/tool-resolution": {}}}),
+        )
+    };
+    let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#.to_vec();
+
+    let mut group = c.benchmark_group("requests/manage_files");
+    bench_requests(&mut group, "tools_list", plain(), vec![list], b"\"tools\"");
+    bench_requests(
+        &mut group,
+        "a_tools_annotations",
+        plain(),
+        resolve_requests("tools/annotations"),
+        b"\"annotations\"",
+    );
+    bench_requests(
+        &mut group,
+        "b_tools_resolve",
+        plain(),
+        resolve_requests("tools/resolve"),
+        b"\"tool\"",
+    );
+    bench_requests(
+        &mut group,
+        "c_tools_resolve_extension",
+        extension(),
+        resolve_requests("tools/resolve"),
+        b"\"resultType\":\"complete\"",
+    );
+    group.finish();
+}
+
+criterion_group!(benches, requests);
+criterion_main!(benches);

@@ -1,0 +1,68 @@
+//! What the benches share: the example tools, the hand-written code each one
+//! is measured against, and inputs that mix every action.
+
+#![allow(dead_code)] // Each bench uses a different part.
+
+#[path = "../../examples/tools/http_api.rs"]
+pub mod http_api;
+pub mod interpreter;
+pub mod limits;
+#[path = "../../examples/tools/manage_files.rs"]
+pub mod manage_files;
+
+use serde_json::{Value, json};
+
+/// How many inputs one iteration goes through: enough that every action
+/// appears many times and the order cannot be learnt as one short pattern.
+pub const MIX: usize = 256;
+
+/// `count` indices below `len` in a fixed pseudo-random order (xorshift), each
+/// index equally often, so branch prediction sees a realistic mix.
+pub fn mixed_indices(len: usize, count: usize) -> Vec<usize> {
+    let mut indices: Vec<usize> = (0..count).map(|i| i % len).collect();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for i in (1..indices.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        indices.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    indices
+}
+
+/// Valid `manage_files` arguments for each action, in declaration order.
+pub fn manage_files_arguments() -> Vec<Value> {
+    vec![
+        json!({"action": "read", "path": "notes/2026/report.txt"}),
+        json!({"action": "append", "path": "notes/2026/report.txt", "content": "One more line.\n"}),
+        json!({"action": "replace", "path": "notes/2026/report.txt", "content": "All new.\n"}),
+        json!({"action": "delete", "path": "notes/2026/report.txt"}),
+    ]
+}
+
+/// Valid `http_request` arguments for each method, in declaration order.
+pub fn http_api_arguments() -> Vec<Value> {
+    ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]
+        .iter()
+        .map(|method| match *method {
+            "GET" | "HEAD" | "OPTIONS" | "DELETE" => {
+                json!({"method": method, "path": "/v1/orders/42"})
+            }
+            _ => json!({
+                "method": method,
+                "path": "/v1/orders/42",
+                "headers": {"content-type": "application/json"},
+                "body": "{\"quantity\":3}",
+                "timeout_seconds": 10
+            }),
+        })
+        .collect()
+}
+
+/// [`MIX`] arguments drawn from `per_action` in mixed order.
+pub fn mixed(per_action: &[Value]) -> Vec<Value> {
+    mixed_indices(per_action.len(), MIX)
+        .into_iter()
+        .map(|index| per_action[index].clone())
+        .collect()
+}

@@ -1,0 +1,260 @@
+//! Properties of every example tool over generated arguments, valid and invalid:
+//!
+//! - the generated `inputSchema` accepts a value if and only if
+//!   `from_arguments` does (the `jsonschema` crate is the oracle);
+//! - a resolution is deterministic: the same arguments get the same response
+//!   bytes through `Connection::handle`, for `tools/annotations` and for
+//!   `tools/resolve` in both of its shapes, on the same connection, on a new
+//!   one, on a second server built the same way, and whatever the order of the
+//!   argument keys; a success carries exactly what `resolve` says.
+
+mod robust_support;
+
+use std::sync::OnceLock;
+
+use annot::protocol::Dialect;
+use annot::server::{Connection, Server};
+use annot::{AnnotatedTool, Annotations};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use robust_support::generate::{arguments, fields};
+use robust_support::{COVERED_EXAMPLE_TOOLS, example_server, http_api, manage_files, request};
+use serde_json::{Value, json};
+
+/// Two servers built alike, so a difference between builds would show.
+fn servers() -> &'static [Server; 2] {
+    static SERVERS: OnceLock<[Server; 2]> = OnceLock::new();
+    SERVERS.get_or_init(|| [example_server(&Dialect::ALL), example_server(&Dialect::ALL)])
+}
+
+fn validator<T: AnnotatedTool>() -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(T::input_schema()).expect("inputSchema is JSON");
+    jsonschema::draft202012::new(&schema).expect("inputSchema compiles")
+}
+
+fn schema_of<T: AnnotatedTool>() -> Value {
+    serde_json::from_str(T::input_schema()).expect("inputSchema is JSON")
+}
+
+/// A connection that has run `initialize`, taking up the tool-resolution
+/// extension (so `tools/resolve` answers in its shape) or not.
+fn connection(server: &Server, extension: bool) -> Connection {
+    let mut connection = server.connect();
+    let capabilities = if extension {
+        json!({"extensions": {"io.modelcontextprotocol/tool-resolution": {}}})
+    } else {
+        json!({})
+    };
+    let initialize = request(
+        0,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
+               "clientInfo": {"name": "properties", "version": "0"}}),
+    );
+    let response = connection
+        .handle(initialize.as_bytes())
+        .expect("initialize is answered");
+    assert!(!String::from_utf8_lossy(&response).contains("\"error\""));
+    connection
+}
+
+/// The arguments as JSON text with the keys of the outer object in reverse order.
+fn reversed_text(arguments: &Value) -> String {
+    match arguments {
+        Value::Object(object) => {
+            let members: Vec<String> = object
+                .iter()
+                .rev()
+                .map(|(key, value)| format!("{}:{value}", Value::from(key.as_str())))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn resolution_request(method: &str, tool: &str, arguments_text: &str) -> Vec<u8> {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"{method}","params":{{"name":"{tool}","arguments":{arguments_text}}}}}"#
+    )
+    .into_bytes()
+}
+
+/// The schema and the parser agree on `arguments`.
+fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
+    validator: &jsonschema::Validator,
+    arguments: &Value,
+) -> Result<(), TestCaseError> {
+    let schema_accepts = validator.is_valid(arguments);
+    let parsed = T::from_arguments(arguments);
+    prop_assert_eq!(
+        schema_accepts,
+        parsed.is_ok(),
+        "{}: schema says {}, parser says {:?}, for {}",
+        T::NAME,
+        schema_accepts,
+        parsed,
+        arguments
+    );
+    // The text entry point agrees with the value one.
+    let from_text = T::from_arguments_str(&arguments.to_string());
+    prop_assert_eq!(from_text.is_ok(), parsed.is_ok());
+    Ok(())
+}
+
+/// Same arguments, same bytes, in every dialect; and a success says what
+/// `resolve` says.
+fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCaseError> {
+    let expected: Option<Annotations> =
+        T::from_arguments(arguments).ok().map(|tool| tool.resolve());
+    let texts = [arguments.to_string(), reversed_text(arguments)];
+    let asks = [
+        ("tools/annotations", false),
+        ("tools/resolve", false),
+        ("tools/resolve", true),
+    ];
+    for (method, extension) in asks {
+        let mut answers = Vec::new();
+        for server in servers() {
+            let mut first = connection(server, extension);
+            let mut second = connection(server, extension);
+            for text in &texts {
+                let message = resolution_request(method, T::NAME, text);
+                answers.push(first.handle(&message).expect("answered"));
+                answers.push(first.handle(&message).expect("answered"));
+                answers.push(second.handle(&message).expect("answered"));
+            }
+        }
+        for answer in &answers[1..] {
+            prop_assert_eq!(
+                answer,
+                &answers[0],
+                "{} (extension: {}) differs for {}",
+                method,
+                extension,
+                arguments
+            );
+        }
+        let response: Value = serde_json::from_slice(&answers[0]).expect("JSON");
+        match (&expected, response.get("result")) {
+            (Some(expected), Some(result)) => {
+                let annotations = result
+                    .get("annotations")
+                    .or_else(|| result["tool"].get("annotations"))
+                    .expect("annotations in every shape");
+                let core = expected.effective();
+                for (key, value) in [
+                    ("readOnlyHint", core.read_only),
+                    ("destructiveHint", core.destructive),
+                    ("idempotentHint", core.idempotent),
+                    ("openWorldHint", core.open_world),
+                ] {
+                    prop_assert_eq!(&annotations[key], &json!(value), "{} in {}", key, response);
+                }
+            }
+            (None, None) => prop_assert_eq!(&response["error"]["code"], &json!(-32602)),
+            _ => prop_assert!(false, "parser {:?} but {}", expected, response),
+        }
+    }
+    Ok(())
+}
+
+/// Runs `cases` generated arguments of `T` through both properties.
+fn check_tool<T: AnnotatedTool + std::fmt::Debug>(cases: u32) {
+    let validator = validator::<T>();
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&arguments(&schema_of::<T>()), |arguments| {
+        check_agreement::<T>(&validator, &arguments)?;
+        check_determinism::<T>(&arguments)
+    });
+    if let Err(failure) = result {
+        panic!("{}: {failure}", T::NAME);
+    }
+}
+
+/// The generator reaches both sides of the boundary, every action, and every
+/// field both in valid and in invalid arguments.
+fn check_coverage<T: AnnotatedTool>() {
+    let schema = schema_of::<T>();
+    let strategy = arguments(&schema);
+    let mut runner = TestRunner::deterministic();
+    let (mut valid, mut invalid) = (Vec::new(), Vec::new());
+    for _ in 0..2000 {
+        let value = strategy.new_tree(&mut runner).expect("a value").current();
+        match T::from_arguments(&value) {
+            Ok(_) => valid.push(value),
+            Err(_) => invalid.push(value),
+        }
+    }
+    let share = valid.len() * 100 / 2000;
+    assert!((15..=85).contains(&share), "{}: {share}% valid", T::NAME);
+    for action in T::ACTIONS {
+        let count = valid
+            .iter()
+            .filter(|value| value[T::DISCRIMINATOR] == action.name)
+            .count();
+        assert!(
+            count >= 5,
+            "{}: action {} valid {count} times",
+            T::NAME,
+            action.name
+        );
+    }
+    for field in fields(&schema).keys() {
+        let present = |values: &[Value]| values.iter().filter(|v| v.get(field).is_some()).count();
+        assert!(
+            present(&valid) >= 5,
+            "{}: `{field}` seldom in valid arguments",
+            T::NAME
+        );
+        assert!(
+            present(&invalid) >= 5,
+            "{}: `{field}` seldom in invalid arguments",
+            T::NAME
+        );
+    }
+    let not_objects = invalid.iter().filter(|value| !value.is_object()).count();
+    assert!(not_objects > 0, "{}: no non-object arguments", T::NAME);
+}
+
+#[test]
+fn manage_files_schema_parser_and_resolution() {
+    check_tool::<manage_files::ManageFiles>(512);
+}
+
+#[test]
+fn http_api_schema_parser_and_resolution() {
+    check_tool::<http_api::HttpApi>(512);
+}
+
+#[test]
+fn generators_cover_every_tool_both_ways() {
+    check_coverage::<manage_files::ManageFiles>();
+    check_coverage::<http_api::HttpApi>();
+}
+
+/// A new file in `examples/tools/` must get its properties checked here.
+#[test]
+fn every_example_tool_is_covered() {
+    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tools");
+    let mut files: Vec<String> = std::fs::read_dir(directory)
+        .expect("examples/tools")
+        .map(|entry| {
+            entry
+                .expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.ends_with(".rs"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files, COVERED_EXAMPLE_TOOLS,
+        "add each example tool to tests/robust_support/mod.rs, tests/robust_properties.rs and fuzz/"
+    );
+}

@@ -1,0 +1,292 @@
+//! Argument values for any `#[mcp_tool]` schema, valid and invalid alike.
+//!
+//! The generators read the tool's `inputSchema` for its fields (at the root and
+//! in every `if`/`then`/`else` and `allOf`/`anyOf`/`oneOf` branch) and the
+//! strings it knows (action names, `const`s and `enum`s, field names). Each
+//! field is then present with a value its schema describes, absent, or given a
+//! near miss (a wrong type, `null`, an integral or fractional float, a number
+//! out of range, nested junk); now and then an unknown field is added, or the
+//! arguments are not an object at all. Whether a value is valid is left to the
+//! oracles: the schema and the parser must agree on it.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use proptest::strategy::Union;
+use serde_json::{Map, Number, Value};
+
+/// The subschemas a schema gives one field, across all its branches.
+type Fields = BTreeMap<String, Vec<Value>>;
+
+/// Every field of the argument object, with each subschema that describes it.
+pub fn fields(schema: &Value) -> Fields {
+    let mut fields = Fields::new();
+    collect_fields(schema, &mut fields);
+    fields
+}
+
+fn collect_fields(schema: &Value, fields: &mut Fields) {
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, subschema) in properties {
+            let entry = fields.entry(name.clone()).or_default();
+            if subschema.is_object() {
+                entry.push(subschema.clone());
+            }
+        }
+    }
+    for branch in ["if", "then", "else", "not"] {
+        if let Some(subschema) = schema.get(branch) {
+            collect_fields(subschema, fields);
+        }
+    }
+    for list in ["allOf", "anyOf", "oneOf"] {
+        for subschema in schema
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            collect_fields(subschema, fields);
+        }
+    }
+}
+
+/// Every string a schema names: `const` and `enum` values and property names.
+pub fn known_strings(schema: &Value) -> Vec<String> {
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(object) => {
+                for (key, member) in object {
+                    match (key.as_str(), member) {
+                        ("const", Value::String(text)) => out.push(text.clone()),
+                        ("enum", Value::Array(items)) => {
+                            out.extend(items.iter().filter_map(Value::as_str).map(str::to_owned));
+                        }
+                        ("properties", Value::Object(properties)) => {
+                            out.extend(properties.keys().cloned());
+                        }
+                        _ => {}
+                    }
+                    walk(member, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, out)),
+            _ => {}
+        }
+    }
+    let mut known = Vec::new();
+    walk(schema, &mut known);
+    known.sort();
+    known.dedup();
+    if known.is_empty() {
+        known.push("x".to_owned());
+    }
+    known
+}
+
+/// Arguments for the tool whose `inputSchema` is `schema`.
+pub fn arguments(schema: &Value) -> BoxedStrategy<Value> {
+    let known = known_strings(schema);
+    let fields = fields(schema);
+    let names: Vec<String> = fields.keys().cloned().collect();
+    let values: Vec<BoxedStrategy<Option<Value>>> = fields
+        .values()
+        .map(|schemas| field_value(schemas, &known))
+        .collect();
+    let extra = proptest::option::weighted(0.1, (extra_key(&known), junk(&known)));
+    let object = (values, extra).prop_map(move |(values, extra)| {
+        let mut object: Map<String, Value> = names
+            .iter()
+            .zip(values)
+            .filter_map(|(name, value)| Some((name.clone(), value?)))
+            .collect();
+        if let Some((key, value)) = extra {
+            object.insert(key, value);
+        }
+        Value::Object(object)
+    });
+    prop_oneof![19 => object, 1 => junk(&known)].boxed()
+}
+
+/// One field: a value its schema describes, absent, or a near miss.
+fn field_value(schemas: &[Value], known: &[String]) -> BoxedStrategy<Option<Value>> {
+    let valid = if schemas.is_empty() {
+        junk(known)
+    } else {
+        Union::new(schemas.iter().map(|schema| valid_value(schema, known, 2))).boxed()
+    };
+    prop_oneof![
+        6 => valid.prop_map(Some),
+        2 => Just(None),
+        2 => near_miss(known).prop_map(Some),
+    ]
+    .boxed()
+}
+
+/// A key no tool should accept, or one it knows in the wrong place.
+fn extra_key(known: &[String]) -> BoxedStrategy<String> {
+    prop_oneof![
+        "[a-z_]{1,8}",
+        select(known.to_vec()).prop_map(|name| name.to_uppercase()),
+        Just(String::new()),
+    ]
+    .boxed()
+}
+
+/// A value `schema` describes (mostly: bounds such as `minLength` are left to
+/// chance, which the oracles judge like any other value).
+pub fn valid_value(schema: &Value, known: &[String], depth: u32) -> BoxedStrategy<Value> {
+    if let Some(constant) = schema.get("const") {
+        return Just(constant.clone()).boxed();
+    }
+    if let Some(Value::Array(options)) = schema.get("enum")
+        && !options.is_empty()
+    {
+        return select(options.clone()).boxed();
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(name)) => vec![name.as_str()],
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if types.is_empty() {
+        return junk(known);
+    }
+    Union::new(
+        types
+            .into_iter()
+            .map(|name| of_type(name, schema, known, depth)),
+    )
+    .boxed()
+}
+
+fn of_type(name: &str, schema: &Value, known: &[String], depth: u32) -> BoxedStrategy<Value> {
+    match name {
+        "string" => string(schema, known),
+        "integer" => integer(schema),
+        "number" => any::<f64>()
+            .prop_filter_map("finite", |float| Number::from_f64(float).map(Value::Number))
+            .boxed(),
+        "boolean" => any::<bool>().prop_map(Value::Bool).boxed(),
+        "null" => Just(Value::Null).boxed(),
+        "array" if depth > 0 => {
+            let items = schema
+                .get("items")
+                .map_or_else(|| junk(known), |items| valid_value(items, known, depth - 1));
+            proptest::collection::vec(items, 0..4)
+                .prop_map(Value::Array)
+                .boxed()
+        }
+        "object" if depth > 0 => object(schema, known, depth - 1),
+        _ => junk(known),
+    }
+}
+
+fn string(schema: &Value, known: &[String]) -> BoxedStrategy<Value> {
+    let patterned = schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(|pattern| proptest::string::string_regex(pattern).ok());
+    let plain = prop_oneof![
+        select(known.to_vec()),
+        "[a-zA-Z0-9/._ -]{0,12}",
+        any::<String>(),
+    ];
+    match patterned {
+        Some(patterned) => prop_oneof![3 => patterned, 1 => plain]
+            .prop_map(Value::String)
+            .boxed(),
+        None => plain.prop_map(Value::String).boxed(),
+    }
+}
+
+fn integer(schema: &Value) -> BoxedStrategy<Value> {
+    let bound = |key: &str, default: i128| {
+        schema
+            .get(key)
+            .and_then(Value::as_f64)
+            .map_or(default, |float| float as i128)
+    };
+    let (min, max) = (
+        bound("minimum", i128::from(i64::MIN)),
+        bound("maximum", i128::from(u64::MAX)),
+    );
+    let in_range = (min..=max).prop_map(integer_value);
+    let integral_float = (min.max(-1 << 53)..=max.min(1 << 53))
+        .prop_map(|n| Value::Number(Number::from_f64(n as f64).expect("finite")));
+    prop_oneof![
+        4 => in_range,
+        1 => Just(integer_value(min)),
+        1 => Just(integer_value(max)),
+        2 => integral_float,
+    ]
+    .boxed()
+}
+
+fn integer_value(number: i128) -> Value {
+    if let Ok(small) = i64::try_from(number) {
+        Value::from(small)
+    } else if let Ok(large) = u64::try_from(number) {
+        Value::from(large)
+    } else {
+        Value::from(number as f64)
+    }
+}
+
+fn object(schema: &Value, known: &[String], depth: u32) -> BoxedStrategy<Value> {
+    let values = schema
+        .get("additionalProperties")
+        .filter(|extra| extra.is_object())
+        .map_or_else(|| junk(known), |extra| valid_value(extra, known, depth));
+    let keys = prop_oneof!["[a-z-]{0,6}", select(known.to_vec())];
+    proptest::collection::btree_map(keys, values, 0..3)
+        .prop_map(|map| Value::Object(map.into_iter().collect()))
+        .boxed()
+}
+
+/// A value of the wrong type or just outside a bound.
+fn near_miss(known: &[String]) -> BoxedStrategy<Value> {
+    let numbers = [
+        Value::from(-1),
+        Value::from(65_536),
+        Value::from(u64::MAX),
+        Value::from(i64::MIN),
+        Value::from(1.5),
+        Value::from(3.0),
+        Value::from(-0.0),
+        Value::from(1e20),
+        Value::from(18_446_744_073_709_551_616.0),
+    ];
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        select(numbers.to_vec()),
+        any::<i64>().prop_map(Value::from),
+        select(known.to_vec()).prop_map(Value::String),
+        junk(known),
+    ]
+    .boxed()
+}
+
+/// Any JSON, nested up to three levels.
+pub fn junk(known: &[String]) -> BoxedStrategy<Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter_map("finite", |float| Number::from_f64(float).map(Value::Number)),
+        ".{0,6}".prop_map(Value::String),
+        select(known.to_vec()).prop_map(Value::String),
+    ];
+    let known = known.to_vec();
+    leaf.prop_recursive(3, 16, 4, move |inner| {
+        let keys = prop_oneof!["[a-z]{0,4}", select(known.clone())];
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(keys, inner, 0..4)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+    .boxed()
+}

@@ -1,0 +1,162 @@
+//! What the robustness suites share: every example tool, servers of them, the
+//! example stdio binary, and checks that a response is valid JSON-RPC.
+
+#![allow(dead_code)] // Each suite uses a different part.
+
+pub mod cases;
+pub mod generate;
+
+#[path = "../../examples/tools/http_api.rs"]
+pub mod http_api;
+#[path = "../../examples/tools/manage_files.rs"]
+pub mod manage_files;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use annot::protocol::Dialect;
+use annot::server::{Server, ToolOutput};
+use jsonschema::Validator;
+use serde_json::{Value, json};
+
+/// The files of `examples/tools/` these suites cover. A new example tool must be
+/// added here, to the modules above and to the servers below.
+pub const COVERED_EXAMPLE_TOOLS: &[&str] = &["http_api.rs", "manage_files.rs"];
+
+/// A server of every example tool offering `dialects`; calls do nothing.
+pub fn example_server(dialects: &[Dialect]) -> Server {
+    Server::builder("annot-robust", "0.0.0")
+        .dialects(dialects.iter().copied())
+        .tool(|_: manage_files::ManageFiles| Ok(ToolOutput::text("ok")))
+        .tool(|_: http_api::HttpApi| Ok(ToolOutput::text("ok")))
+        .build()
+        .expect("the example server is consistent")
+}
+
+/// The same server as the stdio example binary: `manage_files` alone, every
+/// dialect. Calls do nothing.
+pub fn binary_like_server() -> Server {
+    Server::builder("annot-manage-files", "0.0.0")
+        .tool(|_: manage_files::ManageFiles| Ok(ToolOutput::text("ok")))
+        .build()
+        .expect("the manage_files server is consistent")
+}
+
+/// The `initialize` request of a client that takes up the tool-resolution
+/// extension.
+pub fn initialize_with_extension(id: i64) -> String {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"extensions": {"io.modelcontextprotocol/tool-resolution": {}}},
+            "clientInfo": {"name": "robust", "version": "0"}
+        }
+    })
+    .to_string()
+}
+
+/// A request as one line of JSON text.
+pub fn request(id: impl Into<Value>, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id.into(), "method": method, "params": params}).to_string()
+}
+
+fn mcp_schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/schemas/mcp-2025-11-25.schema.json"
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the vendored MCP schema"))
+            .expect("the MCP schema is JSON")
+    })
+}
+
+fn mcp_validator(definition: &str) -> Validator {
+    let mut schema = mcp_schema().clone();
+    schema["$ref"] = Value::String(format!("#/$defs/{definition}"));
+    jsonschema::validator_for(&schema).expect("the MCP schema compiles")
+}
+
+/// Parses a response and checks it against MCP's `JSONRPCResponse`
+/// (a result or an error, `jsonrpc: "2.0"`, an id that is a string or an
+/// integer when present).
+pub fn parse_response(bytes: &[u8]) -> Value {
+    static VALIDATOR: OnceLock<Validator> = OnceLock::new();
+    let validator = VALIDATOR.get_or_init(|| mcp_validator("JSONRPCResponse"));
+    let text = std::str::from_utf8(bytes).expect("responses are UTF-8");
+    assert!(!text.contains('\n'), "a response is one line");
+    let value: Value = serde_json::from_str(text).expect("responses are JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&value)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{value} is not a JSON-RPC response: {errors:?}"
+    );
+    value
+}
+
+/// `target/<profile>/examples/manage_files`, built first so a test never runs
+/// a stale binary (a no-op right after `cargo test` built the examples).
+pub fn manage_files_binary() -> PathBuf {
+    let test_binary = std::env::current_exe().expect("test binary path");
+    // target/<profile>/deps/<test binary>
+    let profile_dir = test_binary
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binary lives in target/<profile>/deps");
+    let profile = profile_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .expect("profile");
+    let profile_flag = match profile {
+        "debug" => "--profile=dev".to_owned(),
+        other => format!("--profile={other}"),
+    };
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            "manage_files",
+            &profile_flag,
+        ])
+        .env(
+            "CARGO_TARGET_DIR",
+            profile_dir.parent().expect("target directory"),
+        )
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("run cargo build");
+    assert!(
+        status.success(),
+        "cargo build --example manage_files failed"
+    );
+    let binary = profile_dir
+        .join("examples")
+        .join(format!("manage_files{}", std::env::consts::EXE_SUFFIX));
+    assert!(binary.exists(), "{} missing", binary.display());
+    binary
+}
+
+/// A fresh directory under the system's temporary directory, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("annot-robust-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("create a temporary directory");
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
