@@ -72,7 +72,10 @@ fn property<T: AnnotatedTool>(strategy: impl Strategy<Value = Value>) -> (u32, u
 }
 
 fn assert_rules_hit(tool: &str, (fired, quiet): (u32, u32)) {
-    assert!(fired >= CASES / 10, "{tool}: only {fired} calls fired a rule");
+    assert!(
+        fired >= CASES / 10,
+        "{tool}: only {fired} calls fired a rule"
+    );
     assert!(quiet >= CASES / 10, "{tool}: only {quiet} calls fired none");
 }
 
@@ -83,8 +86,19 @@ fn segment() -> impl Strategy<Value = String> {
 
 fn file_path() -> impl Strategy<Value = String> {
     let prefix = prop::sample::select(vec![
-        "/etc/", "/root/", "/sys/", "/proc/", "/var/", "/usr/", "/tmp/", "/home/ann/", "scratch/",
-        "./", "", "/etcetera/", "/rooted/",
+        "/etc/",
+        "/root/",
+        "/sys/",
+        "/proc/",
+        "/var/",
+        "/usr/",
+        "/tmp/",
+        "/home/ann/",
+        "scratch/",
+        "./",
+        "",
+        "/etcetera/",
+        "/rooted/",
     ]);
     (prefix, prop::collection::vec(segment(), 0..3))
         .prop_map(|(prefix, rest)| format!("{prefix}{}", rest.join("/")))
@@ -101,7 +115,10 @@ fn manage_files_stays_within_its_bound() {
             "read" | "delete" => json!({"action": action, "path": path}),
             _ => json!({"action": action, "path": path, "content": content}),
         });
-    assert_rules_hit("manage_files", property::<manage_files::ManageFiles>(strategy));
+    assert_rules_hit(
+        "manage_files",
+        property::<manage_files::ManageFiles>(strategy),
+    );
 }
 
 const METHODS: [&str; 7] = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];
