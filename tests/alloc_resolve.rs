@@ -5,18 +5,24 @@
 //! The count is per thread, so whatever the test harness does on its own
 //! threads meanwhile cannot make a test pass or fail.
 
+#[path = "../examples/tools/github_api.rs"]
+mod github_api;
 #[path = "../examples/tools/http_api.rs"]
 mod http_api;
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
+#[path = "../examples/tools/sql.rs"]
+mod sql;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::hint::black_box;
 
 use annot::AnnotatedTool;
+use github_api::GithubApi;
 use http_api::HttpApi;
 use manage_files::ManageFiles;
+use sql::Sql;
 use serde_json::{Value, json};
 
 /// The system allocator, counting what the current thread asks of it while
@@ -77,22 +83,25 @@ fn heap_operations_during(work: impl FnOnce()) -> usize {
     HEAP_OPERATIONS.with(Cell::get)
 }
 
-/// Parses one argument set per action of `T` (in declaration order, checked
-/// against `T::ACTIONS` so a new action cannot be missed), then resolves each
-/// many times while counting.
-fn assert_resolve_allocates_nothing<T: AnnotatedTool>(per_action: &[Value]) {
-    let names: Vec<&str> = T::ACTIONS.iter().map(|action| action.name).collect();
-    assert_eq!(
-        per_action.len(),
-        names.len(),
-        "one argument set per action of {names:?}"
-    );
-    let values: Vec<T> = per_action
+/// Parses `arguments` (which must name every action of `T`, so that a new
+/// action cannot be missed), resolves each once to warm up what rules compile
+/// on first use, then resolves them all many times while counting.
+fn assert_resolve_allocates_nothing<T: AnnotatedTool>(arguments: &[Value]) {
+    for action in T::ACTIONS {
+        assert!(
+            arguments
+                .iter()
+                .any(|arguments| arguments[T::DISCRIMINATOR] == action.name),
+            "no arguments for the action `{}`",
+            action.name
+        );
+    }
+    let values: Vec<T> = arguments
         .iter()
         .map(|arguments| T::from_arguments(arguments).expect("valid arguments"))
         .collect();
-    for (value, action) in values.iter().zip(T::ACTIONS) {
-        assert_eq!(value.resolve(), action.annotations, "{}", action.name);
+    for value in &values {
+        black_box(value.resolve());
     }
 
     let operations = heap_operations_during(|| {
@@ -139,27 +148,73 @@ fn the_counter_ignores_other_threads() {
 }
 
 #[test]
-fn manage_files_resolves_every_action_without_allocating() {
-    assert_resolve_allocates_nothing::<ManageFiles>(&[
-        json!({"action": "read", "path": "notes.txt"}),
-        json!({"action": "append", "path": "notes.txt", "content": "more"}),
-        json!({"action": "replace", "path": "notes.txt", "content": "new"}),
-        json!({"action": "delete", "path": "notes.txt"}),
-    ]);
-}
-
-#[test]
-fn http_request_resolves_every_method_without_allocating() {
-    let per_method: Vec<Value> = HttpApi::ACTIONS
+fn a_tool_without_rules_resolves_without_allocating() {
+    assert!(HttpApi::RULES.is_empty());
+    let arguments: Vec<Value> = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]
         .iter()
-        .map(|action| {
+        .map(|method| {
             json!({
-                "method": action.name,
+                "method": method,
                 "path": "/v1/orders/42",
                 "headers": {"accept": "application/json"},
                 "body": "{}",
             })
         })
         .collect();
-    assert_resolve_allocates_nothing::<HttpApi>(&per_method);
+    assert_resolve_allocates_nothing::<HttpApi>(&arguments);
+}
+
+#[test]
+fn a_rule_of_one_pattern_resolves_without_allocating() {
+    // One rule on `path`: a set of one pattern, tested without a set of results.
+    assert_eq!(ManageFiles::RULES.len(), 1);
+    let arguments: Vec<Value> = ["notes.txt", "/etc/passwd"]
+        .iter()
+        .flat_map(|path| {
+            [
+                json!({"action": "read", "path": path}),
+                json!({"action": "append", "path": path, "content": "more"}),
+                json!({"action": "replace", "path": path, "content": "new"}),
+                json!({"action": "delete", "path": path}),
+            ]
+        })
+        .collect();
+    assert_resolve_allocates_nothing::<ManageFiles>(&arguments);
+}
+
+#[test]
+fn actions_without_rules_resolve_without_allocating() {
+    // `explain` has no rule; `run` has five on one field (see below).
+    let explain = Sql::from_arguments(&json!({"action": "explain", "statement": "SELECT 1"}))
+        .expect("valid arguments");
+    black_box(explain.resolve());
+    let operations = heap_operations_during(|| {
+        for _ in 0..100 {
+            black_box(black_box(&explain).resolve());
+        }
+    });
+    assert_eq!(operations, 0);
+}
+
+#[test]
+fn rules_of_several_patterns_on_one_field() {
+    let run = |statement: &str| {
+        Sql::from_arguments(&json!({"action": "run", "statement": statement})).unwrap()
+    };
+    let github = GithubApi::from_arguments(&json!({"method": "GET", "path": "/repos/o/r"}))
+        .expect("valid arguments");
+    let values = [run("SELECT 1"), run("DROP TABLE t")];
+    black_box(github.resolve());
+    for value in &values {
+        black_box(value.resolve());
+    }
+    let sql = heap_operations_during(|| {
+        for value in black_box(values.as_slice()) {
+            black_box(value.resolve());
+        }
+    });
+    let github = heap_operations_during(|| {
+        black_box(black_box(&github).resolve());
+    });
+    assert_eq!((sql, github), (0, 0), "sql, github_api");
 }
