@@ -1,6 +1,7 @@
 //! The rule interpreter a server author would write without the macro: rules
 //! kept in a `Vec`, arguments read through `serde_json::Value` look-ups, one
-//! `Regex` per rule, the first rule that matches wins.
+//! `Regex` per rule; every rule that matches sets its hints, in order, over
+//! the tool's defaults.
 //!
 //! Written plainly, as the alternative is meant to be measured. By itself it
 //! does not validate the arguments beyond the fields its rules read, so it does
@@ -8,25 +9,25 @@
 //! asks for the arguments to be validated against the tool's `inputSchema`
 //! before resolving, which [`Validated`] adds with the `jsonschema` crate.
 
-use annot::{AnnotatedTool, Annotations};
+use annot::{AnnotatedTool, Annotations, Hint};
 use jsonschema::Validator;
 use regex::Regex;
 use serde_json::Value;
 
 use super::limits;
 
-/// One rule: when `field` is a string matching `pattern`, the call has these
-/// annotations.
+/// One rule: when `field` is a string matching `pattern`, the call has the
+/// hints (and title) set in `sets`.
 pub struct Rule {
     pub field: String,
     pub pattern: Regex,
-    pub annotations: Annotations,
+    pub sets: Annotations,
 }
 
-/// A tool's rules, and the annotations when none matches (its static worst case).
+/// A tool's rules, over its tool-level defaults.
 pub struct Interpreter {
+    pub defaults: Annotations,
     pub rules: Vec<Rule>,
-    pub fallback: Annotations,
 }
 
 /// Why the interpreter could not resolve.
@@ -38,30 +39,38 @@ pub enum InterpreterError {
 }
 
 impl Interpreter {
-    /// Compiles `(field, pattern, annotations)` rules.
-    pub fn new(fallback: Annotations, rules: &[(&str, &str, Annotations)]) -> Self {
+    /// Compiles `(field, pattern, sets)` rules.
+    pub fn new(defaults: Annotations, rules: &[(&str, &str, Annotations)]) -> Self {
         let rules = rules
             .iter()
-            .map(|(field, pattern, annotations)| Rule {
+            .map(|(field, pattern, sets)| Rule {
                 field: (*field).to_owned(),
                 pattern: Regex::new(pattern).expect("the bench's rules are valid regexes"),
-                annotations: *annotations,
+                sets: *sets,
             })
             .collect();
-        Interpreter { rules, fallback }
+        Interpreter { defaults, rules }
     }
 
     /// The annotations of these arguments.
     pub fn resolve(&self, arguments: &Value) -> Result<Annotations, InterpreterError> {
         let object = arguments.as_object().ok_or(InterpreterError::NotAnObject)?;
+        let mut annotations = self.defaults;
         for rule in &self.rules {
             if let Some(Value::String(value)) = object.get(&rule.field)
                 && rule.pattern.is_match(value)
             {
-                return Ok(rule.annotations);
+                if rule.sets.title.is_some() {
+                    annotations.title = rule.sets.title;
+                }
+                for hint in Hint::ALL {
+                    if let Some(value) = rule.sets.get(hint) {
+                        annotations = annotations.with(hint, Some(value));
+                    }
+                }
             }
         }
-        Ok(self.fallback)
+        Ok(annotations.effective())
     }
 
     /// The annotations of arguments given as JSON text.
@@ -102,29 +111,74 @@ impl Validated {
     }
 }
 
-/// `manage_files` as rules: one per action.
-pub fn manage_files(fallback: Annotations) -> Interpreter {
+/// `manage_files` as rules: one per action, and its system-path rule.
+pub fn manage_files() -> Interpreter {
+    let hints = Annotations::new;
     Interpreter::new(
-        fallback,
+        hints().open_world(false),
         &[
-            ("action", "^read$", limits::READ),
-            ("action", "^append$", limits::APPEND),
-            ("action", "^replace$", limits::REPLACE),
-            ("action", "^delete$", limits::DELETE),
+            (
+                "action",
+                "^read$",
+                hints().title("Read a file").read_only(true),
+            ),
+            (
+                "action",
+                "^append$",
+                hints().title("Append to a file").destructive(false),
+            ),
+            (
+                "action",
+                "^replace$",
+                hints()
+                    .title("Replace a file")
+                    .destructive(true)
+                    .idempotent(true),
+            ),
+            (
+                "action",
+                "^delete$",
+                hints()
+                    .title("Delete a file")
+                    .destructive(true)
+                    .idempotent(true),
+            ),
+            (
+                "path",
+                limits::SYSTEM_PATH,
+                hints().privileged_access(true).sensitive_data(true),
+            ),
         ],
     )
 }
 
 /// `http_request` as rules: the three read-only methods share one.
-pub fn http_api(fallback: Annotations) -> Interpreter {
+pub fn http_api() -> Interpreter {
+    let hints = Annotations::new;
     Interpreter::new(
-        fallback,
+        hints().open_world(true),
         &[
-            ("method", "^(GET|HEAD|OPTIONS)$", limits::GET),
-            ("method", "^POST$", limits::POST),
-            ("method", "^PUT$", limits::PUT),
-            ("method", "^PATCH$", limits::PATCH),
-            ("method", "^DELETE$", limits::DELETE_RESOURCE),
+            ("method", "^(GET|HEAD|OPTIONS)$", hints().read_only(true)),
+            (
+                "method",
+                "^POST$",
+                hints().destructive(false).idempotent(false),
+            ),
+            (
+                "method",
+                "^PUT$",
+                hints().destructive(true).idempotent(true),
+            ),
+            (
+                "method",
+                "^PATCH$",
+                hints().destructive(true).idempotent(false),
+            ),
+            (
+                "method",
+                "^DELETE$",
+                hints().destructive(true).idempotent(true).reversible(false),
+            ),
         ],
     )
 }

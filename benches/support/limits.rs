@@ -2,8 +2,10 @@
 //! same constants the generated code returns, with nothing generated.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use annot::Annotations;
+use regex::Regex;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -35,13 +37,28 @@ pub const DELETE: Annotations = Annotations::new()
     .open_world(false)
     .effective();
 
-/// `manage_files` resolved by a hand-written `match`.
+/// The system paths of the rule of `manage_files`.
+pub const SYSTEM_PATH: &str = "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)";
+static SYSTEM_PATH_REGEX: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(SYSTEM_PATH).expect("a valid pattern"));
+
+/// The rule of `manage_files`: an action on a system path needs privileged
+/// access and touches sensitive data.
+pub fn on_system_path(action: Annotations, path: &str) -> Annotations {
+    if SYSTEM_PATH_REGEX.is_match(path) {
+        action.privileged_access(true).sensitive_data(true)
+    } else {
+        action
+    }
+}
+
+/// `manage_files` resolved by a hand-written `match` and its rule.
 pub fn manage_files(tool: &ManageFiles) -> Annotations {
     match tool {
-        ManageFiles::Read { .. } => READ,
-        ManageFiles::Append { .. } => APPEND,
-        ManageFiles::Replace { .. } => REPLACE,
-        ManageFiles::Delete { .. } => DELETE,
+        ManageFiles::Read { path } => on_system_path(READ, path),
+        ManageFiles::Append { path, .. } => on_system_path(APPEND, path),
+        ManageFiles::Replace { path, .. } => on_system_path(REPLACE, path),
+        ManageFiles::Delete { path } => on_system_path(DELETE, path),
     }
 }
 
@@ -107,10 +124,10 @@ pub enum TypedFiles {
 impl TypedLimit for TypedFiles {
     fn resolve(&self) -> Annotations {
         match self {
-            TypedFiles::Read { .. } => READ,
-            TypedFiles::Append { .. } => APPEND,
-            TypedFiles::Replace { .. } => REPLACE,
-            TypedFiles::Delete { .. } => DELETE,
+            TypedFiles::Read { path } => on_system_path(READ, path),
+            TypedFiles::Append { path, .. } => on_system_path(APPEND, path),
+            TypedFiles::Replace { path, .. } => on_system_path(REPLACE, path),
+            TypedFiles::Delete { path } => on_system_path(DELETE, path),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod limits;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
 
+use annot::AnnotatedTool;
 use serde_json::{Value, json};
 
 /// How many inputs one iteration goes through: enough that every action
@@ -30,17 +31,23 @@ pub fn mixed_indices(len: usize, count: usize) -> Vec<usize> {
     indices
 }
 
-/// Valid `manage_files` arguments for each action, in declaration order.
+/// Valid `manage_files` arguments: each action on an ordinary path and on a
+/// system path, which its rule catches.
 pub fn manage_files_arguments() -> Vec<Value> {
-    vec![
-        json!({"action": "read", "path": "notes/2026/report.txt"}),
-        json!({"action": "append", "path": "notes/2026/report.txt", "content": "One more line.\n"}),
-        json!({"action": "replace", "path": "notes/2026/report.txt", "content": "All new.\n"}),
-        json!({"action": "delete", "path": "notes/2026/report.txt"}),
-    ]
+    ["notes/2026/report.txt", "/etc/hosts"]
+        .iter()
+        .flat_map(|path| {
+            [
+                json!({"action": "read", "path": path}),
+                json!({"action": "append", "path": path, "content": "One more line.\n"}),
+                json!({"action": "replace", "path": path, "content": "All new.\n"}),
+                json!({"action": "delete", "path": path}),
+            ]
+        })
+        .collect()
 }
 
-/// Valid `http_request` arguments for each method, in declaration order.
+/// Valid `http_request` arguments for each method.
 pub fn http_api_arguments() -> Vec<Value> {
     ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]
         .iter()
@@ -57,6 +64,21 @@ pub fn http_api_arguments() -> Vec<Value> {
             }),
         })
         .collect()
+}
+
+/// Panics unless `arguments` name every action of `T`, so that a bench
+/// cannot leave an action out.
+pub fn assert_every_action<T: AnnotatedTool>(arguments: &[Value]) {
+    for action in T::ACTIONS {
+        assert!(
+            arguments
+                .iter()
+                .any(|arguments| arguments[T::DISCRIMINATOR] == action.name),
+            "no arguments for the action `{}` of `{}`",
+            action.name,
+            T::NAME
+        );
+    }
 }
 
 /// [`MIX`] arguments drawn from `per_action` in mixed order.
