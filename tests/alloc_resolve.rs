@@ -92,7 +92,13 @@ fn assert_resolve_allocates_nothing<T: AnnotatedTool>(per_action: &[Value]) {
         .map(|arguments| T::from_arguments(arguments).expect("valid arguments"))
         .collect();
     for (value, action) in values.iter().zip(T::ACTIONS) {
-        assert_eq!(value.resolve(), action.annotations, "{}", action.name);
+        // Equal to the action's annotations unless a rule fires, and within
+        // them always (rules can only lower the action's worst case).
+        assert!(
+            value.resolve().is_within(&action.annotations),
+            "{}",
+            action.name
+        );
     }
 
     let operations = heap_operations_during(|| {

@@ -18,7 +18,9 @@ use annot::{AnnotatedTool, Annotations};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use robust_support::generate::{arguments, fields};
-use robust_support::{COVERED_EXAMPLE_TOOLS, example_server, http_api, manage_files, request};
+use robust_support::{
+    COVERED_EXAMPLE_TOOLS, example_server, github_api, http_api, manage_files, request, sql,
+};
 use serde_json::{Value, json};
 
 /// Two servers built alike, so a difference between builds would show.
@@ -232,9 +234,21 @@ fn http_api_schema_parser_and_resolution() {
 }
 
 #[test]
+fn github_api_schema_parser_and_resolution() {
+    check_tool::<github_api::GithubApi>(512);
+}
+
+#[test]
+fn sql_schema_parser_and_resolution() {
+    check_tool::<sql::Sql>(512);
+}
+
+#[test]
 fn generators_cover_every_tool_both_ways() {
     check_coverage::<manage_files::ManageFiles>();
     check_coverage::<http_api::HttpApi>();
+    check_coverage::<github_api::GithubApi>();
+    check_coverage::<sql::Sql>();
 }
 
 /// A new file in `examples/tools/` must get its properties checked here.
