@@ -86,7 +86,9 @@ fn resolution_saves_the_confirmations_of_reads() {
         verdicts(&with),
         [Verdict::Allow, normal, Verdict::Allow, normal, normal]
     );
-    assert_eq!(verdicts(&without), [normal; 5]);
+    // Without resolution the client must assume the worst of every call,
+    // a system path among it: privileged and sensitive, a strong confirmation.
+    assert_eq!(verdicts(&without), [Verdict::Confirm(Strength::Strong); 5]);
     assert_eq!(with[1].reason().rule, Rule::NonDestructiveWrite);
     assert_eq!(with[4].reason().rule, Rule::Destructive);
     assert_eq!(

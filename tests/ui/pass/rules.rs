@@ -47,6 +47,6 @@ struct Api {
 }
 
 fn main() {
-    assert_eq!(Files::RULES.len(), 5);
+    assert_eq!(Files::RULES.len(), 6);
     assert_eq!(Api::RULES.len(), 2);
 }
