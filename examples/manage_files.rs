@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use annot::server::{Server, ToolError, ToolOutput};
-use manage_files::ManageFiles;
+pub use manage_files::ManageFiles;
 use sandbox::Sandbox;
 
 #[path = "tools/manage_files.rs"]
@@ -47,8 +47,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs one validated call inside the sandbox.
-fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolError> {
+/// Runs one validated call inside the sandbox (also used by `examples/tour.rs`).
+pub fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolError> {
     match arguments {
         ManageFiles::Read { path } => {
             let text = sandbox.read(&path)?;
@@ -76,7 +76,7 @@ fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolErro
 }
 
 /// The files a session may touch, and nothing else.
-mod sandbox {
+pub mod sandbox {
     use std::fs::{self, OpenOptions};
     use std::io::{self, Write};
     use std::path::{Component, Path, PathBuf};

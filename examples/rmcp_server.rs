@@ -167,7 +167,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let files = Files {
         root: Arc::new(options.root),
     };
-    let server = Annotated::new(files, AnnotatedTools::new().with::<ManageFiles>()?);
+    let tools = AnnotatedTools::builder().tool::<ManageFiles>().build()?;
+    let server = Annotated::new(files, tools);
     match options.mode {
         Mode::Stdio => {
             let running = server.serve(lifted(rmcp::transport::stdio())).await?;

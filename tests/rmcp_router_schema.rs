@@ -104,7 +104,9 @@ fn a_schema_without_an_object_root_is_a_typed_error() {
         error.to_string(),
         "the inputSchema of `one_of_root` is invalid: its root must have \"type\": \"object\""
     );
-    let registered = AnnotatedTools::<Server>::new().with::<OneOfRoot>();
+    let registered = AnnotatedTools::<Server>::builder()
+        .tool::<OneOfRoot>()
+        .build();
     assert!(matches!(
         registered,
         Err(ToolConversionError::Invalid(

@@ -10,171 +10,14 @@ mod rmcp_support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LIFT_META, LiftHttp, lifted};
-use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
-use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
-use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as RmcpTool,
+use annot::rmcp::{Annotated, LIFT_META, LiftHttp};
+use annot::server::{Server as BuiltIn, ToolOutput};
+use rmcp_support::fixtures::{
+    Fetch, INITIALIZE, INITIALIZED, LIST, Server, raw_session, result, server, tool,
 };
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use rmcp_support::manage_files::ManageFiles;
 use rmcp_support::{MCP_SCHEMA, assert_valid};
-use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-/// A tool whose actions carry SEP-1984 hints.
-#[derive(Debug)]
-enum Fetch {
-    Get,
-    Post,
-}
-
-const GET: Annotations = Annotations::new()
-    .read_only(true)
-    .open_world(true)
-    .sensitive_data(false)
-    .effective();
-const POST: Annotations = Annotations::new()
-    .destructive(false)
-    .open_world(true)
-    .ai_processing(true)
-    .slow_execution(true)
-    .resource_intensive(false)
-    .sensitive_data(true)
-    .privileged_access(true)
-    .reversible(false)
-    .effective();
-
-impl AnnotatedTool for Fetch {
-    const NAME: &'static str = "fetch";
-    const TITLE: Option<&'static str> = None;
-    const DESCRIPTION: Option<&'static str> = Some("GET or POST a URL.");
-    const DISCRIMINATOR: &'static str = "method";
-    const ACTIONS: &'static [Action] = &[
-        Action {
-            name: "get",
-            annotations: GET,
-        },
-        Action {
-            name: "post",
-            annotations: POST,
-        },
-    ];
-    const STATIC_ANNOTATIONS: Annotations = Annotations::join_all(&[GET, POST]);
-
-    fn input_schema() -> &'static str {
-        r#"{"type":"object","properties":{"method":{"type":"string","enum":["get","post"]}},"required":["method"]}"#
-    }
-
-    fn resolve(&self) -> Annotations {
-        match self {
-            Fetch::Get => GET,
-            Fetch::Post => POST,
-        }
-    }
-
-    fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError> {
-        match arguments.get("method").and_then(Value::as_str) {
-            Some("get") => Ok(Fetch::Get),
-            Some("post") => Ok(Fetch::Post),
-            Some(other) => Err(ArgumentError::UnknownAction {
-                field: "method".into(),
-                found: other.into(),
-                expected: &["get", "post"],
-            }),
-            None => Err(ArgumentError::MissingField {
-                field: "method".into(),
-            }),
-        }
-    }
-}
-
-/// A server with a tool of its own in rmcp's tool router, beside the annotated
-/// ones: the router is what `#[tool_router]` and `#[tool_handler]` build.
-#[derive(Clone)]
-struct Server {
-    router: ToolRouter<Server>,
-}
-
-impl Server {
-    fn new() -> Self {
-        let mut schema = Map::new();
-        schema.insert("type".into(), json!("object"));
-        let echo = RmcpTool::new("echo", "Echo the tool's name.", schema);
-        let mut router = ToolRouter::new();
-        router.add_route(ToolRoute::new_dyn(
-            echo,
-            |context: ToolCallContext<'_, Server>| {
-                let name = context.name().to_owned();
-                Box::pin(async move {
-                    Ok(CallToolResult::success(vec![ContentBlock::text(name)]).into())
-                })
-            },
-        ));
-        Server { router }
-    }
-}
-
-impl ServerHandler for Server {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.router.list_all()))
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        self.router
-            .call(ToolCallContext::new(self, request, context))
-            .await
-    }
-
-    fn get_tool(&self, name: &str) -> Option<RmcpTool> {
-        self.router.get(name).cloned()
-    }
-}
-
-impl HandleTool<Fetch> for Server {
-    async fn handle(
-        &self,
-        tool: Fetch,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
-            "{tool:?}"
-        ))]))
-    }
-}
-
-impl HandleTool<ManageFiles> for Server {
-    async fn handle(
-        &self,
-        _tool: ManageFiles,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        panic!("a handler that panics");
-    }
-}
-
-fn server() -> Annotated<Server> {
-    let tools = AnnotatedTools::new()
-        .with::<Fetch>()
-        .and_then(|tools| tools.with::<ManageFiles>())
-        .expect("valid tools");
-    Annotated::new(Server::new(), tools)
-}
+use serde_json::{Value, json};
 
 /// `fetch` exactly as annot lists it: every hint in `annotations`, every marker.
 fn expected_fetch() -> Value {
@@ -202,58 +45,6 @@ fn expected_fetch() -> Value {
         "resolve": true,
         "_meta": {"io.modelcontextprotocol/tool-resolution": {"resolvable": true}}
     })
-}
-
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
-
-/// Runs `server` over an in-memory byte stream (what stdio carries), sends
-/// `requests` as JSON lines and returns the responses by id, as raw text.
-async fn raw_session(lift: bool, requests: &[&str]) -> Vec<(u64, String)> {
-    let (server_side, client_side) = tokio::io::duplex(1 << 16);
-    let running = tokio::spawn(async move {
-        let running = if lift {
-            server().serve(lifted(server_side)).await
-        } else {
-            server().serve(server_side).await
-        };
-        running.expect("initialize").waiting().await.expect("serve");
-    });
-    let (read, mut write) = tokio::io::split(client_side);
-    let mut lines = BufReader::new(read).lines();
-    let mut responses = Vec::new();
-    for request in requests {
-        write.write_all(request.as_bytes()).await.unwrap();
-        write.write_all(b"\n").await.unwrap();
-        let Some(id) = serde_json::from_str::<Value>(request).unwrap()["id"].as_u64() else {
-            continue;
-        };
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
-            .await
-            .expect("answered in time")
-            .unwrap()
-            .expect("a line");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(message["id"], id, "{line}");
-        responses.push((id, line));
-    }
-    drop(write);
-    running.abort();
-    responses
-}
-
-fn result(line: &str) -> Value {
-    serde_json::from_str::<Value>(line).unwrap()["result"].take()
-}
-
-fn tool<'a>(list: &'a Value, name: &str) -> &'a Value {
-    list["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|tool| tool["name"] == name)
-        .unwrap_or_else(|| panic!("{name} listed in {list}"))
 }
 
 #[tokio::test]
@@ -383,6 +174,96 @@ async fn calls_reach_the_right_handler_and_a_panic_is_an_error() {
     );
     // The server kept serving after the panic.
     assert_eq!(text(&responses[5].1), json!("Get"));
+}
+
+/// The same requests to the built-in server and to rmcp serving the same
+/// tools get the same listing and the same answers, byte for byte in JSON.
+#[tokio::test]
+async fn rmcp_answers_as_the_built_in_server_does() {
+    let built_in = BuiltIn::builder("parity", "0")
+        .tool(|_: Fetch| Ok(ToolOutput::text("")))
+        .tool(|_: ManageFiles| Ok(ToolOutput::text("")))
+        .build()
+        .unwrap();
+    let resolve = |id: u64, method: &str, arguments: Value, meta: Value| {
+        let mut params = json!({"name": "manage_files", "arguments": arguments});
+        if !meta.is_null() {
+            params["_meta"] = meta;
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+    };
+    let system_read = json!({"action": "read", "path": "/etc/passwd"});
+    let extension = json!({"io.modelcontextprotocol/clientCapabilities":
+        {"extensions": {"io.modelcontextprotocol/tool-resolution": {}, "dev.annot/resolution": {}}}});
+    let explained = json!({"dev.annot/resolution": {"explain": true},
+        "io.modelcontextprotocol/clientCapabilities":
+        {"extensions": {"io.modelcontextprotocol/tool-resolution": {}, "dev.annot/resolution": {}}}});
+    let requests = [
+        INITIALIZE.to_owned(),
+        INITIALIZED.to_owned(),
+        LIST.to_owned(),
+        resolve(3, "tools/annotations", system_read.clone(), Value::Null),
+        resolve(4, "tools/resolve", system_read.clone(), Value::Null),
+        resolve(5, "tools/resolve", system_read.clone(), extension),
+        resolve(6, "tools/resolve", system_read.clone(), explained),
+        resolve(
+            7,
+            "tools/resolve",
+            json!({"action": "read", "path": "notes.txt"}),
+            json!({"dev.annot/resolution": {"explain": true}}),
+        ),
+        resolve(8, "tools/resolve", json!({"action": "read"}), Value::Null),
+        resolve(
+            9,
+            "tools/resolve",
+            json!({"action": "shred", "path": "a"}),
+            Value::Null,
+        ),
+        resolve(10, "tools/resolve", json!("not an object"), Value::Null),
+        json!({"jsonrpc": "2.0", "id": 11, "method": "tools/annotations",
+               "params": {"name": "nope", "arguments": {}}})
+        .to_string(),
+    ];
+    let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
+    let through_rmcp = raw_session(true, &requests).await;
+
+    let mut connection = built_in.connect();
+    let mut answered = 0;
+    for request in &requests {
+        let Some(expected) = connection.handle(request.as_bytes()) else {
+            continue;
+        };
+        let expected: Value = serde_json::from_slice(&expected).unwrap();
+        let id = expected["id"].as_u64().unwrap();
+        let (_, line) = through_rmcp.iter().find(|(i, _)| *i == id).unwrap();
+        let got: Value = serde_json::from_str(line).unwrap();
+        match id {
+            // rmcp answers initialize with the rmcp server's identity; the
+            // capabilities must still be the built-in server's.
+            1 => {
+                let (got, expected) = (
+                    &got["result"]["capabilities"],
+                    &expected["result"]["capabilities"],
+                );
+                assert_eq!(got["tools"], expected["tools"]);
+                assert_eq!(got["extensions"], expected["extensions"]);
+            }
+            // rmcp lists the router's own tool too.
+            2 => {
+                for annotated in expected["result"]["tools"].as_array().unwrap() {
+                    let name = annotated["name"].as_str().unwrap();
+                    assert_eq!(tool(&got["result"], name), annotated);
+                }
+            }
+            _ => assert_eq!(got, expected, "request {id}"),
+        }
+        answered += 1;
+    }
+    assert_eq!(
+        answered,
+        requests.len() - 1,
+        "every request but the notification"
+    );
 }
 
 mod http {

@@ -252,6 +252,124 @@ fn http_api_arguments() {
     still_serves("http_api arguments", &mut connection);
 }
 
+/// Odd values for the tools with rules on argument values: huge and deep
+/// values reach the rules (or the recursion limit) and get the right answer.
+#[test]
+fn rule_tools_with_odd_arguments() {
+    let server = example_server(&Dialect::ALL);
+    let mut connection = session(&server);
+    let padding = " ".repeat(HUGE / 10);
+    let deep_body = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let table: Vec<(&str, String, Result<bool, i64>)> = vec![
+        // (tool, arguments as JSON text, Ok(destructiveHint) or Err(code))
+        (
+            "sql",
+            json!({"action": "run", "statement": format!("select 1;{padding}drop table t")})
+                .to_string(),
+            Ok(true),
+        ),
+        (
+            "sql",
+            json!({"action": "run", "statement": format!("{padding}select 1")}).to_string(),
+            Ok(false),
+        ),
+        (
+            "sql",
+            json!({"action": "run", "statement": "\0drop table t"}).to_string(),
+            Ok(true),
+        ),
+        (
+            "sql",
+            json!({"action": "explain", "statement": "drop table t"}).to_string(),
+            Ok(false),
+        ),
+        (
+            "sql",
+            json!({"action": "run", "statement": ["select 1"]}).to_string(),
+            Err(cases::INVALID_PARAMS),
+        ),
+        (
+            "sql",
+            json!({"action": "run"}).to_string(),
+            Err(cases::INVALID_PARAMS),
+        ),
+        (
+            "github_api",
+            json!({"method": "DELETE", "path": format!("/repos/a/b{padding}")}).to_string(),
+            Ok(true),
+        ),
+        (
+            "github_api",
+            json!({"method": "GET", "path": "/repos/a/b", "public": "true"}).to_string(),
+            Err(cases::INVALID_PARAMS),
+        ),
+        (
+            "github_api",
+            json!({"method": "GET", "path": "/repos/a/b", "public": null}).to_string(),
+            Err(cases::INVALID_PARAMS),
+        ),
+        (
+            "github_api",
+            json!({"method": "GET", "path": "/repos/a/b", "public": 1}).to_string(),
+            Err(cases::INVALID_PARAMS),
+        ),
+        (
+            "github_api",
+            format!(
+                r#"{{"method":"POST","path":"/repos/a/b/issues","body":{}}}"#,
+                deep_body(100)
+            ),
+            Ok(false),
+        ),
+        (
+            "github_api",
+            format!(
+                r#"{{"method":"POST","path":"/repos/a/b/issues","body":{}}}"#,
+                deep_body(DEEP)
+            ),
+            Err(cases::PARSE_ERROR),
+        ),
+        (
+            "github_api",
+            r#"{"method":"DELETE","path":"/repos/a/b","method":"GET"}"#.to_owned(),
+            Ok(false),
+        ),
+        (
+            "manage_files",
+            json!({"action": "read", "path": "/etc/shadow"}).to_string(),
+            Ok(false),
+        ),
+    ];
+    for (number, (tool, arguments, expected)) in table.into_iter().enumerate() {
+        let message = format!(
+            r#"{{"jsonrpc":"2.0","id":{number},"method":"tools/annotations","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+        );
+        let case = format!("{tool} case {number}");
+        let response = connection.handle(message.as_bytes());
+        match expected {
+            Ok(destructive) => {
+                let value = parse_response(response.as_deref().expect("answered"));
+                let annotations = &value["result"]["annotations"];
+                let hint = if annotations["readOnlyHint"] == true {
+                    false
+                } else {
+                    annotations["destructiveHint"] == true
+                };
+                assert_eq!(hint, destructive, "{case}: {value}");
+            }
+            Err(code) => {
+                let id = if code == cases::PARSE_ERROR {
+                    Id::Absent
+                } else {
+                    Id::Echo(json!(number))
+                };
+                check_answer(&case, &Expect::Error { code, id }, response.as_deref());
+            }
+        }
+    }
+    still_serves("rule tools", &mut connection);
+}
+
 /// The parser's own entry points: nesting beyond serde_json's recursion limit
 /// is a syntax error, never a stack overflow; a 10 MB string is just a string.
 #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use annot::AnnotatedTool;
 use annot::protocol::Dialect;
-use robust_support::{example_server, http_api, manage_files, parse_response};
+use robust_support::{example_server, github_api, http_api, manage_files, parse_response, sql};
 
 /// Every file of `fuzz/seeds/<target>/` and `fuzz/regressions/<target>/`.
 fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
@@ -73,4 +73,6 @@ fn replay_tool<T: AnnotatedTool>(target: &str) {
 fn tool_inputs_parse_or_fail_cleanly_and_stay_within_the_bound() {
     replay_tool::<manage_files::ManageFiles>("tool_json_manage_files");
     replay_tool::<http_api::HttpApi>("tool_json_http_api");
+    replay_tool::<github_api::GithubApi>("tool_json_github_api");
+    replay_tool::<sql::Sql>("tool_json_sql");
 }

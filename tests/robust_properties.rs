@@ -18,7 +18,9 @@ use annot::{AnnotatedTool, Annotations};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use robust_support::generate::{arguments, fields};
-use robust_support::{COVERED_EXAMPLE_TOOLS, example_server, http_api, manage_files, request};
+use robust_support::{
+    COVERED_EXAMPLE_TOOLS, example_server, github_api, http_api, manage_files, request, sql,
+};
 use serde_json::{Value, json};
 
 /// Two servers built alike, so a difference between builds would show.
@@ -34,6 +36,12 @@ fn validator<T: AnnotatedTool>() -> jsonschema::Validator {
 
 fn schema_of<T: AnnotatedTool>() -> Value {
     serde_json::from_str(T::input_schema()).expect("inputSchema is JSON")
+}
+
+/// The tool's arguments generator: its schema and its rules.
+fn generator<T: AnnotatedTool>() -> BoxedStrategy<Value> {
+    let rules: Vec<&str> = T::RULES.iter().map(|rule| rule.source).collect();
+    arguments(&schema_of::<T>(), &rules)
 }
 
 /// A connection that has run `initialize`, taking up the tool-resolution
@@ -159,28 +167,31 @@ fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCase
     Ok(())
 }
 
-/// Runs `cases` generated arguments of `T` through both properties.
-fn check_tool<T: AnnotatedTool + std::fmt::Debug>(cases: u32) {
+/// Runs generated arguments of `T` through both properties: the cheap
+/// schema/parser agreement on many, determinism (36 requests each) on fewer.
+fn check_tool<T: AnnotatedTool + std::fmt::Debug>() {
     let validator = validator::<T>();
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
+    let run = |cases: u32, test: &dyn Fn(Value) -> Result<(), TestCaseError>| {
+        let mut runner = TestRunner::new(Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        if let Err(failure) = runner.run(&generator::<T>(), test) {
+            panic!("{}: {failure}", T::NAME);
+        }
+    };
+    run(2048, &|arguments| {
+        check_agreement::<T>(&validator, &arguments)
     });
-    let result = runner.run(&arguments(&schema_of::<T>()), |arguments| {
-        check_agreement::<T>(&validator, &arguments)?;
-        check_determinism::<T>(&arguments)
-    });
-    if let Err(failure) = result {
-        panic!("{}: {failure}", T::NAME);
-    }
+    run(192, &|arguments| check_determinism::<T>(&arguments));
 }
 
-/// The generator reaches both sides of the boundary, every action, and every
-/// field both in valid and in invalid arguments.
+/// The generator reaches both sides of the boundary, every action, every field
+/// both in valid and in invalid arguments, and every rule.
 fn check_coverage<T: AnnotatedTool>() {
     let schema = schema_of::<T>();
-    let strategy = arguments(&schema);
+    let strategy = generator::<T>();
     let mut runner = TestRunner::deterministic();
     let (mut valid, mut invalid) = (Vec::new(), Vec::new());
     for _ in 0..2000 {
@@ -219,22 +230,52 @@ fn check_coverage<T: AnnotatedTool>() {
     }
     let not_objects = invalid.iter().filter(|value| !value.is_object()).count();
     assert!(not_objects > 0, "{}: no non-object arguments", T::NAME);
+    for rule in T::RULES {
+        let fired = valid
+            .iter()
+            .filter(|value| {
+                let tool = T::from_arguments(value).expect("valid");
+                tool.explain()
+                    .fired
+                    .iter()
+                    .any(|fired| fired.index == rule.index)
+            })
+            .count();
+        assert!(
+            fired >= 5,
+            "{}: rule fired {fired} times: {}",
+            T::NAME,
+            rule.source
+        );
+    }
 }
 
 #[test]
 fn manage_files_schema_parser_and_resolution() {
-    check_tool::<manage_files::ManageFiles>(512);
+    check_tool::<manage_files::ManageFiles>();
 }
 
 #[test]
 fn http_api_schema_parser_and_resolution() {
-    check_tool::<http_api::HttpApi>(512);
+    check_tool::<http_api::HttpApi>();
+}
+
+#[test]
+fn github_api_schema_parser_and_resolution() {
+    check_tool::<github_api::GithubApi>();
+}
+
+#[test]
+fn sql_schema_parser_and_resolution() {
+    check_tool::<sql::Sql>();
 }
 
 #[test]
 fn generators_cover_every_tool_both_ways() {
     check_coverage::<manage_files::ManageFiles>();
     check_coverage::<http_api::HttpApi>();
+    check_coverage::<github_api::GithubApi>();
+    check_coverage::<sql::Sql>();
 }
 
 /// A new file in `examples/tools/` must get its properties checked here.

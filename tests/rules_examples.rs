@@ -202,12 +202,15 @@ fn run(statement: &str) -> Annotations {
         .resolve()
 }
 
+/// `(readOnlyHint, destructiveHint, idempotentHint)` of one statement.
+type CoreHints = (bool, bool, bool);
+
 #[test]
 fn sql_statements_value_by_value() {
     let read = (true, false, true);
     let additive = (false, false, false);
     let destructive = (false, true, false);
-    let table: &[(&str, (bool, bool, bool), Option<bool>)] = &[
+    let table: &[(&str, CoreHints, Option<bool>)] = &[
         ("SELECT * FROM users", read, None),
         ("select 1", read, None),
         ("  \n\tSeLeCt name FROM t", read, None),

@@ -134,3 +134,28 @@ fn rules_on_an_actions_enum() {
     assert_eq!(Queues::STATIC_ANNOTATIONS.destructive, Some(true));
     assert_eq!(Queues::STATIC_ANNOTATIONS.idempotent, Some(false));
 }
+
+#[mcp_tool(
+    discriminator = "method",
+    when(not(method != "DELETE")) => (reversible = false),
+    when(not(all(method == "GET", not(size > 10)))) => (slow_execution),
+)]
+#[allow(dead_code)]
+struct Negations {
+    method: HttpMethod,
+    size: u32,
+}
+
+#[test]
+fn negations_apply_to_whole_tests() {
+    let resolve = |method: &str, size: u32| {
+        Negations::from_arguments(&json!({"method": method, "size": size}))
+            .unwrap()
+            .resolve()
+    };
+    assert_eq!(resolve("DELETE", 0).reversible, Some(false));
+    assert_eq!(resolve("PUT", 0).reversible, None);
+    assert_eq!(resolve("GET", 5).slow_execution, None);
+    assert_eq!(resolve("GET", 11).slow_execution, Some(true));
+    assert_eq!(resolve("PUT", 0).slow_execution, Some(true));
+}

@@ -2,11 +2,15 @@
 //! and the invariants every answer must keep. A target panics (and libFuzzer
 //! saves the input) when one of them breaks.
 
+#[path = "../../examples/tools/github_api.rs"]
+pub mod github_api;
 #[path = "../../examples/tools/http_api.rs"]
 pub mod http_api;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
 pub mod sequence;
+#[path = "../../examples/tools/sql.rs"]
+pub mod sql;
 
 use std::sync::OnceLock;
 
@@ -43,6 +47,8 @@ pub fn tools() -> &'static [ToolInfo] {
         vec![
             info::<manage_files::ManageFiles>(),
             info::<http_api::HttpApi>(),
+            info::<github_api::GithubApi>(),
+            info::<sql::Sql>(),
         ]
     })
 }
@@ -54,6 +60,8 @@ pub fn server() -> &'static Server {
         Server::builder("annot-fuzz", "0.0.0")
             .tool(|_: manage_files::ManageFiles| Ok(ToolOutput::text("ok")))
             .tool(|_: http_api::HttpApi| Ok(ToolOutput::text("ok")))
+            .tool(|_: github_api::GithubApi| Ok(ToolOutput::text("ok")))
+            .tool(|_: sql::Sql| Ok(ToolOutput::text("ok")))
             .build()
             .expect("the fuzz server is consistent")
     })

@@ -116,6 +116,17 @@ pub async fn custom(
     }
 }
 
+/// The four core hints, defaults applied.
+fn core(annotations: Annotations) -> [Option<bool>; 4] {
+    let effective = annotations.effective();
+    [
+        effective.read_only,
+        effective.destructive,
+        effective.idempotent,
+        effective.open_world,
+    ]
+}
+
 /// Everything a client does with `manage_files` over one connection: the
 /// capabilities, the listing, every action resolved in every dialect the
 /// session allows and checked against the tool's own resolver and the static
@@ -142,28 +153,39 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         .find(|tool| tool.name == ManageFiles::NAME)
         .expect("manage_files listed");
     let listed_json = serde_json::to_value(listed).unwrap();
-    let static_annotations: ToolAnnotations =
+    // rmcp's client types keep the core hints only: the SEP-1984 hints and the
+    // `resolve` / `dynamicAnnotations` markers that reach the wire (see
+    // tests/rmcp_wire.rs) are dropped when rmcp parses the listing.
+    let listed_annotations: ToolAnnotations =
         serde_json::from_value(listed_json["annotations"].clone()).unwrap();
-    let static_hints = static_annotations.hints();
-    assert_eq!(
-        static_hints.effective(),
-        Annotations {
-            title: None,
-            ..ManageFiles::STATIC_ANNOTATIONS
-        }
-        .effective()
-    );
+    let declared = ManageFiles::STATIC_ANNOTATIONS;
+    assert_eq!(core(listed_annotations.hints()), core(declared));
     assert_eq!(
         listed_json["_meta"][TOOL_RESOLUTION_EXTENSION],
         json!({"resolvable": true})
     );
 
-    for action in ManageFiles::ACTIONS {
-        let arguments = arguments(action.name);
-        let expected = ManageFiles::from_arguments(&arguments)
+    // Every action on a plain path, then on a system path, where the tool's
+    // rule adds privileged access and sensitive data.
+    let cases = ManageFiles::ACTIONS.iter().flat_map(|action| {
+        let plain = arguments(action.name);
+        let mut system = plain.clone();
+        system["path"] = json!("/etc/passwd");
+        [(action, plain, true), (action, system, false)]
+    });
+    for (action, arguments, plain) in cases {
+        let mut expected = ManageFiles::from_arguments(&arguments)
             .expect("valid arguments")
-            .resolve();
-        assert_eq!(expected, action.annotations, "{}", action.name);
+            .resolve()
+            .effective();
+        // Within the action's worst case, with its core hints; only the rule
+        // decides the SEP-1984 ones.
+        expected.check_within(&action.annotations).unwrap();
+        assert_eq!(core(expected), core(action.annotations), "{arguments}");
+        let rule = if plain { None } else { Some(true) };
+        assert_eq!(expected.privileged_access, rule, "{arguments}");
+        expected.title = expected.title.or(declared.title);
+        let static_hints = declared;
         let params = json!({"name": ManageFiles::NAME, "arguments": arguments});
 
         // Dialect A.
@@ -175,8 +197,7 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
         assert_eq!(
             a.annotations,
             ToolAnnotations::from(expected),
-            "{}",
-            action.name
+            "{arguments}"
         );
         a.annotations.hints().check_within(&static_hints).unwrap();
 

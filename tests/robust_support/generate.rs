@@ -8,6 +8,10 @@
 //! out of range, nested junk); now and then an unknown field is added, or the
 //! arguments are not an object at all. Whether a value is valid is left to the
 //! oracles: the schema and the parser must agree on it.
+//!
+//! A tool's rules on argument values (`AnnotatedTool::RULES`) add values that
+//! make them fire: strings their `matches` patterns match, paths their
+//! `matches_template` templates match, the literals they compare with.
 
 use std::collections::BTreeMap;
 
@@ -85,14 +89,19 @@ pub fn known_strings(schema: &Value) -> Vec<String> {
     known
 }
 
-/// Arguments for the tool whose `inputSchema` is `schema`.
-pub fn arguments(schema: &Value) -> BoxedStrategy<Value> {
+/// Arguments for the tool whose `inputSchema` is `schema` and whose rules are
+/// written `rules` (`Rule::source`).
+pub fn arguments(schema: &Value, rules: &[&str]) -> BoxedStrategy<Value> {
     let known = known_strings(schema);
     let fields = fields(schema);
+    let mut rule_values = rule_values(rules);
     let names: Vec<String> = fields.keys().cloned().collect();
     let values: Vec<BoxedStrategy<Option<Value>>> = fields
-        .values()
-        .map(|schemas| field_value(schemas, &known))
+        .iter()
+        .map(|(name, schemas)| {
+            let from_rules = rule_values.remove(name).unwrap_or_default();
+            field_value(schemas, from_rules, &known)
+        })
         .collect();
     let extra = proptest::option::weighted(0.1, (extra_key(&known), junk(&known)));
     let object = (values, extra).prop_map(move |(values, extra)| {
@@ -109,17 +118,27 @@ pub fn arguments(schema: &Value) -> BoxedStrategy<Value> {
     prop_oneof![19 => object, 1 => junk(&known)].boxed()
 }
 
-/// One field: a value its schema describes, absent, or a near miss.
-fn field_value(schemas: &[Value], known: &[String]) -> BoxedStrategy<Option<Value>> {
-    let valid = if schemas.is_empty() {
+/// One field: a value its schema describes or a rule tests for, absent, or a
+/// near miss.
+fn field_value(
+    schemas: &[Value],
+    from_rules: Vec<BoxedStrategy<Value>>,
+    known: &[String],
+) -> BoxedStrategy<Option<Value>> {
+    let described = if schemas.is_empty() {
         junk(known)
     } else {
         Union::new(schemas.iter().map(|schema| valid_value(schema, known, 2))).boxed()
     };
+    let valid = if from_rules.is_empty() {
+        described
+    } else {
+        prop_oneof![1 => described, 2 => Union::new(from_rules)].boxed()
+    };
     prop_oneof![
-        6 => valid.prop_map(Some),
-        2 => Just(None),
-        2 => near_miss(known).prop_map(Some),
+        8 => valid.prop_map(Some),
+        1 => Just(None),
+        1 => near_miss(known).prop_map(Some),
     ]
     .boxed()
 }
@@ -289,4 +308,104 @@ pub fn junk(known: &[String]) -> BoxedStrategy<Value> {
         ]
     })
     .boxed()
+}
+
+/// Values the rules test fields for, by field: `field matches "re"`,
+/// `field matches_template "/a/:b/*"` and `field == literal`.
+pub fn rule_values(rules: &[&str]) -> BTreeMap<String, Vec<BoxedStrategy<Value>>> {
+    let tests = regex::Regex::new(
+        r#"(\w+) (matches_template|matches|==) (r"[^"]*"|"(?:[^"\\]|\\.)*"|true|false|-?[0-9.]+)"#,
+    )
+    .expect("a valid regex");
+    let mut values: BTreeMap<String, Vec<BoxedStrategy<Value>>> = BTreeMap::new();
+    for rule in rules {
+        for test in tests.captures_iter(rule) {
+            let (field, operator, literal) = (&test[1], &test[2], &test[3]);
+            let text = match literal.strip_prefix("r\"") {
+                Some(raw) => Some(raw.trim_end_matches('"').to_owned()),
+                None => serde_json::from_str::<String>(literal).ok(),
+            };
+            let strategy = match (operator, text) {
+                ("matches", Some(pattern)) => matching(&pattern),
+                ("matches_template", Some(template)) => matching(&template_regex(&template)),
+                ("==", Some(text)) => Some(Just(Value::String(text)).boxed()),
+                ("==", None) => serde_json::from_str(literal).ok().map(|v| Just(v).boxed()),
+                _ => None,
+            };
+            if let Some(strategy) = strategy {
+                values.entry(field.to_owned()).or_default().push(strategy);
+            }
+        }
+    }
+    values
+}
+
+/// Strings `pattern` matches, mostly: anchors and word boundaries, which the
+/// generator cannot honour, are dropped from the pattern first.
+fn matching(pattern: &str) -> Option<BoxedStrategy<Value>> {
+    let generator = proptest::string::string_regex(&without_assertions(pattern)).ok()?;
+    // Text around the match, so unanchored patterns are tested in context.
+    Some(
+        (generator, "[ a-z;]{0,3}", "[ a-z;/]{0,3}")
+            .prop_map(|(matched, before, after)| match matched.len() % 3 {
+                0 => Value::String(matched),
+                1 => Value::String(format!("{before}{matched}")),
+                _ => Value::String(format!("{matched}{after}")),
+            })
+            .boxed(),
+    )
+}
+
+/// `pattern` without `^`, `$`, `\b`, `\B`, `\A`, `\z` outside character classes.
+fn without_assertions(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let escaped = chars.next().unwrap_or('\\');
+                if in_class || !matches!(escaped, 'b' | 'B' | 'A' | 'z') {
+                    out.push('\\');
+                    out.push(escaped);
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // `[^` and a `]` right after the opening are part of the class.
+                if chars.peek() == Some(&'^') {
+                    out.push(chars.next().expect("peeked"));
+                }
+                if chars.peek() == Some(&']') {
+                    out.push(chars.next().expect("peeked"));
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            '^' | '$' if !in_class => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A regex of the paths a `matches_template` template matches: `:name` is one
+/// segment, a trailing `*` any rest.
+fn template_regex(template: &str) -> String {
+    template
+        .split('/')
+        .map(|segment| {
+            if segment.starts_with(':') {
+                "[a-z0-9_-]{1,8}".to_owned()
+            } else if segment == "*" {
+                "[a-z0-9/._-]{0,12}".to_owned()
+            } else {
+                regex::escape(segment)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }

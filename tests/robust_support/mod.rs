@@ -6,10 +6,14 @@
 pub mod cases;
 pub mod generate;
 
+#[path = "../../examples/tools/github_api.rs"]
+pub mod github_api;
 #[path = "../../examples/tools/http_api.rs"]
 pub mod http_api;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
+#[path = "../../examples/tools/sql.rs"]
+pub mod sql;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -22,7 +26,8 @@ use serde_json::{Value, json};
 
 /// The files of `examples/tools/` these suites cover. A new example tool must be
 /// added here, to the modules above and to the servers below.
-pub const COVERED_EXAMPLE_TOOLS: &[&str] = &["http_api.rs", "manage_files.rs"];
+pub const COVERED_EXAMPLE_TOOLS: &[&str] =
+    &["github_api.rs", "http_api.rs", "manage_files.rs", "sql.rs"];
 
 /// A server of every example tool offering `dialects`; calls do nothing.
 pub fn example_server(dialects: &[Dialect]) -> Server {
@@ -30,6 +35,8 @@ pub fn example_server(dialects: &[Dialect]) -> Server {
         .dialects(dialects.iter().copied())
         .tool(|_: manage_files::ManageFiles| Ok(ToolOutput::text("ok")))
         .tool(|_: http_api::HttpApi| Ok(ToolOutput::text("ok")))
+        .tool(|_: github_api::GithubApi| Ok(ToolOutput::text("ok")))
+        .tool(|_: sql::Sql| Ok(ToolOutput::text("ok")))
         .build()
         .expect("the example server is consistent")
 }

@@ -2,8 +2,7 @@ use annot::{HttpMethod, mcp_tool};
 
 #[mcp_tool(
     discriminator = "method",
-    when(method == "DELET") => (destructive = false),
-    when(method matches "^G") => (sensitive_data),
+    when(method in ["GET", "DELET"]) => (destructive = false),
 )]
 struct Api {
     method: HttpMethod,

@@ -7,8 +7,10 @@ use proc_macro2::Span;
 use syn::ext::IdentExt;
 
 use super::kind::{Base, Kind, kind_of};
+use super::patterns::{check_pattern_sets, collect_patterns, pattern_regex};
+use super::scopes::check_authorization;
 use super::template::template_regex;
-use super::{AuthSpec, Literal, Predicate, Rule, Test};
+use super::{Literal, Predicate, Rule, Test};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
 use crate::suggest::did_you_mean;
@@ -69,15 +71,6 @@ impl Checked {
             .position(|known| known == scope)
             .expect("checked: every scope is in the table");
         1 << index
-    }
-}
-
-/// The regex of a `matches` or `matches_template` test.
-pub fn pattern_regex(test: &Test) -> Option<Result<String, String>> {
-    match test {
-        Test::Matches(lit) => Some(Ok(lit.value())),
-        Test::MatchesTemplate(lit) => Some(template_regex(&lit.value())),
-        _ => None,
     }
 }
 
@@ -428,138 +421,5 @@ fn check_literal(name: &str, kind: &Kind, value: &Literal, errors: &Errors) {
         (Base::Int { .. }, _) => wrong("an integer"),
         (Base::Float, _) => wrong("a number"),
         (Base::Other, _) => {}
-    }
-}
-
-fn collect_patterns(predicate: &Predicate, sets: &mut Vec<FieldPatterns>) {
-    match predicate {
-        Predicate::All(parts) | Predicate::Any(parts) => {
-            for part in parts {
-                collect_patterns(part, sets);
-            }
-        }
-        Predicate::Not(inner) => collect_patterns(inner, sets),
-        Predicate::Some(_) => {}
-        Predicate::Test(field, test) => {
-            let Some(Ok(regex)) = pattern_regex(test) else {
-                return;
-            };
-            if regex::Regex::new(&regex).is_err() {
-                return; // reported by check_test
-            }
-            let set = match sets.iter_mut().position(|set| set.field == field.name) {
-                Some(index) => &mut sets[index],
-                None => {
-                    sets.push(FieldPatterns {
-                        field: field.name.clone(),
-                        regexes: Vec::new(),
-                    });
-                    sets.last_mut().expect("just pushed")
-                }
-            };
-            if !set.regexes.contains(&regex) {
-                set.regexes.push(regex);
-            }
-        }
-    }
-}
-
-/// Each field's patterns together must compile as one set, as at run time.
-fn check_pattern_sets(checked: &Checked, errors: &Errors) {
-    for set in &checked.patterns {
-        if let Err(problem) = regex::RegexSet::new(&set.regexes) {
-            let span = checked
-                .rules
-                .iter()
-                .flat_map(|rule| rule.rule.predicate.fields())
-                .find(|field| field.name == set.field)
-                .map_or_else(Span::call_site, |field| field.span);
-            errors.at(
-                span,
-                format!(
-                    "the patterns of `{}` do not compile together: {problem}",
-                    set.field
-                ),
-            );
-        }
-    }
-}
-
-/// OAuth scope tokens: printable ASCII but space, `"` and `\` (RFC 6749, 3.3).
-fn valid_scope(scope: &str) -> bool {
-    !scope.is_empty()
-        && scope
-            .bytes()
-            .all(|b| (0x21..=0x7e).contains(&b) && b != b'"' && b != b'\\')
-}
-
-fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) {
-    let mut specs: Vec<&AuthSpec> = Vec::new();
-    specs.extend(&tool.options.auth);
-    specs.extend(
-        checked
-            .rules
-            .iter()
-            .filter_map(|rule| rule.rule.auth.as_ref()),
-    );
-    let variants: &[crate::ast::Variant] = match &tool.shape {
-        Shape::Enum(variants) => variants,
-        Shape::Struct(_) => &[],
-    };
-    specs.extend(
-        variants
-            .iter()
-            .filter_map(|v| v.annotate.as_ref().and_then(|a| a.auth.as_ref())),
-    );
-    checked.uses_auth = !specs.is_empty();
-    for spec in &specs {
-        if let AuthSpec::Scopes(scopes, _) = spec {
-            for scope in scopes {
-                let value = scope.value();
-                if !valid_scope(&value) {
-                    errors.spanned(
-                        scope,
-                        "an OAuth scope is a non-empty token of printable ASCII, without \
-                         spaces, `\"` or `\\`",
-                    );
-                } else if !checked.scopes.contains(&value) {
-                    checked.scopes.push(value);
-                }
-            }
-        }
-    }
-    if checked.scopes.len() > 64 {
-        errors.at(
-            specs[0].span(),
-            format!(
-                "a tool names at most 64 scopes, this one names {}",
-                checked.scopes.len()
-            ),
-        );
-    }
-    if !checked.uses_auth || tool.options.auth.is_some() {
-        return;
-    }
-    match &tool.shape {
-        Shape::Struct(_) => errors.at(
-            specs[0].span(),
-            "rules set authorization, so every call needs one to start from: add \
-             `scopes = [...]` or `no_auth` to #[mcp_tool(...)]",
-        ),
-        Shape::Enum(variants) => {
-            for variant in variants {
-                if variant.annotate.as_ref().is_none_or(|a| a.auth.is_none()) {
-                    errors.spanned(
-                        &variant.ident,
-                        format!(
-                            "action `{}` declares no authorization, but the tool does elsewhere: \
-                             add `scopes = [...]` or `no_auth` to its #[annotate(...)], or a \
-                             default to #[mcp_tool(...)]",
-                            variant.ident
-                        ),
-                    );
-                }
-            }
-        }
     }
 }

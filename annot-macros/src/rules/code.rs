@@ -114,7 +114,7 @@ fn predicate(
         }
         Predicate::Not(inner) => {
             let inner = recurse(inner);
-            quote!((!#inner))
+            quote!((!(#inner)))
         }
         Predicate::Some(field) => {
             let kind = kind_of(&field_named(fields, &field.name).ty, false);
@@ -132,12 +132,14 @@ fn predicate(
             }
             let found = field_named(fields, &field.name);
             let is_action = discriminator == Some(found.name.as_str());
-            if is_action {
-                return value_test(&quote!(__action_name), &Base::Str, test, p);
-            }
-            let kind = kind_of(&found.ty, false);
-            let value = binding(&field.name);
-            optional_test(&value, &kind, test, p)
+            let test = if is_action {
+                value_test(&quote!(__action_name), &Base::Str, test, p)
+            } else {
+                let kind = kind_of(&found.ty, false);
+                optional_test(&binding(&field.name), &kind, test, p)
+            };
+            // Parenthesised, so that `not(...)` negates the whole test.
+            quote!((#test))
         }
     }
 }
@@ -292,6 +294,8 @@ pub fn action_name_checks(
             "`{name}` is not an action of `{}`; expected one of ",
             quote!(#ty).to_string().replace(' ', "")
         );
+        // Every token on the literal, `__annot` too: the error points there.
+        let p = respan(p, lit.span());
         Some(quote_spanned! {lit.span()=>
             const _: () = {
                 const __PARTS: &[&str] = &[#message, <#ty as #p::AnnotatedActions>::NAMES_JSON];
@@ -304,6 +308,18 @@ pub fn action_name_checks(
         })
     });
     quote!(#(#checks)*)
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 fn action_literals<'a>(predicate: &'a Predicate, action: &str, into: &mut Vec<&'a Literal>) {

@@ -10,6 +10,8 @@ mod code;
 mod expand;
 mod kind;
 mod parse;
+mod patterns;
+mod scopes;
 mod template;
 
 use core::fmt;

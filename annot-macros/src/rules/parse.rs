@@ -44,7 +44,15 @@ pub fn parse_rule(
             return None;
         }
     };
-    let predicate = errors.ok(Parser::parse2(whole_predicate, predicate_group.stream()));
+    let predicate = if predicate_group.stream().is_empty() {
+        errors.spanned(
+            &predicate_group,
+            "`when()` needs a predicate, such as `path matches \"^/etc\"` or `count > 10`",
+        );
+        None
+    } else {
+        errors.ok(Parser::parse2(whole_predicate, predicate_group.stream()))
+    };
     let (hints, auth) = rule_hints(&hints_group, errors)?;
     if hints.is_empty() && auth.is_none() {
         errors.spanned(
@@ -191,11 +199,6 @@ pub fn parse_auth(key: &Ident, raw: RawValue, slot: &mut Option<AuthSpec>, error
 
 /// The one predicate inside `when(...)`.
 fn whole_predicate(input: ParseStream) -> syn::Result<Predicate> {
-    if input.is_empty() {
-        return Err(input.error(
-            "`when()` needs a predicate, such as `path matches \"^/etc\"` or `count > 10`",
-        ));
-    }
     let predicate = predicate(input)?;
     if !input.is_empty() {
         return Err(input.error(

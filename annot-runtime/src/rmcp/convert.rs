@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use super::LIFT_META;
 use crate::AnnotatedTool;
-use crate::server::shared::{DialectSet, ErasedTool, ToolEntry};
-use crate::server::{BuildError, ToolError};
+use crate::server::shared::listed_tools;
+use crate::server::{BuildError, Server, ToolError, ToolOutput};
 
 /// A tool that cannot be served through rmcp.
 ///
@@ -66,35 +66,35 @@ pub enum ToolConversionError {
 /// assert_eq!(carried["resolve"], true);
 /// ```
 pub fn rmcp_tool<T: AnnotatedTool + 'static>() -> Result<RmcpTool, ToolConversionError> {
-    let entry = render::<T>(DialectSet::ALL)?;
-    listing(&entry)
+    let server = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
+        .tool(runs_through_rmcp::<T>)
+        .build()?;
+    let (name, json) = listed_tools(&server)
+        .next()
+        .expect("a server built with one tool lists it");
+    listing(name, json)
 }
 
-/// `T` rendered by the built-in server for `dialects`. Its calls run through
-/// rmcp, so the server's handler slot only says so.
-pub(crate) fn render<T: AnnotatedTool + 'static>(
-    dialects: DialectSet,
-) -> Result<ToolEntry, BuildError> {
-    let tool = ErasedTool::new::<T, _>(|_: T| {
-        Err(ToolError::new(
-            "this tool is served through rmcp, which runs its calls",
-        ))
-    });
-    ToolEntry::render(tool, dialects)
+/// The name of the built-in server an rmcp adapter renders its tools with; it
+/// never reaches the wire (rmcp answers `initialize` with your handler's info).
+pub(crate) const SERVER_NAME: &str = "annot-rmcp";
+
+/// The built-in server's handler of a tool that rmcp runs: never called, since
+/// `tools/call` goes to your [`HandleTool`](super::HandleTool) implementation.
+pub(crate) fn runs_through_rmcp<T>(_: T) -> Result<ToolOutput, ToolError> {
+    Err(ToolError::new(
+        "this tool is served through rmcp, which runs its calls",
+    ))
 }
 
-/// rmcp's view of a rendered tool's listing.
-pub(crate) fn listing(entry: &ToolEntry) -> Result<RmcpTool, ToolConversionError> {
-    let full: Value =
-        serde_json::from_str(entry.listed()).map_err(|error| rmcp_error(entry, error))?;
-    project(&full).map_err(|error| rmcp_error(entry, error))
-}
-
-fn rmcp_error(entry: &ToolEntry, error: serde_json::Error) -> ToolConversionError {
-    ToolConversionError::Rmcp {
-        tool: entry.name().to_owned(),
+/// rmcp's view of one tool of the built-in server's listing.
+pub(crate) fn listing(name: &str, json: &str) -> Result<RmcpTool, ToolConversionError> {
+    let rmcp_error = |error: serde_json::Error| ToolConversionError::Rmcp {
+        tool: name.to_owned(),
         message: error.to_string(),
-    }
+    };
+    let full: Value = serde_json::from_str(json).map_err(rmcp_error)?;
+    project(&full).map_err(rmcp_error)
 }
 
 /// rmcp's view of a wire Tool, carrying what it drops under `_meta[LIFT_META]`,

@@ -66,7 +66,7 @@
 //! where
 //!     E: std::error::Error + Send + Sync + 'static,
 //! {
-//!     let tools = AnnotatedTools::new().with::<Echo>()?;
+//!     let tools = AnnotatedTools::builder().tool::<Echo>().build()?;
 //!     let running = Annotated::new(Server, tools).serve(lifted(transport)).await?;
 //!     running.waiting().await?;
 //!     Ok(())
@@ -86,7 +86,7 @@ pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]
 pub use http::{LiftBody, LiftHttp};
 pub use lift::{lift_result, lift_server_message};
-pub use tools::{AnnotatedTools, HandleTool};
+pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool};
 pub use transport::{Lifted, lifted};
 
 /// The `_meta` key under which the adapter carries what rmcp's types cannot hold:

@@ -20,16 +20,13 @@ use futures_util::FutureExt;
 use serde_json::{Value, json};
 
 use super::LIFT_META;
-use super::convert::{ToolConversionError, listing, render};
-use crate::protocol::{
-    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, TOOL_RESOLUTION_EXTENSION, error_code,
-};
-use crate::server::BuildError;
+use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
+use crate::protocol::{Dialect, RpcError, error_code};
 use crate::server::shared::{
-    DialectSet, Extras, ToolEntry, argument_errors_are_tool_errors, invalid_arguments,
-    offers_tool_resolution, panic_message, quote_message, resolve_dialect, resolve_params,
-    unknown_tool, write_resolution,
+    answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
+    listed_tools, panic_message, quote_message, unknown_tool,
 };
+use crate::server::{Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
 
 /// Runs one annotated tool: implemented by your server type once per tool.
@@ -56,114 +53,116 @@ pub(crate) type CallFuture<'a> =
 type CallFn<S> =
     for<'a> fn(&'a S, &Value, RequestContext<RoleServer>) -> Result<CallFuture<'a>, ArgumentError>;
 
-struct Entry<S> {
-    /// The tool as the built-in server renders and resolves it.
-    rendered: ToolEntry,
-    /// rmcp's view of its listing, carrying the rest under `_meta`.
-    listed: RmcpTool,
-    call: CallFn<S>,
-}
-
 /// The annotated tools a server of type `S` serves through rmcp, each with the
-/// [`HandleTool`] implementation of `S` that runs it.
+/// [`HandleTool`] implementation of `S` that runs it. Built by
+/// [`AnnotatedTools::builder`].
+///
+/// Listing and resolution are the built-in [`Server`]'s: the adapter renders
+/// the tools with one and asks it for every `tools/resolve` and
+/// `tools/annotations` answer.
 ///
 /// [`Annotated`](super::Annotated) uses it for you; it is public for servers that
 /// implement [`ServerHandler`](::rmcp::ServerHandler) by hand and call
 /// [`list`](Self::list), [`call`](Self::call), [`answer`](Self::answer) and
 /// [`declare_capabilities`](Self::declare_capabilities) themselves.
 pub struct AnnotatedTools<S> {
-    dialects: DialectSet,
-    entries: Vec<Entry<S>>,
-}
-
-impl<S> Default for AnnotatedTools<S> {
-    fn default() -> Self {
-        AnnotatedTools {
-            dialects: DialectSet::ALL,
-            entries: Vec::new(),
-        }
-    }
+    server: Server,
+    /// rmcp's view of each tool's listing, in listing order.
+    listed: Vec<RmcpTool>,
+    calls: Vec<(&'static str, CallFn<S>)>,
 }
 
 impl<S> fmt::Debug for AnnotatedTools<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AnnotatedTools")
-            .field("dialects", &self.dialects.iter().collect::<Vec<_>>())
-            .field(
-                "tools",
-                &self
-                    .entries
-                    .iter()
-                    .map(|e| e.rendered.name())
-                    .collect::<Vec<_>>(),
-            )
-            .finish()
+            .field("server", &self.server)
+            .finish_non_exhaustive()
     }
 }
 
-impl<S> AnnotatedTools<S> {
-    /// No tools yet; all three resolution dialects offered.
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// Collects the annotated tools of an rmcp server. Start with
+/// [`AnnotatedTools::builder`].
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct AnnotatedToolsBuilder<S> {
+    server: ServerBuilder,
+    calls: Vec<(&'static str, CallFn<S>)>,
+}
 
-    /// No tools yet; only `dialects` offered (an empty set serves `tools/list`
-    /// and `tools/call` only), as [`ServerBuilder::dialects`] does for the
-    /// built-in server.
-    ///
-    /// [`ServerBuilder::dialects`]: crate::server::ServerBuilder::dialects
-    pub fn with_dialects(dialects: impl IntoIterator<Item = Dialect>) -> Self {
-        AnnotatedTools {
-            dialects: DialectSet::from_dialects(dialects),
-            entries: Vec::new(),
-        }
+impl<S> fmt::Debug for AnnotatedToolsBuilder<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnnotatedToolsBuilder")
+            .field(
+                "tools",
+                &self.calls.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
     }
+}
 
-    /// Adds tool `T`, run by `S`'s [`HandleTool<T>`].
-    ///
-    /// # Errors
-    ///
-    /// What the built-in server refuses ([`BuildError`]): an input schema whose
-    /// root is not `"type": "object"`, an action outside the static
-    /// annotations, a duplicate or empty name.
-    pub fn with<T>(mut self) -> Result<Self, ToolConversionError>
+impl<S> AnnotatedToolsBuilder<S> {
+    /// Adds tool `T`, run by `S`'s [`HandleTool<T>`]; tools are listed in the
+    /// order they are added.
+    pub fn tool<T>(mut self) -> Self
     where
         T: AnnotatedTool + Send + 'static,
         S: HandleTool<T>,
     {
-        if self.entry(T::NAME).is_some() {
-            return Err(BuildError::DuplicateTool {
-                name: T::NAME.to_owned(),
-            }
-            .into());
-        }
-        let rendered = render::<T>(self.dialects)?;
-        let listed = listing(&rendered)?;
-        self.entries.push(Entry {
-            rendered,
+        self.server = self.server.tool(runs_through_rmcp::<T>);
+        self.calls.push((T::NAME, call_typed::<S, T>));
+        self
+    }
+
+    /// The resolution dialects to offer; all three by default. An empty set
+    /// serves `tools/list` and `tools/call` only. As
+    /// [`ServerBuilder::dialects`].
+    pub fn dialects(mut self, dialects: impl IntoIterator<Item = Dialect>) -> Self {
+        self.server = self.server.dialects(dialects);
+        self
+    }
+
+    /// Checks the tools as the built-in server does and renders them.
+    ///
+    /// # Errors
+    ///
+    /// What [`ServerBuilder::build`] refuses: an input schema whose root is not
+    /// `"type": "object"`, an action outside the static annotations, a
+    /// duplicate or empty name.
+    pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
+        let server = self.server.build()?;
+        let listed = listed_tools(&server)
+            .map(|(name, json)| listing(name, json))
+            .collect::<Result<_, _>>()?;
+        Ok(AnnotatedTools {
+            server,
             listed,
-            call: call_typed::<S, T>,
-        });
-        Ok(self)
+            calls: self.calls,
+        })
+    }
+}
+
+impl<S> AnnotatedTools<S> {
+    /// Starts collecting tools; all three resolution dialects are offered
+    /// unless [`dialects`](AnnotatedToolsBuilder::dialects) says otherwise.
+    pub fn builder() -> AnnotatedToolsBuilder<S> {
+        AnnotatedToolsBuilder {
+            server: Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION")),
+            calls: Vec::new(),
+        }
+    }
+
+    /// The built-in server that renders and resolves the tools.
+    pub fn server(&self) -> &Server {
+        &self.server
     }
 
     /// The tools as rmcp lists them, in registration order.
     pub fn list(&self) -> Vec<RmcpTool> {
-        self.entries
-            .iter()
-            .map(|entry| entry.listed.clone())
-            .collect()
+        self.listed.clone()
     }
 
     /// One tool as rmcp lists it.
     pub fn get(&self, name: &str) -> Option<&RmcpTool> {
-        self.entry(name).map(|entry| &entry.listed)
-    }
-
-    fn entry(&self, name: &str) -> Option<&Entry<S>> {
-        self.entries
-            .iter()
-            .find(|entry| entry.rendered.name() == name)
+        self.listed.iter().find(|tool| tool.name == name)
     }
 
     /// Runs a `tools/call` of an annotated tool: validates the arguments, then
@@ -178,13 +177,12 @@ impl<S> AnnotatedTools<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallFuture<'a> {
-        let Some(entry) = self.entry(&request.name) else {
+        let Some(&(name, call)) = self.calls.iter().find(|(name, _)| *name == request.name) else {
             return ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
         };
-        let name = entry.rendered.name();
         let version = context.protocol_version();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = match (entry.call)(server, &arguments, context) {
+        let call = match call(server, &arguments, context) {
             Ok(call) => call,
             Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
                 let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
@@ -216,77 +214,61 @@ impl<S> AnnotatedTools<S> {
         request: &CustomRequest,
         context: &RequestContext<RoleServer>,
     ) -> Option<Result<CustomResult, ErrorData>> {
-        let offered = |dialect| self.dialects.contains(dialect);
-        let annotations = match request.method.as_str() {
-            METHOD_ANNOTATIONS if offered(Dialect::DynamicAnnotations) => true,
-            METHOD_RESOLVE
-                if offered(Dialect::ResolveTool) || offered(Dialect::ToolResolutionExtension) =>
-            {
-                false
+        // rmcp moves the request's `_meta` (per-request capabilities, the
+        // request for an explanation) out of `params`; the server reads it there.
+        let mut params = request.params.clone();
+        if !context.meta.is_empty() {
+            let meta = Value::Object(context.meta.0.0.clone());
+            match &mut params {
+                Some(Value::Object(params)) => {
+                    params.insert("_meta".to_owned(), meta);
+                }
+                None => params = Some(json!({ "_meta": meta })),
+                Some(_) => {} // not an object: the server's error says so
             }
-            _ => return None,
-        };
-        let result = self
-            .resolve(annotations, request.params.clone(), context)
-            .map(CustomResult)
-            .map_err(rpc_to_rmcp);
-        Some(result)
+        }
+        let session = context
+            .peer
+            .peer_info()
+            .and_then(|info| serde_json::to_value(&info.capabilities).ok());
+        let response = answer_resolution(&self.server, &request.method, params, session.as_ref())?;
+        Some(
+            response
+                .and_then(|bytes| {
+                    let mut response: Value = serde_json::from_slice(&bytes).map_err(|error| {
+                        RpcError::new(error_code::INTERNAL_ERROR, error.to_string())
+                    })?;
+                    Ok(CustomResult(response["result"].take()))
+                })
+                .map_err(rpc_to_rmcp),
+        )
     }
 
-    fn resolve(
-        &self,
-        annotations: bool,
-        params: Option<Value>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, RpcError> {
-        let request = resolve_params(params)?;
-        let dialect = if annotations {
-            Dialect::DynamicAnnotations
-        } else {
-            // rmcp moves the request's `_meta` out of `params`, into the context.
-            let session_negotiated = context.peer.peer_info().is_some_and(|info| {
-                serde_json::to_value(&info.capabilities).is_ok_and(|c| offers_tool_resolution(&c))
-            });
-            resolve_dialect(self.dialects, session_negotiated, Some(&context.meta))?
-        };
-        let entry = self
-            .entry(&request.name)
-            .ok_or_else(|| unknown_tool(&request.name))?;
-        let tool = &entry.rendered;
-        let mut out = Vec::with_capacity(256);
-        write_resolution(
-            &mut out,
-            tool,
-            request.arguments,
-            dialect,
-            Extras::default(),
-        )?;
-        serde_json::from_slice(&out)
-            .map_err(|error| RpcError::new(error_code::INTERNAL_ERROR, error.to_string()))
-    }
-
-    /// Declares in server capabilities what the offered dialects need: the
-    /// `tools` capability, the tool-resolution extension (dialect C), and, for
-    /// the lift to put under `capabilities.tools`, `resolve` (dialect B) and
+    /// Declares in server capabilities what the built-in server declares in
+    /// `initialize`: the `tools` capability and the extensions it offers
+    /// (dialect C's and annot's own) in their typed place, and, for the lift to
+    /// put under `capabilities.tools`, `resolve` (dialect B) and
     /// `dynamicAnnotations` (dialect A). `meta` is the result's `_meta`.
     pub fn declare_capabilities(
         &self,
-        capabilities: &mut ServerCapabilities,
+        declared: &mut ServerCapabilities,
         meta: &mut Option<MetaObject>,
     ) {
-        if self.entries.is_empty() {
+        if self.listed.is_empty() {
             return;
         }
-        capabilities.tools.get_or_insert_with(Default::default);
-        if self.dialects.contains(Dialect::ToolResolutionExtension) {
-            capabilities
-                .extensions
-                .get_or_insert_with(Default::default)
-                .entry(TOOL_RESOLUTION_EXTENSION.to_owned())
-                .or_default();
+        let mut capabilities = capabilities(&self.server);
+        declared.tools.get_or_insert_with(Default::default);
+        if let Some(Value::Object(offered)) = capabilities.get_mut("extensions").map(Value::take) {
+            let extensions = declared.extensions.get_or_insert_with(Default::default);
+            for (key, settings) in offered {
+                if let Value::Object(settings) = settings {
+                    extensions.entry(key).or_insert(settings);
+                }
+            }
         }
-        // The built-in server's `capabilities.tools`, which rmcp's type cannot hold.
-        let tools = self.dialects.capabilities()["tools"].take();
+        // rmcp's `capabilities.tools` has no field for these.
+        let tools = capabilities["tools"].take();
         if tools.as_object().is_some_and(|tools| !tools.is_empty()) {
             meta.get_or_insert_with(MetaObject::new).insert(
                 LIFT_META.to_owned(),

@@ -51,6 +51,8 @@ mod pagination;
 mod params;
 mod registry;
 mod render;
+#[cfg(feature = "rmcp")]
+pub(crate) mod shared;
 mod stdio;
 mod tools;
 
@@ -67,19 +69,6 @@ use crate::protocol::Dialect;
 use extras::AnnotExtensions;
 use negotiation::DialectSet;
 
-/// What the rmcp adapter ([`crate::rmcp`]) serves from this server's own parts:
-/// the rendered tools, the dialect choice and the error answers, so that both
-/// runtimes answer every request alike.
-#[cfg(feature = "rmcp")]
-pub(crate) mod shared {
-    pub(crate) use super::extras::Extras;
-    pub(crate) use super::negotiation::{
-        DialectSet, argument_errors_are_tool_errors, offers_tool_resolution, resolve_dialect,
-    };
-    pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
-    pub(crate) use super::registry::{ErasedTool, ToolEntry, panic_message};
-    pub(crate) use super::tools::{resolve_params, write_resolution};
-}
 use pagination::ToolPages;
 use registry::ToolEntry;
 

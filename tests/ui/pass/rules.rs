@@ -27,7 +27,7 @@ enum Files {
         size: i32,
         ratio: f32,
         append: bool,
-        mode: Box<str>,
+        mode: String,
         label: Option<String>,
     },
     #[annotate(read_only)]

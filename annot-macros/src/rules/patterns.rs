@@ -1,0 +1,72 @@
+//! The patterns of each field: the regexes of its `matches` and
+//! `matches_template` tests, which must compile together as one set.
+
+use proc_macro2::Span;
+
+use super::check::{Checked, FieldPatterns};
+use super::template::template_regex;
+use super::{Predicate, Test};
+use crate::ctxt::Errors;
+
+/// The regex of a `matches` or `matches_template` test.
+pub fn pattern_regex(test: &Test) -> Option<Result<String, String>> {
+    match test {
+        Test::Matches(lit) => Some(Ok(lit.value())),
+        Test::MatchesTemplate(lit) => Some(template_regex(&lit.value())),
+        _ => None,
+    }
+}
+
+pub fn collect_patterns(predicate: &Predicate, sets: &mut Vec<FieldPatterns>) {
+    match predicate {
+        Predicate::All(parts) | Predicate::Any(parts) => {
+            for part in parts {
+                collect_patterns(part, sets);
+            }
+        }
+        Predicate::Not(inner) => collect_patterns(inner, sets),
+        Predicate::Some(_) => {}
+        Predicate::Test(field, test) => {
+            let Some(Ok(regex)) = pattern_regex(test) else {
+                return;
+            };
+            if regex::Regex::new(&regex).is_err() {
+                return; // reported by check_test
+            }
+            let set = match sets.iter_mut().position(|set| set.field == field.name) {
+                Some(index) => &mut sets[index],
+                None => {
+                    sets.push(FieldPatterns {
+                        field: field.name.clone(),
+                        regexes: Vec::new(),
+                    });
+                    sets.last_mut().expect("just pushed")
+                }
+            };
+            if !set.regexes.contains(&regex) {
+                set.regexes.push(regex);
+            }
+        }
+    }
+}
+
+/// Each field's patterns together must compile as one set, as at run time.
+pub fn check_pattern_sets(checked: &Checked, errors: &Errors) {
+    for set in &checked.patterns {
+        if let Err(problem) = regex::RegexSet::new(&set.regexes) {
+            let span = checked
+                .rules
+                .iter()
+                .flat_map(|rule| rule.rule.predicate.fields())
+                .find(|field| field.name == set.field)
+                .map_or_else(Span::call_site, |field| field.span);
+            errors.at(
+                span,
+                format!(
+                    "the patterns of `{}` do not compile together: {problem}",
+                    set.field
+                ),
+            );
+        }
+    }
+}

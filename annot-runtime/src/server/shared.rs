@@ -1,0 +1,65 @@
+//! What the rmcp adapter ([`crate::rmcp`]) takes from this server, so that both
+//! runtimes answer alike: the rendered listing, the `initialize` capabilities,
+//! the resolution answers exactly as a [`Connection`](super::Connection) gives
+//! them, and the pieces of a `tools/call` answer.
+
+use serde_json::Value;
+
+use super::{Server, tools};
+use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError};
+
+pub(crate) use super::negotiation::argument_errors_are_tool_errors;
+pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
+pub(crate) use super::registry::panic_message;
+
+/// Every tool's name and `tools/list` JSON, in listing order.
+pub(crate) fn listed_tools(server: &Server) -> impl Iterator<Item = (&'static str, &str)> {
+    server
+        .state
+        .tools
+        .iter()
+        .map(|tool| (tool.name(), tool.listed()))
+}
+
+/// The `capabilities` of this server's `initialize` result.
+pub(crate) fn capabilities(server: &Server) -> Value {
+    let mut capabilities = server.state.dialects.capabilities();
+    server.state.extensions.advertise(&mut capabilities);
+    capabilities
+}
+
+/// Answers `tools/annotations` or `tools/resolve` as a `Connection` does for a
+/// session whose `initialize` sent `client_capabilities`: the JSON-RPC response
+/// (with a null id) or the error. `None` for any other method, or the method of
+/// a dialect the server does not offer.
+pub(crate) fn answer_resolution(
+    server: &Server,
+    method: &str,
+    params: Option<Value>,
+    client_capabilities: Option<&Value>,
+) -> Option<Result<Vec<u8>, RpcError>> {
+    let state = &*server.state;
+    let dialects = state.dialects;
+    let id = Value::Null;
+    match method {
+        METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
+            Some(tools::annotations(state, &id, params))
+        }
+        METHOD_RESOLVE
+            if dialects.contains(Dialect::ResolveTool)
+                || dialects.contains(Dialect::ToolResolutionExtension) =>
+        {
+            // What `initialize` records for a session (see `Connection`).
+            let extension_negotiated = dialects.contains(Dialect::ToolResolutionExtension)
+                && client_capabilities.is_some_and(super::negotiation::offers_tool_resolution);
+            Some(tools::resolve(
+                state,
+                &id,
+                params,
+                extension_negotiated,
+                client_capabilities,
+            ))
+        }
+        _ => None,
+    }
+}

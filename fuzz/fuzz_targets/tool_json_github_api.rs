@@ -1,0 +1,9 @@
+//! The JSON entry point of the `github_api` example tool.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    annot_fuzz::check_tool_json::<annot_fuzz::github_api::GithubApi>(data);
+});

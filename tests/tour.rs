@@ -1,0 +1,175 @@
+//! `examples/tour.rs` run as a test: the counts of its summary, a few of its
+//! rows, and that what it prints is what it computed.
+
+#[allow(dead_code)]
+#[path = "../examples/tour.rs"]
+mod tour;
+
+use annot::client::{Decision, Strength, Verdict};
+use annot::protocol::Dialect;
+use tour::{Executed, Row, Summary, WithResolution};
+
+fn run() -> (Summary, String) {
+    let mut out = Vec::new();
+    let summary = tour::run_tour(&mut out).expect("the tour runs");
+    (
+        summary,
+        String::from_utf8(out).expect("the tour prints UTF-8"),
+    )
+}
+
+fn row<'a>(summary: &'a Summary, call: &str) -> &'a Row {
+    summary
+        .rows
+        .iter()
+        .find(|row| row.call == call)
+        .unwrap_or_else(|| panic!("no row for `{call}`"))
+}
+
+fn decided(row: &Row) -> &Decision {
+    match &row.with {
+        WithResolution::Decided(decision) => decision,
+        WithResolution::InvalidArguments(message) => {
+            panic!("`{}` was refused as invalid: {message}", row.call)
+        }
+    }
+}
+
+#[test]
+fn resolution_asks_less_and_refuses_only_the_real_trifecta() {
+    let (summary, _) = run();
+    assert!(summary.rows.len() >= 12, "{} calls", summary.rows.len());
+    let (with, without) = (summary.with, summary.without);
+    assert!(
+        with.confirmations < without.confirmations,
+        "{with:?} {without:?}"
+    );
+    assert!(with.strong < without.strong, "{with:?} {without:?}");
+    assert_eq!(with.trifecta_refusals, 1);
+    assert!(without.trifecta_refusals > with.trifecta_refusals);
+    assert_eq!((with.invalid_arguments, without.invalid_arguments), (1, 0));
+
+    let refused: Vec<&str> = summary
+        .rows
+        .iter()
+        .filter(|row| matches!(&row.with, WithResolution::Decided(d) if tour::is_trifecta(d)))
+        .map(|row| row.call.as_str())
+        .collect();
+    assert_eq!(refused, ["POST /repos/octo/hello/issues"]);
+    let post = row(&summary, "POST /repos/octo/hello/issues");
+    assert_eq!(post.executed, None);
+    // The private repository read laid the private-data leg.
+    assert!(
+        decided(post).reason().message.contains("via `github_api`"),
+        "{}",
+        decided(post).reason()
+    );
+}
+
+#[test]
+fn invalid_arguments_are_refused_before_anyone_is_asked() {
+    let (summary, _) = run();
+    let shred = row(&summary, "shred notes.md");
+    let WithResolution::InvalidArguments(message) = &shred.with else {
+        panic!("the shred call was not refused: {:?}", shred.with);
+    };
+    assert!(message.starts_with("-32602"), "{message}");
+    assert!(message.contains("shred"), "{message}");
+    assert_eq!(
+        (shred.resolved, shred.dialect, &shred.executed),
+        (None, None, &None)
+    );
+    // Without resolution the person would have been asked to confirm it.
+    assert!(matches!(shred.without.verdict(), Verdict::Confirm(_)));
+}
+
+#[test]
+fn rows_show_what_the_servers_resolved_and_answered() {
+    let (summary, _) = run();
+
+    let read = row(&summary, "read notes.md");
+    assert_eq!(read.dialect, Some(Dialect::DynamicAnnotations));
+    assert_eq!(read.declared.sensitive_data, Some(true));
+    assert!(read.resolved.unwrap().is_read_only());
+    assert_eq!(read.without.verdict(), Verdict::Confirm(Strength::Strong));
+    assert_eq!(decided(read).verdict(), Verdict::Allow);
+    assert_eq!(
+        read.executed,
+        Some(Executed::Ok(
+            "- octo/hello wants a French greeting\n".to_owned()
+        ))
+    );
+
+    let unlabel = row(&summary, "DELETE /repos/octo/hello/issues/1/labels/bug");
+    assert_eq!(unlabel.dialect, Some(Dialect::ResolveTool));
+    assert_eq!(unlabel.resolved.unwrap().reversible, Some(true));
+    assert_eq!(
+        decided(unlabel).verdict(),
+        Verdict::Confirm(Strength::Light)
+    );
+    assert!(tour::is_trifecta(&unlabel.without));
+    assert!(matches!(unlabel.executed, Some(Executed::Ok(_))));
+
+    let secret = row(&summary, "GET /repos/octo/secret");
+    assert_eq!(secret.resolved.unwrap().sensitive_data, Some(true));
+    assert_eq!(decided(secret).verdict(), Verdict::Allow);
+    match &secret.executed {
+        Some(Executed::Ok(text)) => assert!(text.contains("Nothing to see"), "{text}"),
+        other => panic!("the private repository was not read: {other:?}"),
+    }
+
+    let shadow = row(&summary, "read /etc/shadow");
+    let resolved = shadow.resolved.unwrap();
+    assert_eq!(
+        (resolved.sensitive_data, resolved.privileged_access),
+        (Some(true), Some(true))
+    );
+    assert_eq!(
+        decided(shadow).verdict(),
+        Verdict::Confirm(Strength::Strong)
+    );
+    match &shadow.executed {
+        Some(Executed::ToolError(message)) => {
+            assert!(message.contains("outside the sandbox"), "{message}")
+        }
+        other => panic!("the sandbox did not refuse: {other:?}"),
+    }
+}
+
+#[test]
+fn the_printed_table_and_summary_match_the_run() {
+    let (summary, text) = run();
+    assert!(!text.contains('\u{1b}'), "no terminal escapes");
+    for row in &summary.rows {
+        let line = text
+            .lines()
+            .find(|line| line.trim_start().starts_with(&format!("{} ", row.number)))
+            .unwrap_or_else(|| panic!("row {} is not printed", row.number));
+        assert!(line.contains(&row.call), "{line}");
+        assert!(line.contains(&tour::short(&row.declared)), "{line}");
+    }
+    let counts = |label: &str| -> Vec<usize> {
+        let line = text
+            .lines()
+            .find(|line| line.starts_with(label))
+            .unwrap_or_else(|| panic!("no summary line `{label}`"));
+        line[label.len()..]
+            .split_whitespace()
+            .map(|number| number.parse().unwrap())
+            .collect()
+    };
+    let (with, without) = (summary.with, summary.without);
+    assert_eq!(
+        counts("confirmations asked"),
+        [without.confirmations, with.confirmations]
+    );
+    assert_eq!(counts("  of which strong"), [without.strong, with.strong]);
+    assert_eq!(
+        counts("refused: lethal trifecta"),
+        [without.trifecta_refusals, with.trifecta_refusals]
+    );
+    assert_eq!(
+        counts("refused: invalid arguments (-32602)"),
+        [without.invalid_arguments, with.invalid_arguments]
+    );
+}
