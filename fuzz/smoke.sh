@@ -16,7 +16,8 @@ log=$(mktemp)
 for target in $(cargo fuzz list); do
     mkdir -p "fuzz/corpus/$target"
     if ! cargo fuzz run "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-        -max_total_time="$seconds" -max_len=16384 -print_final_stats=1 >"$log" 2>&1; then
+        -max_total_time="$seconds" -max_len=16384 -dict=fuzz/json.dict -print_final_stats=1 \
+        >"$log" 2>&1; then
         tail -n 80 "$log"
         echo "fuzz: $target failed"
         exit 1
