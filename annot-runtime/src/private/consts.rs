@@ -1,21 +1,12 @@
 //! `const fn` helpers: the annotations of a tool and the concatenation of its
 //! schema text, both computed at compile time.
 
-use crate::{Action, Annotations, Hint};
+use crate::{Action, Annotations};
 
 /// `annotations` with every hint it leaves unset taken from `defaults`, then
 /// [`effective`](Annotations::effective). The title stays `annotations`'.
 pub const fn with_defaults(annotations: Annotations, defaults: Annotations) -> Annotations {
-    let mut filled = annotations;
-    let mut index = 0;
-    while index < Hint::ALL.len() {
-        let hint = Hint::ALL[index];
-        if filled.get(hint).is_none() {
-            filled = filled.with(hint, defaults.get(hint));
-        }
-        index += 1;
-    }
-    filled.effective()
+    crate::rules::fill_defaults(annotations, defaults).effective()
 }
 
 /// The actions of an `AnnotatedActions` type with a tool's defaults applied.
