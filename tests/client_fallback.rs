@@ -208,12 +208,6 @@ fn a_resolution_beyond_the_static_bound_falls_back() {
         };
         assert_eq!(violation.hint, Hint::OpenWorld);
     }
-    // Omitted core hints mean their risky defaults, which break the same bound.
-    let failure = fallback_failure(
-        Dialect::DynamicAnnotations,
-        Ok(json!({"annotations": {"readOnlyHint": true}})),
-    );
-    assert!(matches!(failure, ResolutionFailure::OutOfBound(v) if v.hint == Hint::OpenWorld));
     // SEP-1984 hints too: the static declaration makes no privileged claim.
     for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
         let mut hints = read_hints();
@@ -225,4 +219,20 @@ fn a_resolution_beyond_the_static_bound_falls_back() {
         assert_eq!(violation.hint, Hint::PrivilegedAccess);
         assert!(violation.to_string().contains("privilegedAccessHint"));
     }
+}
+
+#[test]
+fn omitted_core_hints_keep_their_static_values_instead_of_breaking_the_bound() {
+    // Silence is no claim: the omitted `openWorldHint` stays the static `false`
+    // rather than becoming the default `true`, which the bound would reject.
+    let tool = manage_files();
+    let mut server = Scripted::answering([Ok(json!({"annotations": {"readOnlyHint": true}}))]);
+    let preflight = only(Dialect::DynamicAnnotations)
+        .preflight(&mut server, &tool, &read_arguments())
+        .unwrap();
+    assert!(preflight.is_resolved(), "{}", preflight.source);
+    let acted_on = preflight.annotations();
+    assert_eq!(acted_on.read_only, Some(true));
+    assert_eq!(acted_on.open_world, Some(false));
+    assert_eq!(acted_on.sensitive_data, Some(true));
 }

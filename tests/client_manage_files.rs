@@ -6,11 +6,11 @@
 mod manage_files;
 
 use annot::client::{
-    AnnotationSource, ClientExtension, Policy, PreflightError, ProposedCall, ResolutionSupport,
-    Rule, Session, Strength, Trust, Verdict,
+    AnnotationSource, ClientExtension, Decision, Policy, PreflightError, ProposedCall,
+    ResolutionSupport, Rule, Session, Strength, Trust, Verdict,
 };
 use annot::protocol::{Dialect, RpcError, error_code};
-use annot::{AnnotatedTool, Tool, ToolAnnotations};
+use annot::{AnnotatedTool, Hint, Tool, ToolAnnotations};
 use manage_files::ManageFiles;
 use serde_json::{Map, Value, json};
 
@@ -28,14 +28,31 @@ fn listed() -> Tool {
 }
 
 /// A minimal `tools/resolve` (B) answered by the generated parser and resolver.
+/// Its answers leave out the SEP-1984 hints the path rule did not set.
 fn resolve_with_generated_code(method: &str, params: Value) -> Result<Value, RpcError> {
+    resolve_stating(method, params, false)
+}
+
+/// The same, but stating `false` for the sensitive-data and privileged-access
+/// hints when the path rule did not fire: a server that says what it decided.
+fn resolve_stating_every_hint(method: &str, params: Value) -> Result<Value, RpcError> {
+    resolve_stating(method, params, true)
+}
+
+fn resolve_stating(method: &str, params: Value, state: bool) -> Result<Value, RpcError> {
     if method != "tools/resolve" {
         return Err(RpcError::new(error_code::METHOD_NOT_FOUND, method));
     }
     let action = ManageFiles::from_arguments(&params["arguments"])
         .map_err(|error| RpcError::new(error_code::INVALID_PARAMS, error.to_string()))?;
+    let mut resolved = action.resolve();
+    if state {
+        for hint in [Hint::SensitiveData, Hint::PrivilegedAccess] {
+            resolved = resolved.with(hint, Some(resolved.get(hint) == Some(true)));
+        }
+    }
     let mut tool = listed();
-    tool.annotations = Some(ToolAnnotations::from(action.resolve()));
+    tool.annotations = Some(ToolAnnotations::from(resolved));
     Ok(json!({ "tool": tool }))
 }
 
@@ -43,8 +60,10 @@ fn arguments(json: Value) -> Map<String, Value> {
     json.as_object().unwrap().clone()
 }
 
-#[test]
-fn resolution_saves_the_confirmations_of_reads() {
+/// The verdicts of the script's calls with and without resolution.
+fn run_script(
+    mut server: impl FnMut(&str, Value) -> Result<Value, RpcError>,
+) -> (Vec<Decision>, Vec<Decision>) {
     let support = ResolutionSupport {
         resolve: true,
         client_extension: ClientExtension::NotOffered,
@@ -63,7 +82,6 @@ fn resolution_saves_the_confirmations_of_reads() {
     let mut with = Vec::new();
     let mut without = Vec::new();
     for arguments in script.map(arguments) {
-        let mut server = resolve_with_generated_code;
         let preflight = support.preflight(&mut server, &tool, &arguments).unwrap();
         assert_eq!(
             preflight.source,
@@ -75,12 +93,18 @@ fn resolution_saves_the_confirmations_of_reads() {
         with.push(session.review(&resolved, policy.decide(&resolved)));
         without.push(session.review(&listed_only, policy.decide(&listed_only)));
     }
-    let verdicts = |decisions: &[annot::client::Decision]| -> Vec<Verdict> {
-        decisions
-            .iter()
-            .map(|decision| decision.verdict())
-            .collect()
-    };
+    (with, without)
+}
+
+fn verdicts(decisions: &[Decision]) -> Vec<Verdict> {
+    decisions.iter().map(Decision::verdict).collect()
+}
+
+const STRONG: Verdict = Verdict::Confirm(Strength::Strong);
+
+#[test]
+fn resolution_saves_the_confirmations_of_reads_when_the_server_states_its_hints() {
+    let (with, without) = run_script(resolve_stating_every_hint);
     let normal = Verdict::Confirm(Strength::Normal);
     assert_eq!(
         verdicts(&with),
@@ -88,13 +112,25 @@ fn resolution_saves_the_confirmations_of_reads() {
     );
     // Without resolution the client must assume the worst of every call,
     // a system path among it: privileged and sensitive, a strong confirmation.
-    assert_eq!(verdicts(&without), [Verdict::Confirm(Strength::Strong); 5]);
+    assert_eq!(verdicts(&without), [STRONG; 5]);
     assert_eq!(with[1].reason().rule, Rule::NonDestructiveWrite);
     assert_eq!(with[4].reason().rule, Rule::Destructive);
     assert_eq!(
         with[0].to_string(),
         "allow: `manage_files` only reads, and its server is trusted"
     );
+}
+
+#[test]
+fn a_server_silent_about_sensitive_data_keeps_the_strong_confirmations() {
+    // The generated resolver leaves out the hints its path rule did not set;
+    // the static annotations declare both, so silence keeps them.
+    let (with, without) = run_script(resolve_with_generated_code);
+    assert_eq!(verdicts(&with), [STRONG; 5]);
+    assert_eq!(verdicts(&without), [STRONG; 5]);
+    for decision in &with {
+        assert_eq!(decision.reason().rule, Rule::SensitiveAndPrivileged);
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! and that less claimed risk never makes a decision stricter.
 
 use annot::client::{
-    Decision, HostRule, Policy, ProposedCall, Reason, Rule, Strength, Trust, Verdict,
+    Decision, HostRule, Policy, ProposedCall, Reason, Resolution, Rule, Strength, Trust, Verdict,
 };
 use annot::{Annotations, Hint};
 use serde_json::{Map, Value, json};
@@ -123,19 +123,28 @@ fn privileged_access_alone_is_confirmed_and_sensitive_data_alone_is_not() {
 
 #[test]
 fn untrusted_claims_of_safety_never_loosen_anything() {
+    let strong = Verdict::Confirm(Strength::Strong);
     for claimed in [
         READ,
         APPEND,
         UNDOABLE,
         READ.open_world(false).idempotent(true),
+        READ.sensitive_data(false).privileged_access(false),
     ] {
+        // Silence and denials of sensitive data and privileges count as both.
         assert_eq!(
             default(claimed, Trust::Untrusted),
-            (NORMAL, Rule::UntrustedServer),
+            (strong, Rule::SensitiveAndPrivileged),
             "{claimed}"
         );
     }
-    let decision = decide(&Policy::default(), READ, Trust::Untrusted);
+    // With that rule relaxed, the untrusted-server rule decides.
+    let policy = Policy {
+        sensitive_and_privileged: Verdict::Allow,
+        ..Policy::default()
+    };
+    let decision = decide(&policy, READ, Trust::Untrusted);
+    assert_eq!(decision.verdict(), NORMAL);
     assert_eq!(
         decision.reason().message,
         "the server of `tool` is not trusted, so its claims of safety count for nothing"
@@ -143,6 +152,7 @@ fn untrusted_claims_of_safety_never_loosen_anything() {
     // Its claims of risk still count.
     let policy = Policy {
         untrusted_server: Verdict::Allow,
+        sensitive_and_privileged: Verdict::Allow,
         ..Policy::default()
     };
     assert_eq!(
@@ -155,11 +165,14 @@ fn untrusted_claims_of_safety_never_loosen_anything() {
 fn an_untrusted_resolution_changes_nothing() {
     let arguments = Map::new();
     let policy = Policy::default();
-    let trusted =
-        ProposedCall::new("files", &arguments, DELETE, Trust::Trusted).with_resolution(READ);
+    let resolution = Resolution::check(DELETE, READ).unwrap();
+    let trusted = ProposedCall::new("files", &arguments, DELETE, Trust::Trusted)
+        .with_resolution(resolution)
+        .unwrap();
     assert!(policy.decide(&trusted).is_allowed());
-    let untrusted =
-        ProposedCall::new("files", &arguments, DELETE, Trust::Untrusted).with_resolution(READ);
+    let untrusted = ProposedCall::new("files", &arguments, DELETE, Trust::Untrusted)
+        .with_resolution(resolution)
+        .unwrap();
     assert_eq!(
         policy.decide(&untrusted),
         policy.decide(&ProposedCall::new(
@@ -172,8 +185,14 @@ fn an_untrusted_resolution_changes_nothing() {
     // A resolution that drops a static claim of sensitive data is not believed
     // from an untrusted server either.
     let declared = DELETE.sensitive_data(true).privileged_access(true);
+    let lower = Resolution::check(
+        declared,
+        DELETE.sensitive_data(false).privileged_access(false),
+    )
+    .unwrap();
     let untrusted = ProposedCall::new("files", &arguments, declared, Trust::Untrusted)
-        .with_resolution(DELETE.sensitive_data(false).privileged_access(false));
+        .with_resolution(lower)
+        .unwrap();
     assert_eq!(
         policy.decide(&untrusted).verdict(),
         Verdict::Confirm(Strength::Strong)
@@ -225,6 +244,8 @@ fn the_host_can_change_every_rule() {
             |p| &mut p.untrusted_server,
             READ,
             Trust::Untrusted,
+            // Deny beats the strong confirmation of its assumed sensitive
+            // privileged access.
             Rule::UntrustedServer,
         ),
     ];

@@ -21,7 +21,10 @@ fn resolves_in_each_dialect() {
             .preflight(&mut server, &manage_files(), &read_arguments())
             .unwrap();
         assert_eq!(preflight.source, AnnotationSource::Resolved(dialect));
-        assert_eq!(preflight.resolved.unwrap().effective(), READ.effective());
+        assert_eq!(
+            preflight.resolved.unwrap().annotations().effective(),
+            READ.effective()
+        );
         assert_eq!(preflight.annotations(), READ.effective(), "{dialect:?}");
         assert_eq!(
             server.sent,
@@ -62,7 +65,7 @@ fn the_extension_keeps_the_static_sep_1984_hints() {
     let preflight = only(dialect)
         .preflight(&mut server, &manage_files(), &read_arguments())
         .unwrap();
-    let resolved = preflight.resolved.unwrap();
+    let resolved = preflight.resolved.unwrap().annotations();
     assert_eq!(resolved.sensitive_data, Some(true));
     // Meaningless for a read, so `effective` drops it.
     assert_eq!(resolved.reversible, Some(false));

@@ -173,7 +173,9 @@ fn an_untrusted_server_brings_untrusted_content_and_can_send_it_out() {
     // It claims a closed-world read; that claim is not believed.
     let claimed = Annotations::new().read_only(true).open_world(false);
     let decision = agent.run("lookup", claimed, Trust::Untrusted);
-    assert_eq!(decision.reason().rule, Rule::UntrustedServer);
+    // Its silence about sensitive data and privileges counts as both.
+    assert_eq!(decision.reason().rule, Rule::SensitiveAndPrivileged);
+    assert_eq!(decision.verdict(), Verdict::Confirm(Strength::Strong));
     assert_eq!(agent.session.untrusted_content_from(), Some("lookup"));
     assert_eq!(
         agent.review("lookup", claimed, Trust::Untrusted),

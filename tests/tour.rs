@@ -5,7 +5,7 @@
 #[path = "../examples/tour.rs"]
 mod tour;
 
-use annot::client::{Decision, Strength, Verdict};
+use annot::client::{Decision, Rule, Strength, Verdict};
 use annot::protocol::Dialect;
 use tour::{Executed, Row, Summary, WithResolution};
 
@@ -36,18 +36,31 @@ fn decided(row: &Row) -> &Decision {
 }
 
 #[test]
-fn resolution_asks_less_and_refuses_only_the_real_trifecta() {
+fn resolution_asks_fewer_strong_confirmations_and_refuses_less() {
     let (summary, _) = run();
-    assert!(summary.rows.len() >= 12, "{} calls", summary.rows.len());
+    assert_eq!(summary.rows.len(), 13);
     let (with, without) = (summary.with, summary.without);
-    assert!(
-        with.confirmations < without.confirmations,
-        "{with:?} {without:?}"
+    // Written out from the table the tour prints: with resolution, fewer
+    // strong confirmations and trifecta refusals; one more confirmation,
+    // since two calls refused without resolution are only confirmed.
+    assert_eq!(
+        (
+            without.confirmations,
+            without.strong,
+            without.trifecta_refusals,
+            without.invalid_arguments
+        ),
+        (8, 8, 5, 0)
     );
-    assert!(with.strong < without.strong, "{with:?} {without:?}");
-    assert_eq!(with.trifecta_refusals, 1);
-    assert!(without.trifecta_refusals > with.trifecta_refusals);
-    assert_eq!((with.invalid_arguments, without.invalid_arguments), (1, 0));
+    assert_eq!(
+        (
+            with.confirmations,
+            with.strong,
+            with.trifecta_refusals,
+            with.invalid_arguments
+        ),
+        (9, 7, 3, 1)
+    );
 
     let refused: Vec<&str> = summary
         .rows
@@ -55,15 +68,44 @@ fn resolution_asks_less_and_refuses_only_the_real_trifecta() {
         .filter(|row| matches!(&row.with, WithResolution::Decided(d) if tour::is_trifecta(d)))
         .map(|row| row.call.as_str())
         .collect();
-    assert_eq!(refused, ["POST /repos/octo/hello/issues"]);
+    assert_eq!(
+        refused,
+        [
+            "POST /repos/octo/hello/issues/1/labels",
+            "DELETE /repos/octo/hello/issues/1/labels/bug",
+            "POST /repos/octo/hello/issues"
+        ]
+    );
     let post = row(&summary, "POST /repos/octo/hello/issues");
     assert_eq!(post.executed, None);
-    // The private repository read laid the private-data leg.
+    // The notes read laid the private-data leg: its server was silent about
+    // sensitive data, which its static annotations declare.
     assert!(
-        decided(post).reason().message.contains("via `github_api`"),
+        decided(post)
+            .reason()
+            .message
+            .contains("via `manage_files`"),
         "{}",
         decided(post).reason()
     );
+}
+
+#[test]
+fn a_servers_silence_keeps_the_strong_confirmation() {
+    let (summary, _) = run();
+    let read = row(&summary, "read notes.md");
+    assert_eq!(read.dialect, Some(Dialect::DynamicAnnotations));
+    let resolved = read.resolved.unwrap();
+    // The server resolved a read but said nothing about sensitive data or
+    // privileged access, which the static annotations declare: both stay.
+    assert!(resolved.is_read_only());
+    assert_eq!(
+        (resolved.sensitive_data, resolved.privileged_access),
+        (Some(true), Some(true))
+    );
+    assert_eq!(decided(read).verdict(), Verdict::Confirm(Strength::Strong));
+    assert_eq!(decided(read).reason().rule, Rule::SensitiveAndPrivileged);
+    assert_eq!(read.without.verdict(), Verdict::Confirm(Strength::Strong));
 }
 
 #[test]
@@ -88,11 +130,7 @@ fn rows_show_what_the_servers_resolved_and_answered() {
     let (summary, _) = run();
 
     let read = row(&summary, "read notes.md");
-    assert_eq!(read.dialect, Some(Dialect::DynamicAnnotations));
     assert_eq!(read.declared.sensitive_data, Some(true));
-    assert!(read.resolved.unwrap().is_read_only());
-    assert_eq!(read.without.verdict(), Verdict::Confirm(Strength::Strong));
-    assert_eq!(decided(read).verdict(), Verdict::Allow);
     assert_eq!(
         read.executed,
         Some(Executed::Ok(
@@ -100,19 +138,35 @@ fn rows_show_what_the_servers_resolved_and_answered() {
         ))
     );
 
+    let repository = row(&summary, "GET /repos/octo/hello");
+    assert_eq!(repository.dialect, Some(Dialect::ResolveTool));
+    assert_eq!(repository.resolved.unwrap().sensitive_data, Some(false));
+    assert_eq!(
+        (
+            decided(repository).verdict(),
+            &decided(repository).reason().rule
+        ),
+        (Verdict::Confirm(Strength::Normal), &Rule::PrivilegedAccess)
+    );
+    assert_eq!(
+        repository.without.verdict(),
+        Verdict::Confirm(Strength::Strong)
+    );
+
     let unlabel = row(&summary, "DELETE /repos/octo/hello/issues/1/labels/bug");
     assert_eq!(unlabel.dialect, Some(Dialect::ResolveTool));
     assert_eq!(unlabel.resolved.unwrap().reversible, Some(true));
-    assert_eq!(
-        decided(unlabel).verdict(),
-        Verdict::Confirm(Strength::Light)
-    );
+    assert!(tour::is_trifecta(decided(unlabel)));
     assert!(tour::is_trifecta(&unlabel.without));
-    assert!(matches!(unlabel.executed, Some(Executed::Ok(_))));
+    assert_eq!(unlabel.executed, None);
 
     let secret = row(&summary, "GET /repos/octo/secret");
     assert_eq!(secret.resolved.unwrap().sensitive_data, Some(true));
-    assert_eq!(decided(secret).verdict(), Verdict::Allow);
+    assert_eq!(
+        decided(secret).verdict(),
+        Verdict::Confirm(Strength::Strong)
+    );
+    assert!(tour::is_trifecta(&secret.without));
     match &secret.executed {
         Some(Executed::Ok(text)) => assert!(text.contains("Nothing to see"), "{text}"),
         other => panic!("the private repository was not read: {other:?}"),

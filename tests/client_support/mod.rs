@@ -149,3 +149,26 @@ pub fn malformed(dialect: Dialect, reply: Value) -> String {
         other => panic!("{reply} in {dialect:?}: expected malformed, got {other:?}"),
     }
 }
+
+/// A tool with these static annotations, marked for every dialect.
+pub fn tool_declaring(name: &str, declared: Annotations) -> Tool {
+    serde_json::from_value(json!({
+        "name": name,
+        "inputSchema": {"type": "object"},
+        "annotations": declared,
+        "dynamicAnnotations": true,
+        "resolve": true,
+        "_meta": {TOOL_RESOLUTION_EXTENSION: {"resolvable": true}}
+    }))
+    .unwrap()
+}
+
+/// A vault reader as listed: may write, and declares sensitive data with
+/// privileged access; its resolutions state the core hints only, as the
+/// example servers of the proposals do.
+pub const VAULT: Annotations = Annotations::new()
+    .read_only(false)
+    .destructive(true)
+    .open_world(false)
+    .sensitive_data(true)
+    .privileged_access(true);

@@ -2,14 +2,16 @@
 
 use serde_json::{Map, Value};
 
-use super::Preflight;
-use crate::{Annotations, Hint};
+use super::{Preflight, Resolution};
+use crate::{Annotations, BoundViolation, Hint};
 
 /// How far the host trusts a server's annotations.
 ///
 /// Every annotation is a hint. A trusted server (one the host or its
 /// organisation runs, or the user vouched for) is believed; an untrusted one is
-/// believed only where it admits risk, never where it claims safety.
+/// believed only where it admits risk, never where it claims safety, and its
+/// silence counts as an admission: a missing or `false` `sensitiveDataHint`
+/// from an untrusted server is read as `true` by the policy and the session.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Trust {
     /// The server's annotations are believed.
@@ -22,20 +24,23 @@ pub enum Trust {
 impl Trust {
     /// The annotations a client may believe from a server of this trust level.
     ///
-    /// For an untrusted server every claim that rules a risk out (`readOnlyHint:
-    /// true`, `destructiveHint: false`, `sensitiveDataHint: false`, ...) becomes no
-    /// claim, so the specification's cautious defaults apply; claims of risk stay.
-    /// Defaults are not applied here.
+    /// A trusted server's annotations are returned as they are. For an untrusted
+    /// server, silence never lowers risk: every hint that is absent or rules a risk
+    /// out (`readOnlyHint: true`, `destructiveHint: false`,
+    /// `sensitiveDataHint: false` or absent, ...) becomes its risky value, so
+    /// wherever a decision depends on a hint, it sees the worst case. Claims of
+    /// risk stay as they are, which makes every hint risky.
     ///
     /// ```
     /// use annot_runtime::client::Trust;
     /// use annot_runtime::Annotations;
     ///
-    /// let claimed = Annotations::new().read_only(true).sensitive_data(true);
+    /// let claimed = Annotations::new().read_only(true).sensitive_data(false);
     /// let believed = Trust::Untrusted.screen(claimed).effective();
     /// assert_eq!(believed.read_only, Some(false));
     /// assert_eq!(believed.destructive, Some(true));
     /// assert_eq!(believed.sensitive_data, Some(true));
+    /// assert_eq!(believed.privileged_access, Some(true), "silence counts as risk");
     /// assert_eq!(Trust::Trusted.screen(claimed), claimed);
     /// ```
     #[must_use]
@@ -43,12 +48,8 @@ impl Trust {
         match self {
             Trust::Trusted => annotations,
             Trust::Untrusted => Hint::ALL.into_iter().fold(annotations, |screened, hint| {
-                let value = screened.get(hint);
-                if hint.risk_rank(value) == 0 {
-                    screened.with(hint, None)
-                } else {
-                    screened
-                }
+                // Absent (no claim) and the safe value both count as the risk.
+                screened.with(hint, Some(hint.risky_value()))
             }),
         }
     }
@@ -56,19 +57,19 @@ impl Trust {
 
 /// A tool call a model proposes, as the policy and the session tracker see it.
 ///
-/// It holds what the server claims (static annotations and, if any, the
-/// resolution) and derives what the client believes: for a trusted server the
-/// resolution (or the static annotations), for an untrusted one the static
-/// annotations [screened](Trust::screen), since a resolution can only claim less
-/// risk than the static ones and an untrusted server's claims of less risk are
-/// not believed (a resolution that claims more risk still adds it).
+/// It holds what the server claims (static annotations and, if any, a checked
+/// [`Resolution`]) and derives what the client believes: for a trusted server
+/// the resolution, whose unstated hints keep their static values (silence never
+/// lowers risk), or the static annotations; for an untrusted one the worst case
+/// of every hint ([`Trust::screen`]), since its claims of safety and its silence
+/// are not believed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProposedCall<'a> {
     tool: &'a str,
     arguments: &'a Map<String, Value>,
     trust: Trust,
     declared: Annotations,
-    resolved: Option<Annotations>,
+    resolved: Option<Resolution>,
 }
 
 impl<'a> ProposedCall<'a> {
@@ -88,14 +89,36 @@ impl<'a> ProposedCall<'a> {
         }
     }
 
-    /// The same call with the server's resolution for its arguments.
-    #[must_use]
-    pub fn with_resolution(mut self, resolved: Annotations) -> Self {
-        self.resolved = Some(resolved);
-        self
+    /// The same call with the server's checked resolution for its arguments.
+    ///
+    /// # Errors
+    ///
+    /// When `resolution` was checked against other static annotations than this
+    /// call's, it is checked again against this call's; the violation, if any.
+    ///
+    /// ```
+    /// use annot_runtime::client::{ProposedCall, Resolution, Trust};
+    /// use annot_runtime::{Annotations, Hint};
+    /// use serde_json::Map;
+    ///
+    /// let arguments = Map::new();
+    /// let declared = Annotations::new().read_only(true).open_world(false);
+    /// let call = ProposedCall::new("read", &arguments, declared, Trust::Trusted);
+    /// // Checked against looser annotations, the claim of open-world access
+    /// // breaks this tool's bound.
+    /// let loose = Resolution::check(Annotations::new(), Annotations::new().open_world(true))
+    ///     .unwrap();
+    /// assert_eq!(call.with_resolution(loose).unwrap_err().hint, Hint::OpenWorld);
+    /// ```
+    pub fn with_resolution(mut self, resolution: Resolution) -> Result<Self, BoundViolation> {
+        self.resolved = Some(resolution.against(self.declared)?);
+        Ok(self)
     }
 
     /// A call as a [`Preflight`] saw it: its static annotations and resolution.
+    ///
+    /// A resolution checked against other static annotations than the
+    /// preflight's is checked again, and dropped if it breaks their bound.
     pub fn from_preflight(
         preflight: &'a Preflight,
         arguments: &'a Map<String, Value>,
@@ -106,7 +129,9 @@ impl<'a> ProposedCall<'a> {
             arguments,
             trust,
             declared: preflight.declared,
-            resolved: preflight.resolved,
+            resolved: preflight
+                .resolved
+                .and_then(|resolution| resolution.against(preflight.declared).ok()),
         }
     }
 
@@ -125,10 +150,22 @@ impl<'a> ProposedCall<'a> {
         self.trust
     }
 
-    /// What the server claims for this call: its resolution, else its static
-    /// annotations; defaults not applied, nothing screened.
+    /// The static annotations of the tool, as listed.
+    pub fn declared(&self) -> Annotations {
+        self.declared
+    }
+
+    /// The checked resolution, if the server resolved the call.
+    pub fn resolution(&self) -> Option<&Resolution> {
+        self.resolved.as_ref()
+    }
+
+    /// What the server claims for this call: its resolution (unstated hints at
+    /// their static values), else its static annotations; defaults not applied,
+    /// nothing screened.
     pub fn claimed(&self) -> Annotations {
-        self.resolved.unwrap_or(self.declared)
+        self.resolved
+            .map_or(self.declared, |resolution| resolution.annotations())
     }
 
     /// What the client believes, defaults applied: the claim for a trusted server,
@@ -136,15 +173,7 @@ impl<'a> ProposedCall<'a> {
     pub fn annotations(&self) -> Annotations {
         match self.trust {
             Trust::Trusted => self.claimed().effective(),
-            Trust::Untrusted => {
-                // A checked resolution is within the static annotations; joining
-                // keeps any risk an unchecked one adds.
-                let claimed = match self.resolved {
-                    Some(resolved) => self.declared.join(resolved),
-                    None => self.declared,
-                };
-                Trust::Untrusted.screen(claimed).effective()
-            }
+            Trust::Untrusted => Trust::Untrusted.screen(self.claimed()).effective(),
         }
     }
 
@@ -160,16 +189,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn untrusted_claims_of_safety_are_dropped_for_every_hint() {
+    fn untrusted_safety_and_silence_both_count_as_the_risk_for_every_hint() {
         for hint in Hint::ALL {
-            let safe = Annotations::new().with(hint, Some(!hint.risky_value()));
-            let risky = Annotations::new().with(hint, Some(hint.risky_value()));
-            assert_eq!(Trust::Untrusted.screen(safe).get(hint), None, "{hint}");
-            assert_eq!(
-                Trust::Untrusted.screen(risky).get(hint),
-                Some(hint.risky_value()),
-                "{hint}"
-            );
+            for value in [None, Some(false), Some(true)] {
+                let claimed = Annotations::new().with(hint, value);
+                assert_eq!(
+                    Trust::Untrusted.screen(claimed).get(hint),
+                    Some(hint.risky_value()),
+                    "{hint} = {value:?}"
+                );
+                assert_eq!(Trust::Trusted.screen(claimed), claimed);
+            }
         }
     }
 
@@ -177,31 +207,40 @@ mod tests {
     fn an_untrusted_resolution_is_ignored() {
         let arguments = Map::new();
         let declared = Annotations::new().destructive(true).open_world(false);
-        let resolved = Annotations::new().read_only(true).open_world(false);
-        let trusted =
-            ProposedCall::new("t", &arguments, declared, Trust::Trusted).with_resolution(resolved);
+        let stated = Annotations::new().read_only(true).open_world(false);
+        let resolution = Resolution::check(declared, stated).unwrap();
+        let trusted = ProposedCall::new("t", &arguments, declared, Trust::Trusted)
+            .with_resolution(resolution)
+            .unwrap();
         assert!(trusted.annotations().is_read_only());
         assert!(trusted.retry_is_safe());
         let untrusted = ProposedCall {
             trust: Trust::Untrusted,
             ..trusted.clone()
         };
-        assert_eq!(untrusted.claimed(), resolved);
+        assert_eq!(untrusted.claimed(), stated.destructive(true));
         let believed = untrusted.annotations();
         assert!(!believed.is_read_only());
         assert_eq!(believed.destructive, Some(true));
         assert_eq!(believed.open_world, Some(true));
+        assert_eq!(believed.sensitive_data, Some(true));
         assert!(!untrusted.retry_is_safe());
     }
 
     #[test]
-    fn an_untrusted_resolution_may_still_add_risk() {
+    fn a_resolution_for_other_static_annotations_is_checked_again() {
         let arguments = Map::new();
         let declared = Annotations::new().read_only(true).open_world(false);
-        let riskier = Annotations::new().read_only(true).privileged_access(true);
-        let call =
-            ProposedCall::new("t", &arguments, declared, Trust::Untrusted).with_resolution(riskier);
-        assert_eq!(call.annotations().privileged_access, Some(true));
-        assert!(!call.annotations().is_read_only());
+        let loose =
+            Resolution::check(Annotations::new(), Annotations::new().read_only(false)).unwrap();
+        let call = ProposedCall::new("t", &arguments, declared, Trust::Trusted);
+        assert_eq!(
+            call.clone().with_resolution(loose).unwrap_err().hint,
+            Hint::ReadOnly
+        );
+        let fits =
+            Resolution::check(Annotations::new(), Annotations::new().read_only(true)).unwrap();
+        let call = call.with_resolution(fits).unwrap();
+        assert_eq!(call.resolution().unwrap().declared(), declared);
     }
 }

@@ -62,6 +62,7 @@ mod call;
 mod jsonrpc;
 mod policy;
 mod preflight;
+mod resolution;
 mod session;
 mod support;
 
@@ -69,5 +70,6 @@ pub use call::{ProposedCall, Trust};
 pub use jsonrpc::JsonRpcRequester;
 pub use policy::{Decision, HostRule, Policy, Reason, Rule, Strength, Verdict};
 pub use preflight::{AnnotationSource, Preflight, PreflightError, ResolutionFailure};
+pub use resolution::Resolution;
 pub use session::{Classifier, Legs, Session, SessionConfig, Trifecta};
 pub use support::{ClientExtension, NotResolvable, RequestError, Requester, ResolutionSupport};

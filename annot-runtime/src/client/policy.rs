@@ -241,6 +241,12 @@ impl fmt::Debug for HostRule {
 /// access is a strong confirmation, a reversible non-destructive change a light
 /// one; untrusted servers' claims of safety are not believed.
 ///
+/// Silence never lowers risk: for an untrusted server, a hint that is missing or
+/// rules a risk out counts as the risky value (see [`Trust::screen`]), so by
+/// default its every call is a strong confirmation (sensitive data with
+/// privileged access); for a trusted one, a hint its resolution leaves out keeps
+/// its static value (see [`Resolution`](super::Resolution)).
+///
 /// ```
 /// use annot_runtime::client::{Policy, Strength, Verdict};
 ///
@@ -318,10 +324,19 @@ impl Policy {
             }
         }
         if sensitive && privileged {
+            let message = if call.trust() == Trust::Untrusted {
+                format!(
+                    "the server of `{tool}` is not trusted, so its silence and its claims of \
+                     safety count as risk: `{tool}` is treated as touching sensitive data with \
+                     privileged access"
+                )
+            } else {
+                format!("`{tool}` touches sensitive data with privileged access")
+            };
             applicable.push((
                 self.sensitive_and_privileged,
                 Rule::SensitiveAndPrivileged,
-                format!("`{tool}` touches sensitive data with privileged access"),
+                message,
             ));
         }
         if call.trust() == Trust::Untrusted {

@@ -6,12 +6,13 @@ use core::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::Resolution;
 use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, label};
 use crate::protocol::{
     AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult, RpcError, error_code,
 };
 use crate::tool::json_type;
-use crate::{Annotations, BoundViolation, Hint, Tool};
+use crate::{Annotations, BoundViolation, Tool};
 
 impl ResolutionSupport {
     /// Asks the server for the annotations of calling `tool` with `arguments`.
@@ -80,7 +81,7 @@ fn check(
     name: &str,
     declared: &Annotations,
     result: Value,
-) -> Result<Annotations, ResolutionFailure> {
+) -> Result<Resolution, ResolutionFailure> {
     let (found, resolved) = match dialect {
         Dialect::DynamicAnnotations => {
             // The request named the tool; this dialect's answer does not repeat it.
@@ -112,13 +113,9 @@ fn check(
                     detail: format!("_meta[\"{key}\"] must be an object"),
                 });
             }
-            // The extension resolves the four core hints only; the SEP-1984 hints
-            // keep their static (worst-case) values.
-            let mut resolved = Annotations::from(result.annotations);
-            for hint in Hint::ALL.into_iter().filter(|hint| !hint.is_core()) {
-                resolved = resolved.with(hint, declared.get(hint));
-            }
-            (result.name, resolved)
+            // The extension resolves the four core hints only; like every hint an
+            // answer leaves out, the SEP-1984 hints keep their static values.
+            (result.name, Annotations::from(result.annotations))
         }
     };
     if found != name {
@@ -127,10 +124,7 @@ fn check(
             found,
         });
     }
-    resolved
-        .check_within(declared)
-        .map_err(ResolutionFailure::OutOfBound)?;
-    Ok(resolved)
+    Resolution::check(*declared, resolved).map_err(ResolutionFailure::OutOfBound)
 }
 
 fn parse<T: DeserializeOwned>(result: Value) -> Result<T, ResolutionFailure> {
@@ -160,18 +154,23 @@ pub struct Preflight {
     /// The static annotations of `tools/list`, as listed (defaults not applied).
     pub declared: Annotations,
     /// The server's resolution for these arguments, when it was asked and the
-    /// answer passed every check. For the extension (dialect C), whose answer
-    /// carries only the four core hints, the SEP-1984 hints are the static ones.
-    pub resolved: Option<Annotations>,
+    /// answer passed every check. Every hint the answer leaves out keeps its
+    /// static value (silence never lowers risk), in every dialect: for the
+    /// extension (dialect C), whose answer carries only the four core hints, the
+    /// SEP-1984 hints are the static ones.
+    pub resolved: Option<Resolution>,
     /// Whether the server resolved the call, and if not, why not.
     pub source: AnnotationSource,
 }
 
 impl Preflight {
-    /// The annotations to act on, defaults applied: the resolution when there is
-    /// one, else the static annotations.
+    /// The annotations to act on, defaults applied: the resolution (its unstated
+    /// hints at their static values) when there is one, else the static
+    /// annotations.
     pub fn annotations(&self) -> Annotations {
-        self.resolved.unwrap_or(self.declared).effective()
+        self.resolved
+            .map_or(self.declared, |resolution| resolution.annotations())
+            .effective()
     }
 
     /// Whether the server resolved the call.

@@ -20,7 +20,9 @@ pub struct Legs {
 impl Legs {
     /// The legs the annotations the client believes imply:
     ///
-    /// - private data: `sensitiveDataHint: true`;
+    /// - private data: `sensitiveDataHint: true`, which is what a missing or
+    ///   `false` `sensitiveDataHint` of an untrusted server counts as (silence
+    ///   never lowers risk, see [`Trust::screen`](super::Trust::screen));
     /// - untrusted content: `openWorldHint: true` (the default of an unannotated
     ///   tool, and what an untrusted server's tools count as);
     /// - external communication: open-world and not read-only.
