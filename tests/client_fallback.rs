@@ -176,8 +176,10 @@ fn malformed_extension_results_fall_back() {
         dialect,
         with(&|r| r["tool"] = json!({"name": "manage_files"})),
     );
-    let detail = malformed(dialect, with(&|r| r["_meta"] = json!({"x.y/z": 1})));
-    assert!(detail.contains("x.y/z"), "{detail}");
+    // A `_meta` that is not an object at all; a bad key inside one is ignored
+    // (`tests/client_meta.rs`).
+    let detail = malformed(dialect, with(&|r| r["_meta"] = json!([1])));
+    assert!(detail.contains("`_meta` must be an object"), "{detail}");
     // Dialect B's shape is not dialect C's.
     malformed(dialect, read_answer(Dialect::ResolveTool));
 }

@@ -43,6 +43,7 @@ fn prefers_the_extension_and_opts_in_per_request() {
         resolve: true,
         extension: true,
         client_extension: ClientExtension::PerRequest,
+        ..ResolutionSupport::default()
     };
     let dialect = Dialect::ToolResolutionExtension;
     let mut server = Scripted::answering([Ok(read_answer(dialect))]);
@@ -95,6 +96,7 @@ fn unresolvable_tools_use_static_annotations_without_asking() {
         resolve: true,
         extension: true,
         client_extension: ClientExtension::Initialize,
+        ..ResolutionSupport::default()
     };
     let mut server = Scripted::default();
     let preflight = everything

@@ -65,6 +65,7 @@ pub fn only(dialect: Dialect) -> ResolutionSupport {
         resolve: dialect == Dialect::ResolveTool,
         extension: dialect == Dialect::ToolResolutionExtension,
         client_extension: ClientExtension::Initialize,
+        ..ResolutionSupport::default()
     }
 }
 

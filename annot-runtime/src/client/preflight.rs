@@ -6,13 +6,17 @@ use core::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::Resolution;
+use super::envelope::{
+    UNSUPPORTED_PROTOCOL_VERSION, is_about_envelope, newest_common, supported_versions,
+    take_result_meta,
+};
 use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, label};
+use super::{PreflightError, Resolution, ResolutionFailure};
 use crate::protocol::{
-    AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult, RpcError, error_code,
+    AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult, error_code,
 };
 use crate::tool::json_type;
-use crate::{Annotations, BoundViolation, Tool};
+use crate::{Annotations, Tool};
 
 impl ResolutionSupport {
     /// Asks the server for the annotations of calling `tool` with `arguments`.
@@ -23,19 +27,29 @@ impl ResolutionSupport {
     /// annotations of `tool` (the conservative bound). On any failure the result
     /// keeps the static annotations and says why in [`Preflight::source`].
     ///
+    /// **Silence never lowers risk**: every hint the answer leaves out keeps
+    /// its static value ([`Resolution`]).
+    ///
+    /// With a [`protocol_version`](Self::protocol_version) (MCP 2026-07-28), the
+    /// request carries `params._meta` with that version, the client's info and
+    /// its whole capabilities (the tool-resolution extension among them when
+    /// offered). A `-32022` naming a version this client speaks is retried once
+    /// with it; otherwise, and on a `-32602` about that `_meta` rather than the
+    /// arguments, the static annotations apply and the source says why.
+    /// A legacy session (no version) sends what it always sent.
+    ///
     /// Nothing is cached: every call asks again, since another argument set can
     /// resolve differently.
     ///
-    /// A resolution can only claim less risk than the static annotations, so it
-    /// changes nothing for an untrusted server, whose claims of safety are not
-    /// believed (see [`ProposedCall`](super::ProposedCall)); a host may skip the
-    /// request for such servers.
+    /// An untrusted server's resolution changes nothing: its claims of safety and
+    /// its silence count as risk (see [`Trust::screen`](super::Trust::screen)); a
+    /// host may skip the request for such servers.
     ///
     /// # Errors
     ///
-    /// [`PreflightError::InvalidParams`] when the server answers `-32602`: it
-    /// rejects the arguments (or the tool), so the call must not be made with
-    /// them, and no annotations stand in for that.
+    /// [`PreflightError::InvalidParams`] when the server answers `-32602` about
+    /// the arguments (or the tool): the call must not be made with them, and no
+    /// annotations stand in for that.
     pub fn preflight<R: Requester + ?Sized>(
         &self,
         requester: &mut R,
@@ -47,84 +61,154 @@ impl ResolutionSupport {
             .as_ref()
             .map(|annotations| annotations.hints())
             .unwrap_or_default();
-        let outcome = |resolved, source| Preflight {
+        let mut outcome = Preflight {
             tool: tool.name.clone(),
             declared,
-            resolved,
-            source,
+            resolved: None,
+            source: AnnotationSource::Static(NotResolvable::Unmarked),
+            protocol_version: self.protocol_version.clone(),
+            server_info: None,
+            meta: Map::new(),
         };
         let dialect = match self.dialect_for(tool) {
             Ok(dialect) => dialect,
-            Err(why) => return Ok(outcome(None, AnnotationSource::Static(why))),
-        };
-        let params = self.request_params(dialect, &tool.name, arguments);
-        let answer = match requester.request(dialect.method(), params) {
-            Ok(result) => check(dialect, &tool.name, &declared, result),
-            Err(RequestError::Rpc(error)) if error.code == error_code::INVALID_PARAMS => {
-                return Err(PreflightError::InvalidParams {
-                    tool: tool.name.clone(),
-                    error,
-                });
+            Err(why) => {
+                outcome.source = AnnotationSource::Static(why);
+                return Ok(outcome);
             }
-            Err(error) => Err(ResolutionFailure::from(error)),
         };
-        Ok(match answer {
-            Ok(resolved) => outcome(Some(resolved), AnnotationSource::Resolved(dialect)),
-            Err(failure) => outcome(None, AnnotationSource::Fallback { dialect, failure }),
-        })
+        let answer = self.ask(requester, dialect, tool, arguments, &mut outcome)?;
+        outcome.source = match answer.and_then(|result| self.check(dialect, result, &mut outcome)) {
+            Ok(resolution) => {
+                outcome.resolved = Some(resolution);
+                AnnotationSource::Resolved(dialect)
+            }
+            Err(failure) => AnnotationSource::Fallback { dialect, failure },
+        };
+        Ok(outcome)
     }
-}
 
-/// Checks a result in `dialect` and returns the resolved annotations it carries.
-fn check(
-    dialect: Dialect,
-    name: &str,
-    declared: &Annotations,
-    result: Value,
-) -> Result<Resolution, ResolutionFailure> {
-    let (found, resolved) = match dialect {
-        Dialect::DynamicAnnotations => {
-            // The request named the tool; this dialect's answer does not repeat it.
-            let result: AnnotationsResult = parse(result)?;
-            (name.to_owned(), result.annotations.hints())
+    /// Sends the request, retrying once on `-32022` with a version the server
+    /// lists and this client speaks; records the version used in `outcome`.
+    fn ask<R: Requester + ?Sized>(
+        &self,
+        requester: &mut R,
+        dialect: Dialect,
+        tool: &Tool,
+        arguments: &Map<String, Value>,
+        outcome: &mut Preflight,
+    ) -> Result<Result<Value, ResolutionFailure>, PreflightError> {
+        let mut retried = false;
+        loop {
+            let version = outcome.protocol_version.as_deref();
+            let params = self.request_params(dialect, &tool.name, arguments, version);
+            let error = match requester.request(dialect.method(), params) {
+                Ok(result) => return Ok(Ok(result)),
+                Err(RequestError::Rpc(error)) => error,
+                Err(error) => return Ok(Err(ResolutionFailure::from(error))),
+            };
+            match (error.code, version) {
+                (error_code::INVALID_PARAMS, _) if is_about_envelope(&error) => {
+                    return Ok(Err(ResolutionFailure::Envelope {
+                        message: error.message,
+                    }));
+                }
+                (error_code::INVALID_PARAMS, _) => {
+                    return Err(PreflightError::InvalidParams {
+                        tool: tool.name.clone(),
+                        error,
+                    });
+                }
+                (UNSUPPORTED_PROTOCOL_VERSION, Some(requested)) => {
+                    let supported = supported_versions(&error);
+                    match newest_common(&supported) {
+                        Some(next) if !retried && next != requested => {
+                            retried = true;
+                            outcome.protocol_version = Some(next);
+                        }
+                        _ => {
+                            return Ok(Err(ResolutionFailure::UnsupportedVersion {
+                                requested: requested.to_owned(),
+                                supported,
+                            }));
+                        }
+                    }
+                }
+                _ => return Ok(Err(ResolutionFailure::from(RequestError::Rpc(error)))),
+            }
         }
-        Dialect::ResolveTool => {
-            let result: ResolveToolResult = parse(result)?;
-            let hints = result.tool.annotations.unwrap_or_default().hints();
-            (result.tool.name, hints)
+    }
+
+    /// Checks a result in `dialect` and returns the checked resolution it
+    /// carries; keeps the result's readable `_meta` in `outcome`.
+    fn check(
+        &self,
+        dialect: Dialect,
+        mut result: Value,
+        outcome: &mut Preflight,
+    ) -> Result<Resolution, ResolutionFailure> {
+        let name = outcome.tool.as_str();
+        let malformed = |detail: String| ResolutionFailure::Malformed { detail };
+        // In dialect C a client reads only the metadata of extensions it
+        // negotiated on the request; the other dialects negotiate none, so
+        // every key is theirs to show.
+        let negotiated = self.client.negotiated_extensions(self.offers_extension());
+        let meta = take_result_meta(&mut result, |key| {
+            dialect != Dialect::ToolResolutionExtension || negotiated.iter().any(|n| n == key)
+        })
+        .map_err(malformed)?;
+        if dialect != Dialect::ToolResolutionExtension {
+            // A 2026-07-28 result says what kind it is; only a complete one resolves.
+            match result.get("resultType") {
+                None => {}
+                Some(Value::String(kind)) if kind == "complete" => {
+                    result
+                        .as_object_mut()
+                        .map(|object| object.remove("resultType"));
+                }
+                Some(other) => {
+                    return Err(malformed(format!(
+                        "resultType is {other} where \"complete\" is required"
+                    )));
+                }
+            }
         }
-        Dialect::ToolResolutionExtension => {
-            let result: ExtensionResolveResult = parse(result)?;
-            if result.result_type != "complete" {
-                return Err(ResolutionFailure::Malformed {
-                    detail: format!(
+        let (found, stated) = match dialect {
+            Dialect::DynamicAnnotations => {
+                // The request named the tool; this dialect's answer does not repeat it.
+                let result: AnnotationsResult = parse(result)?;
+                (name.to_owned(), result.annotations.hints())
+            }
+            Dialect::ResolveTool => {
+                let result: ResolveToolResult = parse(result)?;
+                let hints = result.tool.annotations.unwrap_or_default().hints();
+                (result.tool.name, hints)
+            }
+            Dialect::ToolResolutionExtension => {
+                let result: ExtensionResolveResult = parse(result)?;
+                if result.result_type != "complete" {
+                    return Err(malformed(format!(
                         "resultType is \"{}\" where \"complete\" is required",
                         result.result_type
-                    ),
-                });
+                    )));
+                }
+                // The extension resolves the four core hints only; like every hint an
+                // answer leaves out, the SEP-1984 hints keep their static values.
+                (result.name, Annotations::from(result.annotations))
             }
-            if let Some((key, _)) = result
-                .meta
-                .iter()
-                .flatten()
-                .find(|(_, value)| !value.is_object())
-            {
-                return Err(ResolutionFailure::Malformed {
-                    detail: format!("_meta[\"{key}\"] must be an object"),
-                });
-            }
-            // The extension resolves the four core hints only; like every hint an
-            // answer leaves out, the SEP-1984 hints keep their static values.
-            (result.name, Annotations::from(result.annotations))
+        };
+        if found != name {
+            return Err(ResolutionFailure::NameMismatch {
+                expected: name.to_owned(),
+                found,
+            });
         }
-    };
-    if found != name {
-        return Err(ResolutionFailure::NameMismatch {
-            expected: name.to_owned(),
-            found,
-        });
+        let resolution =
+            Resolution::check(outcome.declared, stated).map_err(ResolutionFailure::OutOfBound)?;
+        outcome.server_info = meta.server_info;
+        outcome.meta = meta.negotiated;
+        Ok(resolution)
     }
-    Resolution::check(*declared, resolved).map_err(ResolutionFailure::OutOfBound)
 }
 
 fn parse<T: DeserializeOwned>(result: Value) -> Result<T, ResolutionFailure> {
@@ -147,7 +231,7 @@ fn parse<T: DeserializeOwned>(result: Value) -> Result<T, ResolutionFailure> {
 
 /// The annotations a client should act on for one proposed call, and where they
 /// came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Preflight {
     /// The tool's name.
     pub tool: String,
@@ -161,6 +245,16 @@ pub struct Preflight {
     pub resolved: Option<Resolution>,
     /// Whether the server resolved the call, and if not, why not.
     pub source: AnnotationSource,
+    /// The per-request protocol version of the last request (`None` in a legacy
+    /// session): the configured one, or the one a `-32022` led to.
+    pub protocol_version: Option<String>,
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` of a used answer, when it is
+    /// an object.
+    pub server_info: Option<Map<String, Value>>,
+    /// The rest of a used answer's `_meta` the client may read: in dialect C
+    /// only the keys of extensions it negotiated on the request (every other key
+    /// is ignored, whatever its value); in A and B every key.
+    pub meta: Map<String, Value>,
 }
 
 impl Preflight {
@@ -208,103 +302,4 @@ impl fmt::Display for AnnotationSource {
             ),
         }
     }
-}
-
-/// Why a resolution was not used. Each one makes the preflight fall back to the
-/// static annotations.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ResolutionFailure {
-    /// No answer came.
-    #[error("no answer: {message}")]
-    Transport {
-        /// What the transport reported.
-        message: String,
-    },
-    /// `-32601`: the server does not know the method after all.
-    #[error("the server does not implement it (-32601: {message})")]
-    MethodNotFound {
-        /// The server's message.
-        message: String,
-    },
-    /// `-32603`: the server failed to resolve.
-    #[error("the server failed (-32603: {message})")]
-    Internal {
-        /// The server's message.
-        message: String,
-    },
-    /// `-32021`: the server wants a client capability the request lacked.
-    #[error("the server requires a capability this client did not declare (-32021: {message}{})", required_suffix(.required.as_ref()))]
-    MissingCapability {
-        /// The server's message.
-        message: String,
-        /// `error.data.requiredCapabilities`, when the server gave it.
-        required: Option<Value>,
-    },
-    /// Any other JSON-RPC error.
-    #[error("the server answered error {code}: {message}")]
-    Rpc {
-        /// The error code.
-        code: i64,
-        /// The server's message.
-        message: String,
-    },
-    /// The result does not have the dialect's shape.
-    #[error("the answer is malformed: {detail}")]
-    Malformed {
-        /// What is wrong and where.
-        detail: String,
-    },
-    /// The result describes another tool.
-    #[error("the answer is for tool `{found}`, not `{expected}`")]
-    NameMismatch {
-        /// The tool that was asked about.
-        expected: String,
-        /// The tool the answer names.
-        found: String,
-    },
-    /// The resolution claims more risk than the static annotations allow, so
-    /// either is wrong and neither can be believed over the worst case.
-    #[error("the answer breaks the conservative bound: {0}")]
-    OutOfBound(BoundViolation),
-}
-
-fn required_suffix(required: Option<&Value>) -> String {
-    required.map_or_else(String::new, |required| format!("; required: {required}"))
-}
-
-impl From<RequestError> for ResolutionFailure {
-    fn from(error: RequestError) -> Self {
-        match error {
-            RequestError::Transport { message } => ResolutionFailure::Transport { message },
-            RequestError::Rpc(RpcError {
-                code,
-                message,
-                data,
-            }) => match code {
-                error_code::METHOD_NOT_FOUND => ResolutionFailure::MethodNotFound { message },
-                error_code::INTERNAL_ERROR => ResolutionFailure::Internal { message },
-                error_code::MISSING_CAPABILITY => ResolutionFailure::MissingCapability {
-                    message,
-                    required: data.and_then(|data| data.get("requiredCapabilities").cloned()),
-                },
-                code => ResolutionFailure::Rpc { code, message },
-            },
-        }
-    }
-}
-
-/// A preflight answer the client must not paper over with static annotations.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PreflightError {
-    /// `-32602`: the server rejects the arguments (or does not know the tool).
-    /// The call must not be made with these arguments.
-    #[error("the server rejected the arguments of `{tool}` (-32602: {}); do not call it with them", .error.message)]
-    InvalidParams {
-        /// The tool that was asked about.
-        tool: String,
-        /// The server's error, whose `data` may say which argument is wrong.
-        error: RpcError,
-    },
 }

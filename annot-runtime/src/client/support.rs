@@ -5,6 +5,7 @@ use core::fmt;
 
 use serde_json::{Map, Value};
 
+use super::envelope::{ClientInfo, DiscoverError, read_discover};
 use crate::Tool;
 use crate::protocol::{CLIENT_CAPABILITIES_META, Dialect, RpcError, TOOL_RESOLUTION_EXTENSION};
 
@@ -93,12 +94,16 @@ pub enum ClientExtension {
     PerRequest,
 }
 
-/// The resolution dialects a server declared and whether this client opted into
-/// the extension: everything the preflight needs to pick a dialect for a tool.
+/// The resolution dialects a server declared, whether this client opted into
+/// the extension, and the protocol era of the connection: everything the
+/// preflight needs to pick a dialect for a tool and to shape its request.
 ///
 /// Build it from the server's `initialize` result with
-/// [`from_initialize_result`](Self::from_initialize_result), or set the fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// [`from_initialize_result`](Self::from_initialize_result) (a legacy session,
+/// 2025-11-25 and earlier), from its `server/discover` result with
+/// [`from_discover_result`](Self::from_discover_result) (MCP 2026-07-28: no
+/// handshake, every request carries its own `_meta`), or set the fields.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResolutionSupport {
     /// `capabilities.tools.dynamicAnnotations: true` (dialect A).
     pub dynamic_annotations: bool,
@@ -109,6 +114,17 @@ pub struct ResolutionSupport {
     pub extension: bool,
     /// How this client opted into dialect C.
     pub client_extension: ClientExtension,
+    /// `None` in a session opened with `initialize`; the protocol version every
+    /// request carries in `params._meta` otherwise (`"2026-07-28"`). Such
+    /// requests also carry [`client`](Self::client)'s info and capabilities, and
+    /// SEP-1862's `{tool}` shape (dialect B) is not used: it belongs to legacy
+    /// sessions.
+    pub protocol_version: Option<String>,
+    /// Who this client is and what it supports: sent on every 2026-07-28
+    /// request, and in a legacy session with per-request opt-in
+    /// ([`ClientExtension::PerRequest`]). Its `extensions` are the ones whose
+    /// result `_meta` the preflight reads.
+    pub client: ClientInfo,
 }
 
 impl ResolutionSupport {
@@ -140,7 +156,67 @@ impl ResolutionSupport {
             resolve: tools["resolve"] == Value::Bool(true),
             extension,
             client_extension,
+            protocol_version: None,
+            client: ClientInfo::default(),
         }
+    }
+
+    /// Reads a `server/discover` result (MCP 2026-07-28): the newest version
+    /// of `supportedVersions` this client speaks per request, and the
+    /// server's `capabilities`. Every preflight request then carries
+    /// `client`'s info and whole capabilities in its `_meta`, the
+    /// tool-resolution extension among them unless `client_extension` is
+    /// [`ClientExtension::NotOffered`] (there is no `initialize` to opt in
+    /// through, so [`ClientExtension::Initialize`] counts as per request).
+    ///
+    /// # Errors
+    ///
+    /// [`DiscoverError::NoCommonVersion`] when the server serves no version this
+    /// client speaks per request (the host falls back to `initialize`), and
+    /// [`DiscoverError::Malformed`] when the result lacks `supportedVersions` or
+    /// `capabilities`.
+    ///
+    /// ```
+    /// use annot_runtime::client::{ClientExtension, ClientInfo, ResolutionSupport};
+    /// use serde_json::json;
+    ///
+    /// let support = ResolutionSupport::from_discover_result(
+    ///     &json!({
+    ///         "supportedVersions": ["2025-11-25", "2026-07-28"],
+    ///         "capabilities": {"extensions": {"io.modelcontextprotocol/tool-resolution": {}}},
+    ///         "resultType": "complete", "ttlMs": 0, "cacheScope": "public"
+    ///     }),
+    ///     ClientInfo::new("my-host", "1.0.0"),
+    ///     ClientExtension::PerRequest,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(support.protocol_version.as_deref(), Some("2026-07-28"));
+    /// assert!(support.extension);
+    /// ```
+    pub fn from_discover_result(
+        result: &Value,
+        client: ClientInfo,
+        client_extension: ClientExtension,
+    ) -> Result<Self, DiscoverError> {
+        let (version, capabilities) = read_discover(result)?;
+        let client_extension = match client_extension {
+            ClientExtension::NotOffered => ClientExtension::NotOffered,
+            ClientExtension::Initialize | ClientExtension::PerRequest => {
+                ClientExtension::PerRequest
+            }
+        };
+        Ok(ResolutionSupport {
+            protocol_version: Some(version),
+            client,
+            ..Self::from_server_capabilities(capabilities, client_extension)
+        })
+    }
+
+    /// The same support, with this client's info and capabilities.
+    #[must_use]
+    pub fn with_client(mut self, client: ClientInfo) -> Self {
+        self.client = client;
+        self
     }
 
     /// Reads `result.capabilities` of the server's answer to `initialize`.
@@ -152,7 +228,8 @@ impl ResolutionSupport {
     pub fn supports(&self, dialect: Dialect) -> bool {
         match dialect {
             Dialect::DynamicAnnotations => self.dynamic_annotations,
-            Dialect::ResolveTool => self.resolve,
+            // SEP-1862's `{tool}` shape belongs to legacy sessions only.
+            Dialect::ResolveTool => self.resolve && self.protocol_version.is_none(),
             Dialect::ToolResolutionExtension => {
                 self.extension && self.client_extension != ClientExtension::NotOffered
             }
@@ -191,6 +268,9 @@ impl ResolutionSupport {
         }
         match marked.first() {
             None => Err(NotResolvable::Unmarked),
+            Some(Dialect::ResolveTool) if self.resolve && self.protocol_version.is_some() => {
+                Err(NotResolvable::LegacyOnly)
+            }
             Some(Dialect::ToolResolutionExtension) if self.extension => {
                 Err(NotResolvable::ExtensionNotOffered)
             }
@@ -198,25 +278,33 @@ impl ResolutionSupport {
         }
     }
 
-    /// The `params` of the preflight request in `dialect`.
+    /// Whether this client offers the extension (dialect C).
+    pub(crate) fn offers_extension(&self) -> bool {
+        self.client_extension != ClientExtension::NotOffered
+    }
+
+    /// The `params` of the preflight request in `dialect`, at `version` (the
+    /// per-request protocol version; `None` in a legacy session).
     pub(crate) fn request_params(
         &self,
         dialect: Dialect,
         name: &str,
         arguments: &Map<String, Value>,
+        version: Option<&str>,
     ) -> Value {
         let mut params = Map::new();
         params.insert("name".to_owned(), Value::String(name.to_owned()));
         params.insert("arguments".to_owned(), Value::Object(arguments.clone()));
-        if dialect == Dialect::ToolResolutionExtension
+        if let Some(version) = version {
+            let meta = self.client.request_meta(version, self.offers_extension());
+            params.insert("_meta".to_owned(), Value::Object(meta));
+        } else if dialect == Dialect::ToolResolutionExtension
             && self.client_extension == ClientExtension::PerRequest
         {
             params.insert(
                 "_meta".to_owned(),
                 serde_json::json!({
-                    CLIENT_CAPABILITIES_META: {
-                        "extensions": { TOOL_RESOLUTION_EXTENSION: {} }
-                    }
+                    CLIENT_CAPABILITIES_META: self.client.declared_capabilities(true)
                 }),
             );
         }
@@ -255,6 +343,10 @@ pub enum NotResolvable {
     /// did not opt into it.
     #[error("the tool offers the tool-resolution extension, which this client did not negotiate")]
     ExtensionNotOffered,
+    /// The tool is marked for SEP-1862's `tools/resolve` only, whose `{tool}`
+    /// shape belongs to legacy sessions, and this client speaks 2026-07-28.
+    #[error("the tool offers only tools/resolve (SEP-1862), which 2026-07-28 requests do not use")]
+    LegacyOnly,
 }
 
 /// A short name of a dialect for messages.
@@ -303,6 +395,7 @@ mod tests {
                 resolve: true,
                 extension: true,
                 client_extension: ClientExtension::Initialize,
+                ..Default::default()
             }
         );
     }
@@ -324,6 +417,7 @@ mod tests {
             resolve: true,
             extension: true,
             client_extension: ClientExtension::PerRequest,
+            ..Default::default()
         };
         assert_eq!(
             support.dialect_for(&tool),
@@ -354,6 +448,7 @@ mod tests {
             resolve: true,
             extension: true,
             client_extension: ClientExtension::Initialize,
+            ..Default::default()
         };
         let tool = tool(json!({
             "resolve": false,
@@ -370,13 +465,15 @@ mod tests {
             client_extension: ClientExtension::PerRequest,
             ..Default::default()
         };
-        let params = support.request_params(Dialect::ToolResolutionExtension, "t", &arguments);
+        let params =
+            support.request_params(Dialect::ToolResolutionExtension, "t", &arguments, None);
         assert_eq!(
             params["_meta"][CLIENT_CAPABILITIES_META]["extensions"][TOOL_RESOLUTION_EXTENSION],
             json!({})
         );
         support.client_extension = ClientExtension::Initialize;
-        let params = support.request_params(Dialect::ToolResolutionExtension, "t", &arguments);
+        let params =
+            support.request_params(Dialect::ToolResolutionExtension, "t", &arguments, None);
         assert_eq!(params, json!({"name": "t", "arguments": {}}));
     }
 }
