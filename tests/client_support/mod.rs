@@ -173,3 +173,34 @@ pub const VAULT: Annotations = Annotations::new()
     .open_world(false)
     .sensitive_data(true)
     .privileged_access(true);
+
+impl Scripted {
+    /// The same script over JSON-RPC lines, for a [`JsonRpcRequester`]: each
+    /// request line is recorded and answered with the next scripted result or
+    /// error (a transport failure in the script answers nothing); a
+    /// notification gets no answer.
+    ///
+    /// [`JsonRpcRequester`]: annot::client::JsonRpcRequester
+    pub fn answer_line(&mut self, line: &[u8]) -> Option<Vec<u8>> {
+        let message: Value = serde_json::from_slice(line).expect("the client sends JSON");
+        assert_eq!(message["jsonrpc"], "2.0", "{message}");
+        let method = message["method"].as_str().expect("a method").to_owned();
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        let id = message.get("id")?.clone();
+        let reply = self.request(&method, params);
+        let response = match reply {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err(RequestError::Rpc(error)) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+            Err(RequestError::Transport { .. }) => return None,
+        };
+        Some(response.to_string().into_bytes())
+    }
+
+    /// The methods asked, in order.
+    pub fn methods(&self) -> Vec<&str> {
+        self.sent
+            .iter()
+            .map(|(method, _)| method.as_str())
+            .collect()
+    }
+}

@@ -94,8 +94,29 @@ impl ClientInfo {
             .unwrap_or_default()
     }
 
-    /// `params._meta` of a 2026-07-28 request at `version`.
-    pub(crate) fn request_meta(&self, version: &str, offer_extension: bool) -> Map<String, Value> {
+    /// `params._meta` of a 2026-07-28 request at `version`: the version, this
+    /// client's name and version, and its whole capabilities, with the
+    /// tool-resolution extension when `offer_extension`. The preflight sends it
+    /// on every request; a host sends the same on `server/discover`,
+    /// `tools/list` and `tools/call`.
+    ///
+    /// ```
+    /// use annot_runtime::client::ClientInfo;
+    /// use serde_json::json;
+    ///
+    /// let meta = ClientInfo::new("host", "1.0").request_meta("2026-07-28", true);
+    /// assert_eq!(
+    ///     serde_json::Value::Object(meta),
+    ///     json!({
+    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///         "io.modelcontextprotocol/clientInfo": {"name": "host", "version": "1.0"},
+    ///         "io.modelcontextprotocol/clientCapabilities": {
+    ///             "extensions": {"io.modelcontextprotocol/tool-resolution": {}}
+    ///         }
+    ///     })
+    /// );
+    /// ```
+    pub fn request_meta(&self, version: &str, offer_extension: bool) -> Map<String, Value> {
         let mut meta = Map::new();
         meta.insert(PROTOCOL_VERSION_META.to_owned(), json!(version));
         meta.insert(
