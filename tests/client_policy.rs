@@ -373,3 +373,38 @@ fn less_claimed_risk_never_makes_a_decision_stricter() {
         }
     }
 }
+
+#[test]
+fn a_decision_answers_exactly_one_of_its_three_questions() {
+    let reason = || Reason {
+        rule: Rule::ReadOnly,
+        message: "m".into(),
+    };
+    // (verdict, is_allowed, needs_confirmation, is_denied), written out.
+    let table = [
+        (Verdict::Allow, true, false, false),
+        (Verdict::Confirm(Strength::Light), false, true, false),
+        (Verdict::Confirm(Strength::Normal), false, true, false),
+        (Verdict::Confirm(Strength::Strong), false, true, false),
+        (Verdict::Deny, false, false, true),
+    ];
+    for (verdict, allowed, confirm, denied) in table {
+        let decision = Decision::new(verdict, reason());
+        assert_eq!(decision.verdict(), verdict);
+        assert_eq!(
+            (
+                decision.is_allowed(),
+                decision.needs_confirmation(),
+                decision.is_denied()
+            ),
+            (allowed, confirm, denied),
+            "{decision}"
+        );
+    }
+    // And through the policy: a destructive call is not allowed, a trusted
+    // read needs no confirmation.
+    let delete = decide(&Policy::default(), DELETE, Trust::Trusted);
+    assert!(!delete.is_allowed() && delete.needs_confirmation());
+    let read = decide(&Policy::default(), READ, Trust::Trusted);
+    assert!(read.is_allowed() && !read.needs_confirmation());
+}

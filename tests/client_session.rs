@@ -210,6 +210,27 @@ fn a_stricter_policy_decision_stands() {
 }
 
 #[test]
+fn an_equally_strict_policy_decision_gives_way_to_the_trifecta_reason() {
+    // The trifecta verdict applies when at least as strict as the policy's: on
+    // a tie the person is told about the trifecta, the more specific danger.
+    for (config, policy_verdict) in [
+        (SessionConfig::default(), Verdict::Deny),
+        (
+            SessionConfig::escalating(),
+            Verdict::Confirm(Strength::Strong),
+        ),
+    ] {
+        let mut agent = Agent::new(config);
+        agent.policy.non_destructive_write = policy_verdict;
+        agent.run("read_mail", READ_MAIL, Trust::Trusted);
+        agent.run("fetch_page", FETCH_PAGE, Trust::Trusted);
+        let decision = agent.review("post", POST, Trust::Trusted);
+        assert_eq!(decision.verdict(), policy_verdict);
+        assert_eq!(decision.reason().rule, Rule::Trifecta, "{decision}");
+    }
+}
+
+#[test]
 fn allow_only_tracks() {
     let config = SessionConfig {
         on_trifecta: Verdict::Allow,
