@@ -13,7 +13,10 @@
 //! a preflight (`tools/annotations` or `tools/resolve`), the default [`Policy`],
 //! the [`Session`]'s lethal-trifecta tracker, and `tools/call` for every call
 //! not refused (the scripted user approves every confirmation). A second session
-//! tracks what a host without resolution would have decided on the same calls.
+//! tracks what a host without resolution would have decided on the same calls,
+//! and a `silent:` note shows where an answer left out hints the static
+//! annotations declare: the client keeps them (silence never lowers risk), and
+//! the note says what a host reading the answer alone would have decided.
 //! Nothing printed is a constant: every row and count comes from those calls.
 
 #[allow(dead_code)]
@@ -38,7 +41,7 @@ use annot::client::{
 };
 use annot::protocol::Dialect;
 use annot::server::Server;
-use annot::{Annotations, Tool};
+use annot::{Annotations, Hint, Tool};
 use files_example::ManageFiles;
 use files_example::sandbox::Sandbox;
 use github_example::fake::FakeGithub;
@@ -203,6 +206,7 @@ fn play(
         without: without.clone(),
         with: WithResolution::InvalidArguments(String::new()),
         executed: None,
+        silence: None,
     };
     let preflight = match client
         .support
@@ -224,6 +228,23 @@ fn play(
     row.resolved = Some(preflight.annotations());
     let call = ProposedCall::from_preflight(&preflight, arguments, client.trust);
     let with = with_resolution.review(&call, policy.decide(&call));
+    if let Some(resolution) = preflight.resolved {
+        // What a host that reads the answer alone would decide: every hint
+        // the answer left out at its default, not at its static value.
+        let stated = resolution.stated();
+        let alone = ProposedCall::new(step.tool, arguments, stated, client.trust);
+        let alone = with_resolution.review(&alone, policy.decide(&alone));
+        let kept: Vec<Hint> = Hint::ALL
+            .into_iter()
+            .filter(|&hint| {
+                let kept = resolution.annotations().effective().get(hint);
+                stated.get(hint).is_none() && kept != stated.effective().get(hint)
+            })
+            .collect();
+        if alone.verdict() < with.verdict() {
+            row.silence = Some((kept, alone));
+        }
+    }
     if !without.is_denied() {
         without_resolution.record(&listed);
     }

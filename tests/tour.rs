@@ -5,6 +5,7 @@
 #[path = "../examples/tour.rs"]
 mod tour;
 
+use annot::Hint;
 use annot::client::{Decision, Rule, Strength, Verdict};
 use annot::protocol::Dialect;
 use tour::{Executed, Row, Summary, WithResolution};
@@ -106,6 +107,20 @@ fn a_servers_silence_keeps_the_strong_confirmation() {
     assert_eq!(decided(read).verdict(), Verdict::Confirm(Strength::Strong));
     assert_eq!(decided(read).reason().rule, Rule::SensitiveAndPrivileged);
     assert_eq!(read.without.verdict(), Verdict::Confirm(Strength::Strong));
+    // A host reading the answer alone would have run it without asking.
+    let (kept, alone) = read.silence.as_ref().expect("the row notes the silence");
+    assert_eq!(kept, &[Hint::SensitiveData, Hint::PrivilegedAccess]);
+    assert!(alone.is_allowed(), "{alone}");
+    let (_, text) = run();
+    assert!(
+        text.contains(
+            "    silent: the answer left out sensitiveDataHint, privilegedAccessHint, kept at the \
+             static values; read alone it would be allow\n"
+        ),
+        "{text}"
+    );
+    // Where the server stated the risk itself, nothing was silent.
+    assert!(row(&summary, "read /etc/shadow").silence.is_none());
 }
 
 #[test]

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use annot::Annotations;
 use annot::client::{Decision, Strength, Verdict};
 use annot::protocol::Dialect;
+use annot::{Annotations, Hint};
 
 use super::{Client, confirmation, is_trifecta, short};
 
@@ -49,6 +49,10 @@ pub struct Row {
     pub with: WithResolution,
     /// The result of `tools/call`, if the call ran.
     pub executed: Option<Executed>,
+    /// When the answer left out hints the static annotations declare, and a
+    /// host reading the answer alone would have asked less: the hints the
+    /// client kept, and that host's decision.
+    pub silence: Option<(Vec<Hint>, Decision)>,
 }
 
 /// How often one host asked a person or refused.
@@ -167,6 +171,10 @@ pub fn print(
     )?;
     writeln!(
         out,
+        "Silence never lowers risk: a hint an answer leaves out keeps its static value."
+    )?;
+    writeln!(
+        out,
         "Every call not refused runs (the user approves each confirmation)."
     )?;
     writeln!(out)?;
@@ -266,6 +274,17 @@ fn notes(row: &Row) -> Vec<(&'static str, String)> {
     };
     if !row.without.is_allowed() && with_reason != Some(row.without.reason().message.as_str()) {
         notes.push(("without", row.without.reason().to_string()));
+    }
+    if let Some((kept, alone)) = &row.silence {
+        let names: Vec<&str> = kept.iter().map(|hint| hint.wire_name()).collect();
+        notes.push((
+            "silent",
+            format!(
+                "the answer left out {}, kept at the static values; read alone it would be {}",
+                names.join(", "),
+                verdict(alone)
+            ),
+        ));
     }
     if let Some(Executed::ToolError(message)) = &row.executed {
         notes.push(("server", message.clone()));
