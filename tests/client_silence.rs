@@ -72,7 +72,7 @@ fn an_untrusted_servers_silence_completes_the_trifecta() {
     // An untrusted open-world tool that makes no claim about sensitive data.
     let silent = Annotations::new().destructive(false).open_world(true);
     let call = ProposedCall::new("send", &arguments, silent, Trust::Untrusted);
-    assert_eq!(session.legs(&call).reads_private_data, true);
+    assert!(session.legs(&call).reads_private_data);
     let decision = session.review(&call, policy.decide(&call));
     assert!(decision.is_denied(), "{decision}");
     assert_eq!(decision.reason().rule, Rule::Trifecta);
