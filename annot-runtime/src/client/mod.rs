@@ -11,12 +11,21 @@
 //!    arguments. It is transport-agnostic: the host passes a [`Requester`] (a
 //!    closure, its own connection type, or a [`JsonRpcRequester`] around any
 //!    function that exchanges JSON-RPC messages as bytes).
+//!    In a session opened with `initialize` the requests carry nothing per
+//!    request; in MCP 2026-07-28 ([`ResolutionSupport::from_discover_result`])
+//!    each carries `params._meta` with the protocol version, the client's
+//!    [`ClientInfo`] and its whole capabilities.
 //! 2. [`Policy::decide`] turns the annotations of a [`ProposedCall`] and the
 //!    server's [`Trust`] into a [`Decision`]: allow, confirm (light, normal or
 //!    strong) or deny, with a reason a person can read.
 //! 3. [`Session`] remembers whether the session has read private data and seen
 //!    untrusted content, and refuses (or escalates) the external communication
 //!    that would complete the trifecta.
+//!
+//! One rule runs through all three: **silence never lowers risk**. A hint a
+//! resolution leaves out keeps its static value ([`Resolution`]), and an
+//! untrusted server's silence or denial counts as the risky value
+//! ([`Trust::screen`]) in the policy and the session.
 //!
 //! ```
 //! use annot_runtime::client::{
