@@ -143,3 +143,47 @@ fn a_preflight_edited_by_hand_cannot_smuggle_a_resolution_past_the_bound() {
     assert_eq!(call.annotations(), VAULT.effective());
     assert_eq!(Policy::default().decide(&call).verdict(), STRONG);
 }
+
+#[test]
+fn an_untrusted_server_that_claims_safety_through_the_preflight_is_not_believed() {
+    let tool = tool_declaring("vault", VAULT);
+    let arguments = read_arguments();
+    // Every hint at its safe value: read-only, closed, not sensitive, not
+    // privileged. Within the bound, so the preflight accepts it.
+    let mut hints = read_hints();
+    hints["sensitiveDataHint"] = json!(false);
+    hints["privilegedAccessHint"] = json!(false);
+    for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
+        let mut server = Scripted::answering([Ok(answer(dialect, "vault", hints.clone()))]);
+        let preflight = only(dialect)
+            .preflight(&mut server, &tool, &arguments)
+            .unwrap();
+        assert!(preflight.is_resolved(), "{}", preflight.source);
+        let trusted = ProposedCall::from_preflight(&preflight, &arguments, Trust::Trusted);
+        assert!(Policy::default().decide(&trusted).is_allowed());
+        let untrusted = ProposedCall::from_preflight(&preflight, &arguments, Trust::Untrusted);
+        let believed = untrusted.annotations();
+        assert_eq!(
+            (
+                believed.read_only,
+                believed.open_world,
+                believed.sensitive_data,
+                believed.privileged_access
+            ),
+            (Some(false), Some(true), Some(true), Some(true)),
+            "{dialect:?}"
+        );
+        assert_eq!(Policy::default().decide(&untrusted).verdict(), STRONG);
+        // After untrusted content it would complete the trifecta.
+        let mut session = Session::default();
+        let fetch = Annotations::new().read_only(true).open_world(true);
+        session.record(&ProposedCall::new(
+            "fetch",
+            &arguments,
+            fetch,
+            Trust::Trusted,
+        ));
+        let decision = session.review(&untrusted, Policy::default().decide(&untrusted));
+        assert_eq!(decision.reason().rule, Rule::Trifecta, "{decision}");
+    }
+}
