@@ -13,78 +13,11 @@ mod manage_files;
 #[path = "../examples/tools/sql.rs"]
 mod sql;
 
-use std::collections::{BTreeMap, HashMap};
-
-use annot::{AnnotatedTool, mcp_tool};
+use annot::AnnotatedTool;
 use schema_support::inspector::{Severity, lint};
+use schema_support::tools::{Lookup, Mixed, MixedExact};
 use schema_support::{failed_subsets, pointers, providers};
 use serde_json::{Value, json};
-
-/// Every field type annot maps by itself, and one field two actions type
-/// differently.
-#[mcp_tool(open_world = false)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-#[derive(Debug)]
-pub enum Mixed {
-    /// Look something up.
-    #[annotate(read_only)]
-    Find {
-        /// What to look for.
-        target: String,
-        limit: Option<u16>,
-        tags: Vec<String>,
-    },
-    /// Store values.
-    #[annotate(destructive = false)]
-    Store {
-        /// The slot number.
-        target: u32,
-        values: HashMap<String, i64>,
-        extra: Option<serde_json::Value>,
-        flags: BTreeMap<String, Option<bool>>,
-    },
-    #[annotate(destructive, idempotent)]
-    Mark { letter: char, weight: f64 },
-    #[annotate(read_only)]
-    Ping,
-}
-
-/// The same tool, its schema exact.
-#[mcp_tool(open_world = false, schema = "exact")]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-#[derive(Debug)]
-pub enum MixedExact {
-    /// Look something up.
-    #[annotate(read_only)]
-    Find {
-        /// What to look for.
-        target: String,
-        limit: Option<u16>,
-        tags: Vec<String>,
-    },
-    /// Store values.
-    #[annotate(destructive = false)]
-    Store {
-        /// The slot number.
-        target: u32,
-        values: HashMap<String, i64>,
-        extra: Option<serde_json::Value>,
-        flags: BTreeMap<String, Option<bool>>,
-    },
-    #[annotate(destructive, idempotent)]
-    Mark { letter: char, weight: f64 },
-    #[annotate(read_only)]
-    Ping,
-}
-
-/// One action: the flat object is exact.
-#[mcp_tool(read_only, open_world = false)]
-#[allow(dead_code)]
-pub enum Lookup {
-    Get { key: String, default: Option<String> },
-}
 
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).expect("the schema is JSON")
@@ -119,26 +52,57 @@ fn inspector_lint_finds_nothing_in_any_shape() {
 }
 
 /// Which subsets each schema leaves: literal, derived by hand from the shapes
-/// (see the README's portability table).
+/// (the README's portability table says the same).
 #[test]
 fn each_schema_fits_the_subsets_the_readme_says() {
+    // The exact shape's `if`/`then`/`else`, `const` and `propertyNames` are
+    // outside every subset but the two that take any keyword below the root.
+    const CHAIN: &[&str] = &[
+        "openai-strict",
+        "anthropic-strict",
+        "gemini",
+        "gemini-json",
+        "openapi-3.0",
+    ];
     let expected: &[(&str, &[&str])] = &[
-        // Only strings: closed, but optional-by-action fields are not all
-        // required (OpenAI strict), and `additionalProperties` is no Gemini
-        // `parameters` field.
+        // Strings only: fields some actions lack are not required (OpenAI
+        // strict needs every property required); `additionalProperties` is no
+        // field of Gemini's `parameters`.
         ("manage_files (advertised)", &["openai-strict", "gemini"]),
+        ("manage_files (exact)", CHAIN),
+        // Optional fields (`"null"` branches: no OpenAPI 3.0 or Gemini
+        // `parameters` type; not required: OpenAI strict), integer bounds and
+        // a map (Anthropic strict).
         (
-            "manage_files (exact)",
-            &[
-                "openai-strict",
-                "anthropic-strict",
-                "gemini",
-                "gemini-json",
-                "openapi-3.0",
-            ],
+            "http_request (advertised)",
+            &["openai-strict", "anthropic-strict", "gemini", "openapi-3.0"],
         ),
+        (
+            "http_request (exact)",
+            &["openai-strict", "anthropic-strict", "gemini", "openapi-3.0"],
+        ),
+        // `serde_json::Value`: an open object branch (Anthropic strict).
+        (
+            "github_api (advertised)",
+            &["openai-strict", "anthropic-strict", "gemini", "openapi-3.0"],
+        ),
+        (
+            "github_api (exact)",
+            &["openai-strict", "anthropic-strict", "gemini", "openapi-3.0"],
+        ),
+        // Both actions take the same required field: even OpenAI strict fits.
+        ("sql (advertised)", &["gemini"]),
+        ("sql (exact)", CHAIN),
+        // `char` bounds its length (no Gemini JSON Schema keyword).
+        ("mixed (advertised)", CHAIN),
+        ("mixed (exact)", CHAIN),
+        ("mixed_exact (advertised)", CHAIN),
+        ("mixed_exact (exact)", CHAIN),
+        ("lookup (advertised)", &["openai-strict", "gemini", "openapi-3.0"]),
+        ("lookup (exact)", &["openai-strict", "gemini", "openapi-3.0"]),
     ];
     let all = every_schema();
+    assert_eq!(all.len(), expected.len());
     for (name, subsets) in expected {
         let (_, schema) = all
             .iter()
@@ -148,9 +112,145 @@ fn each_schema_fits_the_subsets_the_readme_says() {
     }
 }
 
+/// The schema `examples/manage_files` served before, with `true` for the
+/// fields each `if`/`then` branch shares: Inspector 2.12 reported 8
+/// `boolean-schema` errors on it, one per `true`.
 #[test]
-fn print_all() {
-    for (name, schema) in every_schema() {
-        println!("{name}: {:?}\n{schema}\n", failed_subsets(&schema));
+fn the_lint_finds_the_eight_errors_inspector_reported() {
+    let old = json!({
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["read", "append", "replace", "delete"]},
+            "path": {"type": "string"},
+            "content": {"type": "string"}
+        },
+        "required": ["action", "path"],
+        "additionalProperties": false,
+        "if": {"properties": {"action": {"const": "read"}}},
+        "then": {"properties": {"action": true, "path": true}, "required": ["path"],
+                 "additionalProperties": false},
+        "else": {
+            "if": {"properties": {"action": {"const": "append"}}},
+            "then": {"properties": {"action": true, "path": true, "content": {"type": "string"}},
+                     "required": ["path", "content"], "additionalProperties": false},
+            "else": {
+                "if": {"properties": {"action": {"const": "replace"}}},
+                "then": {"properties": {"action": true, "path": true,
+                                        "content": {"type": "string"}},
+                         "required": ["path", "content"], "additionalProperties": false},
+                "else": {"properties": {"action": true, "path": true}, "required": ["path"],
+                         "additionalProperties": false}
+            }
+        }
+    });
+    let findings = lint(&old);
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.rule == "boolean-schema" && f.severity == Severity::Error)
+    );
+    let mut found: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        [
+            "/else/else/else/properties/action",
+            "/else/else/else/properties/path",
+            "/else/else/then/properties/action",
+            "/else/else/then/properties/path",
+            "/else/then/properties/action",
+            "/else/then/properties/path",
+            "/then/properties/action",
+            "/then/properties/path",
+        ]
+    );
+}
+
+#[test]
+fn the_lint_has_four_rules() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "union": {"type": ["string", "null"]},
+            "untyped": {"description": "anything"},
+            "remote": {"$ref": "https://example.com/s.json"},
+            "local": {"$ref": "#/$defs/x"},
+            "negated": {"not": {}},
+            "open": {"type": "object", "additionalProperties": true},
+            "lone_if": {"if": {"type": "string"}},
+            "paired_if": {"if": {"type": "string"}, "then": {"minLength": 1}},
+            "a~b/c": false
+        }
+    });
+    let lint = lint(&schema);
+    let mut findings: Vec<(&str, &str, Severity)> = lint
+        .iter()
+        .map(|f| (f.rule, f.pointer.as_str(), f.severity))
+        .collect();
+    findings.sort_unstable_by_key(|(_, pointer, _)| *pointer);
+    assert_eq!(
+        findings,
+        [
+            ("boolean-schema", "/properties/a~0b~1c", Severity::Error),
+            ("untyped-schema", "/properties/lone_if", Severity::Warning),
+            ("remote-ref", "/properties/remote", Severity::Warning),
+            ("type-union", "/properties/union", Severity::Warning),
+            ("untyped-schema", "/properties/untyped", Severity::Warning),
+        ]
+    );
+    // An `$id` anywhere makes a relative `$ref` resolvable: no finding.
+    let with_id = json!({"$id": "https://example.com/root", "type": "object",
+                         "properties": {"a": {"$ref": "other.json"}}});
+    assert!(schema_support::inspector::lint(&with_id).is_empty());
+}
+
+#[test]
+fn provider_checkers_name_each_violation() {
+    let root_union = json!({"anyOf": [{"type": "object"}]});
+    for check in [providers::openai, providers::anthropic] {
+        let found = check(&root_union);
+        assert_eq!(pointers(&found), ["", ""], "{found:?}");
     }
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"const": 1}, "b": {"type": "null"}, "c": true},
+        "additionalProperties": false
+    });
+    assert!(providers::openai(&schema).is_empty());
+    assert!(providers::anthropic(&schema).is_empty());
+    let cases: [(fn(&Value) -> Vec<schema_support::Violation>, &[&str]); 5] = [
+        (providers::openai_strict, &["", "", "", "/properties/c"]),
+        (providers::anthropic_strict, &["/properties/c"]),
+        (
+            providers::gemini,
+            &["", "/properties/a", "/properties/b", "/properties/c"],
+        ),
+        (providers::gemini_json, &["/properties/a", "/properties/c"]),
+        (
+            providers::openapi_30,
+            &["/properties/a", "/properties/b", "/properties/c"],
+        ),
+    ];
+    for (check, expected) in cases {
+        let found = check(&schema);
+        let mut found_pointers = pointers(&found);
+        found_pointers.sort_unstable();
+        assert_eq!(found_pointers, expected, "{found:?}");
+    }
+    // Strict modes: every object closed, Anthropic's bounds.
+    let open = json!({"type": "object", "properties": {
+        "n": {"type": "integer", "minimum": 0},
+        "m": {"type": "object", "additionalProperties": {"type": "string"}},
+        "l": {"type": "array", "items": {"type": "string"}, "minItems": 2}
+    }, "required": ["n", "m", "l"], "additionalProperties": false});
+    let mut found = pointers(&providers::anthropic_strict(&open))
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>();
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        ["/properties/l", "/properties/m", "/properties/m", "/properties/n"]
+    );
+    assert_eq!(pointers(&providers::openai_strict(&open)), ["/properties/m", "/properties/m"]);
 }

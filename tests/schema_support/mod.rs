@@ -10,6 +10,7 @@
 
 pub mod inspector;
 pub mod providers;
+pub mod tools;
 
 use std::fmt;
 
