@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use annot::{AnnotatedTool, Annotations, mcp_tool};
 use macro_support::{
-    exact_schema_of,
-    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, schema_of,
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound,
+    exact_schema_of, schema_of,
 };
 use serde_json::json;
 

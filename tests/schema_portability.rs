@@ -26,8 +26,14 @@ fn parse(text: &str) -> Value {
 /// The advertised and the exact schema of a tool.
 fn schemas<T: AnnotatedTool>() -> [(String, Value); 2] {
     [
-        (format!("{} (advertised)", T::NAME), parse(T::input_schema())),
-        (format!("{} (exact)", T::NAME), parse(T::exact_input_schema())),
+        (
+            format!("{} (advertised)", T::NAME),
+            parse(T::input_schema()),
+        ),
+        (
+            format!("{} (exact)", T::NAME),
+            parse(T::exact_input_schema()),
+        ),
     ]
 }
 
@@ -98,8 +104,14 @@ fn each_schema_fits_the_subsets_the_readme_says() {
         ("mixed (exact)", CHAIN),
         ("mixed_exact (advertised)", CHAIN),
         ("mixed_exact (exact)", CHAIN),
-        ("lookup (advertised)", &["openai-strict", "gemini", "openapi-3.0"]),
-        ("lookup (exact)", &["openai-strict", "gemini", "openapi-3.0"]),
+        (
+            "lookup (advertised)",
+            &["openai-strict", "gemini", "openapi-3.0"],
+        ),
+        (
+            "lookup (exact)",
+            &["openai-strict", "gemini", "openapi-3.0"],
+        ),
     ];
     let all = every_schema();
     assert_eq!(all.len(), expected.len());
@@ -218,7 +230,7 @@ fn provider_checkers_name_each_violation() {
     });
     assert!(providers::openai(&schema).is_empty());
     assert!(providers::anthropic(&schema).is_empty());
-    let cases: [(fn(&Value) -> Vec<schema_support::Violation>, &[&str]); 5] = [
+    let cases: [(schema_support::Checker, &[&str]); 5] = [
         (providers::openai_strict, &["", "", "", "/properties/c"]),
         (providers::anthropic_strict, &["/properties/c"]),
         (
@@ -250,7 +262,15 @@ fn provider_checkers_name_each_violation() {
     found.sort_unstable();
     assert_eq!(
         found,
-        ["/properties/l", "/properties/m", "/properties/m", "/properties/n"]
+        [
+            "/properties/l",
+            "/properties/m",
+            "/properties/m",
+            "/properties/n"
+        ]
     );
-    assert_eq!(pointers(&providers::openai_strict(&open)), ["/properties/m", "/properties/m"]);
+    assert_eq!(
+        pointers(&providers::openai_strict(&open)),
+        ["/properties/m", "/properties/m"]
+    );
 }

@@ -63,9 +63,19 @@ fn manage_files_shapes_against_the_parser() {
         ),
         (json!({"action": "append", "path": "a"}), false, false, true),
         // Rules every action shares hold in both shapes.
-        (json!({"action": "append", "content": "x"}), false, false, false),
+        (
+            json!({"action": "append", "content": "x"}),
+            false,
+            false,
+            false,
+        ),
         (json!({"path": "a"}), false, false, false),
-        (json!({"action": "rename", "path": "a"}), false, false, false),
+        (
+            json!({"action": "rename", "path": "a"}),
+            false,
+            false,
+            false,
+        ),
         (
             json!({"action": "read", "path": "a", "mode": 1}),
             false,
@@ -78,7 +88,12 @@ fn manage_files_shapes_against_the_parser() {
             false,
             false,
         ),
-        (json!({"action": "delete", "path": null}), false, false, false),
+        (
+            json!({"action": "delete", "path": null}),
+            false,
+            false,
+            false,
+        ),
         (json!(["read", "a"]), false, false, false),
     ]);
 }
@@ -141,7 +156,12 @@ fn mixed_types_shapes_against_the_parser() {
             false,
             false,
         ),
-        (json!({"action": "ping", "weight": "heavy"}), false, false, false),
+        (
+            json!({"action": "ping", "weight": "heavy"}),
+            false,
+            false,
+            false,
+        ),
     ]);
 }
 
@@ -169,7 +189,10 @@ fn mixed_types_agree_over_combinations() {
 fn the_exact_shape_is_the_portable_one_plus_the_chain() {
     for (portable, exact) in [
         (Mixed::input_schema(), Mixed::exact_input_schema()),
-        (ManageFiles::input_schema(), ManageFiles::exact_input_schema()),
+        (
+            ManageFiles::input_schema(),
+            ManageFiles::exact_input_schema(),
+        ),
     ] {
         let portable: Value = serde_json::from_str(portable).unwrap();
         let mut exact: Map<String, Value> = serde_json::from_str(exact).unwrap();
@@ -191,7 +214,10 @@ fn which_schema_each_tool_advertises() {
     assert_eq!(MixedExact::input_schema(), MixedExact::exact_input_schema());
     assert_ne!(Mixed::input_schema(), Mixed::exact_input_schema());
     let exact: Value = serde_json::from_str(MixedExact::input_schema()).unwrap();
-    assert_eq!(exact["if"], json!({"properties": {"action": {"const": "find"}}}));
+    assert_eq!(
+        exact["if"],
+        json!({"properties": {"action": {"const": "find"}}})
+    );
     assert_eq!(
         exact["then"]["propertyNames"],
         json!({"enum": ["action", "target", "limit", "tags"]})

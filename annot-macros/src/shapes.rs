@@ -84,7 +84,8 @@ impl Builder {
                     .iter()
                     .zip(&per_variant)
                     .filter_map(|(variant, fields)| {
-                        let (_, schema) = fields.iter().find(|(other, _)| other.name == field.name)?;
+                        let (_, schema) =
+                            fields.iter().find(|(other, _)| other.name == field.name)?;
                         Some((variant.name.as_str(), schema))
                     })
                     .collect();

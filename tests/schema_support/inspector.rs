@@ -111,7 +111,10 @@ pub fn lint(schema: &Value) -> Vec<Finding> {
         };
         if let Some(Value::Array(types)) = object.get("type") {
             let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
-            let distinct = names.iter().collect::<std::collections::BTreeSet<_>>().len();
+            let distinct = names
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
             if !types.is_empty()
                 && names.len() == types.len()
                 && names.iter().all(|name| TYPE_NAMES.contains(name))
@@ -127,7 +130,9 @@ pub fn lint(schema: &Value) -> Vec<Finding> {
         {
             add("remote-ref", Severity::Warning, &place.pointer);
         }
-        let constrains = object.keys().any(|key| CONSTRAINING.contains(&key.as_str()))
+        let constrains = object
+            .keys()
+            .any(|key| CONSTRAINING.contains(&key.as_str()))
             || (object.contains_key("if")
                 && (object.contains_key("then") || object.contains_key("else")));
         if !constrains && keyword != Some("not") {
@@ -156,10 +161,7 @@ pub fn findings_as_violations(schema: &Value) -> Vec<Violation> {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            violation(
-                &finding.pointer,
-                format!("{} ({severity})", finding.rule),
-            )
+            violation(&finding.pointer, format!("{} ({severity})", finding.rule))
         })
         .collect()
 }

@@ -36,10 +36,13 @@ impl fmt::Display for Violation {
     }
 }
 
+/// A checker: the violations of one subset in a schema.
+pub type Checker = fn(&Value) -> Vec<Violation>;
+
 /// A named subset and its checker.
 pub struct Subset {
     pub name: &'static str,
-    pub check: fn(&Value) -> Vec<Violation>,
+    pub check: Checker,
 }
 
 /// Every subset, Inspector's lint first.

@@ -287,7 +287,9 @@ fn check(schema: &Value, rules: &Rules) -> Vec<Violation> {
             out.push(violation("", format!("`{keyword}` at the root")));
         }
     }
-    walk(schema, &mut |node, place| check_node(node, place, rules, &mut out));
+    walk(schema, &mut |node, place| {
+        check_node(node, place, rules, &mut out)
+    });
     out
 }
 
@@ -309,7 +311,10 @@ fn check_node(node: &Value, place: &Place<'_>, rules: &Rules, out: &mut Vec<Viol
     if let Some(allowed) = rules.allowed {
         for key in object.keys() {
             if !allowed.contains(&key.as_str()) {
-                out.push(violation(at, format!("keyword `{key}` is outside the subset")));
+                out.push(violation(
+                    at,
+                    format!("keyword `{key}` is outside the subset"),
+                ));
             }
         }
     }
@@ -318,17 +323,23 @@ fn check_node(node: &Value, place: &Place<'_>, rules: &Rules, out: &mut Vec<Viol
             out.push(violation(at, "`type` is an array"));
         }
         Some(Value::String(kind)) if kind == "null" && !rules.null_type => {
-            out.push(violation(at, "`type: \"null\"` (the subset has `nullable`)"));
+            out.push(violation(
+                at,
+                "`type: \"null\"` (the subset has `nullable`)",
+            ));
         }
         _ => {}
     }
-    let is_object = object.get("type") == Some(&Value::from("object"))
-        || object.contains_key("properties");
+    let is_object =
+        object.get("type") == Some(&Value::from("object")) || object.contains_key("properties");
     if rules.closed_objects
         && is_object
         && object.get("additionalProperties") != Some(&Value::Bool(false))
     {
-        out.push(violation(at, "an object without `additionalProperties: false`"));
+        out.push(violation(
+            at,
+            "an object without `additionalProperties: false`",
+        ));
     }
     if rules.all_required && is_object {
         let required: Vec<&str> = object

@@ -68,6 +68,8 @@ pub enum MixedExact {
 #[mcp_tool(read_only, open_world = false)]
 #[allow(dead_code)]
 pub enum Lookup {
-    Get { key: String, default: Option<String> },
+    Get {
+        key: String,
+        default: Option<String>,
+    },
 }
-

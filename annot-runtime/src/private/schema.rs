@@ -167,11 +167,13 @@ fn portable(schema: &mut serde_json::Value) {
                 portable(value);
             }
             // A boolean is the usual spelling here; only a schema is rewritten.
-            "additionalProperties" | "unevaluatedProperties" | "additionalItems"
-            | "unevaluatedItems" => {
-                if value.is_object() {
-                    portable(value);
-                }
+            "additionalProperties"
+            | "unevaluatedProperties"
+            | "additionalItems"
+            | "unevaluatedItems"
+                if value.is_object() =>
+            {
+                portable(value);
             }
             _ => {}
         }
