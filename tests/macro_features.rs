@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use annot::{AnnotatedTool, Annotations, mcp_tool};
 use macro_support::{
-    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound, schema_of,
+    assert_same_verdicts, assert_schema_and_parser_agree, assert_within_static_bound,
+    exact_schema_of, schema_of,
 };
 use serde_json::json;
 
@@ -255,9 +256,16 @@ fn doc_comments_become_descriptions() {
     assert_eq!(schema["properties"]["question"], json!({"type": "string"}));
     assert_eq!(
         schema["properties"]["action"]["description"],
-        "`show`: Show one note.\n`forget`: Forget one note.\n`ask`: Ask a model about the notes."
+        "`show`: Show one note. Requires `id`.\n`forget`: Forget one note. Requires `id`.\n\
+         `ask`: Ask a model about the notes. Requires `question`.\n`export`: No other fields."
     );
-    assert_eq!(schema["then"]["description"], "Show one note.");
+    // The portable shape has no conditionals; the exact one describes each
+    // action in its branch too.
+    assert!(schema.get("then").is_none());
+    assert_eq!(
+        exact_schema_of::<Notes>()["then"]["description"],
+        "Show one note."
+    );
 }
 
 #[test]

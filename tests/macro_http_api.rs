@@ -101,8 +101,8 @@ fn schema_lists_the_methods_and_fields() {
         json!({"description": "Seconds to wait for an answer.", "type": "integer", "minimum": 0, "maximum": 65535})
     );
     assert_eq!(
-        schema["properties"]["headers"]["type"],
-        json!(["object", "null"])
+        schema["properties"]["headers"]["anyOf"],
+        json!([{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "null"}])
     );
 }
 

@@ -3,6 +3,7 @@
 #![cfg(feature = "schemars")]
 
 mod macro_support;
+mod schema_support;
 
 use annot::{AnnotatedTool, mcp_tool};
 use macro_support::{assert_schema_and_parser_agree, schema_of};
@@ -84,4 +85,49 @@ fn nested_types_parse_as_their_schema_says() {
         Canvas::from_arguments(&json!({"action": "draw", "at": {"x": 3, "y": "4"}, "path": []}))
             .unwrap_err();
     assert_eq!(error.path(), Some("at.y"));
+}
+
+/// A nested type schemars spells with a type array (`Option<String>`) and a
+/// bare `true` (`serde_json::Value`).
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Label {
+    text: Option<String>,
+    data: serde_json::Value,
+}
+
+/// Label things.
+#[mcp_tool(open_world = false)]
+#[serde(rename_all = "snake_case")]
+#[derive(Debug, PartialEq)]
+enum Labels {
+    #[annotate(destructive = false)]
+    Add { label: Label },
+    #[annotate(read_only)]
+    List,
+}
+
+/// The nested schemas are rewritten in the portable spelling: Inspector's lint
+/// finds nothing, and the values accepted are the same.
+#[test]
+fn nested_schemas_are_portable() {
+    for text in [Labels::input_schema(), Labels::exact_input_schema()] {
+        let schema: serde_json::Value = serde_json::from_str(text).unwrap();
+        let findings = schema_support::inspector::lint(&schema);
+        assert!(findings.is_empty(), "{findings:?} in {schema}");
+        assert_eq!(
+            schema["$defs"]["Label"]["properties"]["text"]["anyOf"],
+            json!([{"type": "string"}, {"type": "null"}])
+        );
+    }
+    assert_schema_and_parser_agree::<Labels>(
+        &[
+            json!({"action": "add", "label": {"text": null, "data": [1, {"a": null}]}}),
+            json!({"action": "add", "label": {"text": "x", "data": null}}),
+            json!({"action": "list"}),
+        ],
+        &[
+            json!({"action": "add", "label": {"text": 1, "data": 1}}),
+            json!({"action": "list", "label": {"data": 1}}),
+        ],
+    );
 }

@@ -1,7 +1,8 @@
 //! Properties of every example tool over generated arguments, valid and invalid:
 //!
-//! - the generated `inputSchema` accepts a value if and only if
-//!   `from_arguments` does (the `jsonschema` crate is the oracle);
+//! - the exact `inputSchema` (`exact_input_schema`) accepts a value if and
+//!   only if `from_arguments` does, and the advertised one (portable) accepts
+//!   it when `from_arguments` does (the `jsonschema` crate is the oracle);
 //! - a resolution is deterministic: the same arguments get the same response
 //!   bytes through `Connection::handle`, for `tools/annotations` and for
 //!   `tools/resolve` in both of its shapes, on the same connection, on a new
@@ -29,13 +30,17 @@ fn servers() -> &'static [Server; 2] {
     SERVERS.get_or_init(|| [example_server(&Dialect::ALL), example_server(&Dialect::ALL)])
 }
 
-fn validator<T: AnnotatedTool>() -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(T::input_schema()).expect("inputSchema is JSON");
-    jsonschema::draft202012::new(&schema).expect("inputSchema compiles")
+/// The validators of the advertised schema and of the exact one.
+fn validators<T: AnnotatedTool>() -> [jsonschema::Validator; 2] {
+    [T::input_schema(), T::exact_input_schema()].map(|text| {
+        let schema: Value = serde_json::from_str(text).expect("inputSchema is JSON");
+        jsonschema::draft202012::new(&schema).expect("inputSchema compiles")
+    })
 }
 
+/// The exact schema: its branches give the generators each action's fields.
 fn schema_of<T: AnnotatedTool>() -> Value {
-    serde_json::from_str(T::input_schema()).expect("inputSchema is JSON")
+    serde_json::from_str(T::exact_input_schema()).expect("inputSchema is JSON")
 }
 
 /// The tool's arguments generator: its schema and its rules.
@@ -88,20 +93,28 @@ fn resolution_request(method: &str, tool: &str, arguments_text: &str) -> Vec<u8>
     .into_bytes()
 }
 
-/// The schema and the parser agree on `arguments`.
+/// The exact schema and the parser agree on `arguments`; the advertised
+/// schema accepts them if the parser does (it may accept more where its shape
+/// cannot state a per-action rule).
 fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
-    validator: &jsonschema::Validator,
+    [advertised, exact]: &[jsonschema::Validator; 2],
     arguments: &Value,
 ) -> Result<(), TestCaseError> {
-    let schema_accepts = validator.is_valid(arguments);
+    let schema_accepts = exact.is_valid(arguments);
     let parsed = T::from_arguments(arguments);
     prop_assert_eq!(
         schema_accepts,
         parsed.is_ok(),
-        "{}: schema says {}, parser says {:?}, for {}",
+        "{}: exact schema says {}, parser says {:?}, for {}",
         T::NAME,
         schema_accepts,
         parsed,
+        arguments
+    );
+    prop_assert!(
+        !schema_accepts || advertised.is_valid(arguments),
+        "{}: the advertised schema refuses {}",
+        T::NAME,
         arguments
     );
     // The text entry point agrees with the value one.
@@ -170,7 +183,7 @@ fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCase
 /// Runs generated arguments of `T` through both properties: the cheap
 /// schema/parser agreement on many, determinism (36 requests each) on fewer.
 fn check_tool<T: AnnotatedTool + std::fmt::Debug>() {
-    let validator = validator::<T>();
+    let validators = validators::<T>();
     let run = |cases: u32, test: &dyn Fn(Value) -> Result<(), TestCaseError>| {
         let mut runner = TestRunner::new(Config {
             cases,
@@ -182,7 +195,7 @@ fn check_tool<T: AnnotatedTool + std::fmt::Debug>() {
         }
     };
     run(2048, &|arguments| {
-        check_agreement::<T>(&validator, &arguments)
+        check_agreement::<T>(&validators, &arguments)
     });
     run(192, &|arguments| check_determinism::<T>(&arguments));
 }

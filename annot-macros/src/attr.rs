@@ -181,6 +181,8 @@ pub struct ToolOptions {
     pub title: Option<LitStr>,
     pub description: Option<LitStr>,
     pub discriminator: Option<LitStr>,
+    /// `schema = "portable" | "exact"`: the `inputSchema` shape (checked here).
+    pub schema: Option<LitStr>,
     pub krate: Option<syn::Path>,
     /// Hints that every action leaving them unset gets.
     pub defaults: HintSet,
@@ -197,7 +199,14 @@ pub enum OptionsOf {
     Actions,
 }
 
-const TOOL_KEYS: [&str; 5] = ["name", "title", "description", "discriminator", "crate"];
+const TOOL_KEYS: [&str; 6] = [
+    "name",
+    "title",
+    "description",
+    "discriminator",
+    "schema",
+    "crate",
+];
 /// Keys of rules and authorization, in `#[mcp_tool(...)]` and `#[annotate(...)]`.
 const RULE_KEYS: [&str; 3] = ["when", "scopes", "no_auth"];
 
@@ -242,6 +251,19 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
                 "name" => &mut options.name,
                 "title" => &mut options.title,
                 "description" => &mut options.description,
+                "schema" => {
+                    if crate::schema::SchemaShape::from_name(&value.value()).is_none() {
+                        errors.push(syn::Error::new(
+                            value.span(),
+                            format!(
+                                "unknown schema shape `{}`: expected \"portable\" (the default) \
+                                 or \"exact\"",
+                                value.value()
+                            ),
+                        ));
+                    }
+                    &mut options.schema
+                }
                 _ => &mut options.discriminator,
             };
             set_once(slot, value, &key, errors);

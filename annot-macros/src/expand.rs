@@ -14,7 +14,7 @@ use crate::ast::{Field, Shape, Tool, Variant};
 use crate::case::RenameRule;
 use crate::json::{Json, Piece};
 use crate::rules::{self, Checked, Generated};
-use crate::schema::{Builder, FillKind};
+use crate::schema::{Builder, FillKind, SchemaShape};
 use crate::serde_attr::FieldDefault;
 
 /// `use <crate>::__private as __annot;`, with `::annot` unless overridden. Each
@@ -64,9 +64,22 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
     let discriminator = &tool.discriminator.0;
 
     let mut builder = Builder::default();
+    let shape = tool
+        .options
+        .schema
+        .as_ref()
+        .and_then(|name| SchemaShape::from_name(&name.value()))
+        .unwrap_or_default();
+    // The exact schema too, when the advertised one is wider.
+    let mut exact = None;
     let (schema, from_arguments) = match &tool.shape {
         Shape::Enum(variants) => (
-            builder.enum_schema(discriminator, variants),
+            {
+                let schema = builder.enum_schema(discriminator, variants, shape);
+                let full = builder.enum_schema(discriminator, variants, SchemaShape::Exact);
+                exact = (full != schema).then_some(full);
+                schema
+            },
             enum_from_arguments(discriminator, variants, &p),
         ),
         Shape::Struct(fields) => {
@@ -86,6 +99,10 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
         resolve,
     } = rules::generate(tool, checked, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
+    let exact_input_schema = exact.map(|exact| {
+        let (items, body) = schema_code(&exact, &builder, &p);
+        quote!(fn exact_input_schema() -> &'static str { #items #body })
+    });
 
     quote! {
         #[allow(non_upper_case_globals, clippy::all)]
@@ -107,6 +124,8 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
                 fn input_schema() -> &'static str {
                     #input_schema
                 }
+
+                #exact_input_schema
 
                 fn resolve(&self) -> #p::Annotations {
                     #resolve

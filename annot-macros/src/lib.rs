@@ -105,6 +105,7 @@ use crate::ctxt::Errors;
 /// | `description` | `"..."` | the doc comment |
 /// | `discriminator` | `"..."`, the wire name of the field naming the action | `#[serde(tag)]` if any, else `"action"` |
 /// | `crate` | `"path"` to the `annot` facade | `::annot` |
+/// | `schema` | `"portable"` (one flat object, per-action fields in the discriminator's description) or `"exact"` (plus an `if`/`then`/`else` chain giving each action its fields) | `"portable"` |
 /// | any hint key below | `key` or `key = bool` | a default for every action that leaves the hint unset |
 /// | `when(...) => (...)` | a rule of the whole tool, see below | none |
 /// | `scopes = [...]`, `no_auth` | the authorization of every action that declares none | none |

@@ -3,15 +3,46 @@
 //! with holes for what only the compiler (an `#[mcp_actions]` enum's names) or
 //! the runtime (a `schemars` schema of a nested type) knows.
 //!
-//! The schema accepts exactly what the generated parser accepts: unknown fields
-//! are refused, `Option` fields may be absent or null, integer types carry
-//! their range, and the per-action fields are tied to the discriminator.
+//! Every sub-schema is an object with a validation keyword (no bare `true`, no
+//! `{}`) and every `type` is one name (no type arrays): `Option<T>` is
+//! `anyOf` of `T` and `{"type":"null"}`, and `serde_json::Value` is `anyOf` of
+//! the six JSON types. This keeps the schema inside the subsets model APIs and
+//! MCP clients' lints accept (see the README, "Schema portability").
+//!
+//! Each field's schema accepts exactly what the generated parser accepts for
+//! it; how per-action rules are stated depends on the [`SchemaShape`].
 
 use quote::ToTokens;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::ast::Field;
 use crate::json::Json;
+
+/// How a tool with several actions states its per-action fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SchemaShape {
+    /// One flat object: every field of every action, typed and described,
+    /// unknown fields refused; which action takes which field is in the
+    /// discriminator's description. Accepts a superset of what the parser
+    /// accepts (a field of another action, a missing per-action field).
+    #[default]
+    Portable,
+    /// The flat object plus an `if`/`then`/`else` chain on the discriminator
+    /// giving each action its `required` fields and closing it to its own
+    /// fields: accepts exactly what the parser accepts.
+    Exact,
+}
+
+impl SchemaShape {
+    /// The shape named in `#[mcp_tool(schema = "...")]`.
+    pub fn from_name(name: &str) -> Option<SchemaShape> {
+        match name {
+            "portable" => Some(SchemaShape::Portable),
+            "exact" => Some(SchemaShape::Exact),
+            _ => None,
+        }
+    }
+}
 
 /// What goes into a hole of the schema text.
 pub enum FillKind {
@@ -92,7 +123,7 @@ impl Builder {
                 ("additionalProperties", self.type_schema(value)),
             ]),
             ("Box", [inner]) => self.type_schema(inner),
-            ("Value", []) if is_serde_json_value(ty) => Json::Bool(true),
+            ("Value", []) if is_serde_json_value(ty) => any_value(),
             (integer, []) => match integer_range(integer) {
                 Some((min, max)) => Json::object([
                     ("type", Json::str("integer")),
@@ -133,14 +164,13 @@ fn kind_name(kind: &FillKind) -> &'static str {
     }
 }
 
-fn describe(schema: Json, doc: Option<&str>) -> Json {
+pub(crate) fn describe(schema: Json, doc: Option<&str>) -> Json {
     let Some(doc) = doc else { return schema };
     match schema {
         Json::Object(mut members) => {
             members.insert(0, ("description".to_owned(), Json::str(doc)));
             Json::Object(members)
         }
-        Json::Bool(true) => Json::object([("description", Json::str(doc))]),
         other => Json::object([
             ("description", Json::str(doc)),
             ("allOf", Json::Array(vec![other])),
@@ -148,24 +178,27 @@ fn describe(schema: Json, doc: Option<&str>) -> Json {
     }
 }
 
-/// `T` or null: `"type": ["t", "null"]` when `T` has one type, else `anyOf`.
-fn nullable(inner: Json) -> Json {
-    match inner {
-        Json::Object(mut members) => {
-            if let Some((_, kind)) = members.iter_mut().find(|(key, _)| key == "type")
-                && let Json::String(name) = kind
-            {
-                *kind = Json::strings([name.as_str(), "null"]);
-                return Json::Object(members);
-            }
-            any_of_null(Json::Object(members))
-        }
-        Json::Bool(true) => Json::Bool(true),
-        other => any_of_null(other),
-    }
+/// Any JSON value, spelled with a validation keyword and one type per branch
+/// (a bare `true` or `{}` is what portability lints refuse).
+pub(crate) fn any_value() -> Json {
+    let types = ["null", "boolean", "number", "string", "array", "object"];
+    Json::object([(
+        "anyOf",
+        Json::Array(
+            types
+                .into_iter()
+                .map(|kind| Json::object([("type", Json::str(kind))]))
+                .collect(),
+        ),
+    )])
 }
 
-fn any_of_null(inner: Json) -> Json {
+/// `T` or null, as `anyOf` (not a type array, which single-type dialects
+/// refuse).
+fn nullable(inner: Json) -> Json {
+    if inner == any_value() {
+        return inner;
+    }
     Json::object([(
         "anyOf",
         Json::Array(vec![inner, Json::object([("type", Json::str("null"))])]),
@@ -264,15 +297,25 @@ mod tests {
             r#"{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}"#
         );
         assert_eq!(schema_of("f32"), r#"{"type":"number"}"#);
-        assert_eq!(schema_of("serde_json::Value"), "true");
+        assert_eq!(
+            schema_of("serde_json::Value"),
+            r#"{"anyOf":[{"type":"null"},{"type":"boolean"},{"type":"number"},{"type":"string"},{"type":"array"},{"type":"object"}]}"#
+        );
+        assert_eq!(
+            schema_of("Option<serde_json::Value>"),
+            schema_of("serde_json::Value")
+        );
     }
 
     #[test]
     fn containers_nest() {
-        assert_eq!(schema_of("Option<String>"), r#"{"type":["string","null"]}"#);
+        assert_eq!(
+            schema_of("Option<String>"),
+            r#"{"anyOf":[{"type":"string"},{"type":"null"}]}"#
+        );
         assert_eq!(
             schema_of("Vec<Option<bool>>"),
-            r#"{"type":"array","items":{"type":["boolean","null"]}}"#
+            r#"{"type":"array","items":{"anyOf":[{"type":"boolean"},{"type":"null"}]}}"#
         );
         assert_eq!(
             schema_of("HashMap<String, u16>"),

@@ -3,7 +3,7 @@
 
 use crate::ast::{Field, Variant};
 use crate::json::Json;
-use crate::schema::{Builder, FillKind};
+use crate::schema::{Builder, FillKind, SchemaShape, describe};
 
 impl Builder {
     /// Closes a root schema: with `$defs` when nested types need them.
@@ -17,27 +17,24 @@ impl Builder {
 
     /// Shape (a): one object whose fields depend on the discriminator.
     ///
-    /// Every field of every action is listed at the top (with its schema when
-    /// all actions agree on it), so a reader sees one flat object, and a chain
-    /// of `if`/`then`/`else` on the discriminator gives each action its exact
-    /// `required` list and closes it with `additionalProperties: false`. No
-    /// `oneOf`/`anyOf`/`allOf` at the root: some model APIs refuse them there.
-    pub fn enum_schema(&mut self, discriminator: &str, variants: &[Variant]) -> Json {
-        let mut discriminator_schema = vec![
-            ("type".to_owned(), Json::str("string")),
-            (
-                "enum".to_owned(),
-                Json::strings(variants.iter().map(|v| v.name.as_str())),
-            ),
-        ];
-        let documented: Vec<String> = variants
-            .iter()
-            .filter_map(|v| Some(format!("`{}`: {}", v.name, v.doc.as_deref()?)))
-            .collect();
-        if !documented.is_empty() {
-            discriminator_schema.push(("description".into(), Json::String(documented.join("\n"))));
-        }
-
+    /// Both shapes start from one flat object: every field of every action,
+    /// typed (an `anyOf` when actions give a field different types) and
+    /// described (each action's doc when they describe it differently), the
+    /// fields every action requires in `required`, unknown fields refused.
+    /// The discriminator's description says what each action does and which
+    /// fields it takes. No `oneOf`/`anyOf`/`allOf` at the root: OpenAI and
+    /// Anthropic refuse them there.
+    ///
+    /// [`SchemaShape::Exact`] adds a chain of `if`/`then`/`else` on the
+    /// discriminator giving each action its exact `required` list and closing
+    /// it to its own fields (`propertyNames`), so the schema accepts exactly
+    /// what the parser accepts.
+    pub fn enum_schema(
+        &mut self,
+        discriminator: &str,
+        variants: &[Variant],
+        shape: SchemaShape,
+    ) -> Json {
         // Each action's fields and their schemas.
         let per_variant: Vec<Vec<(&Field, Json)>> = variants
             .iter()
@@ -50,32 +47,49 @@ impl Builder {
                     .collect()
             })
             .collect();
+        let several = variants.len() > 1;
+
+        let lines: Vec<String> = variants
+            .iter()
+            .zip(&per_variant)
+            .filter_map(|(variant, fields)| {
+                let fields = several.then(|| fields_sentence(fields));
+                let text = match (variant.doc.as_deref(), fields) {
+                    (None, None) => return None,
+                    (Some(doc), None) => doc.to_owned(),
+                    (None, Some(fields)) => fields,
+                    (Some(doc), Some(fields)) => format!("{doc} {fields}"),
+                };
+                Some(format!("`{}`: {text}", variant.name))
+            })
+            .collect();
+        let mut discriminator_schema = vec![
+            ("type".to_owned(), Json::str("string")),
+            (
+                "enum".to_owned(),
+                Json::strings(variants.iter().map(|v| v.name.as_str())),
+            ),
+        ];
+        if !lines.is_empty() {
+            discriminator_schema.push(("description".into(), Json::String(lines.join("\n"))));
+        }
 
         let mut properties = vec![(discriminator.to_owned(), Json::Object(discriminator_schema))];
-        let mut shared: Vec<String> = Vec::new();
         for fields in &per_variant {
-            for (field, schema) in fields {
+            for (field, _) in fields {
                 if properties.iter().any(|(name, _)| *name == field.name) {
                     continue;
                 }
-                let all_agree = per_variant.iter().flatten().all(|(other, other_schema)| {
-                    other.name != field.name || other_schema == schema
-                });
-                let undescribed = without_description(schema);
-                let same_type = per_variant.iter().flatten().all(|(other, other_schema)| {
-                    other.name != field.name || without_description(other_schema) == undescribed
-                });
-                let top = if all_agree {
-                    shared.push(field.name.clone());
-                    schema.clone()
-                } else if same_type {
-                    // Same type, described differently per action: the type here,
-                    // each action's description in its branch.
-                    undescribed
-                } else {
-                    Json::Object(Vec::new())
-                };
-                properties.push((field.name.clone(), top));
+                let uses: Vec<(&str, &Json)> = variants
+                    .iter()
+                    .zip(&per_variant)
+                    .filter_map(|(variant, fields)| {
+                        let (_, schema) =
+                            fields.iter().find(|(other, _)| other.name == field.name)?;
+                        Some((variant.name.as_str(), schema))
+                    })
+                    .collect();
+                properties.push((field.name.clone(), merged_field(&uses)));
             }
         }
         let mut required = vec![discriminator.to_owned()];
@@ -86,7 +100,7 @@ impl Builder {
                         .iter()
                         .any(|(other, _)| other.name == field.name && other.required())
                 });
-                if everywhere && field.required() {
+                if everywhere {
                     required.push(field.name.clone());
                 }
             }
@@ -94,39 +108,51 @@ impl Builder {
 
         let mut root = vec![
             ("type".to_owned(), Json::str("object")),
-            ("properties".to_owned(), Json::Object(properties)),
+            ("properties".to_owned(), Json::Object(properties.clone())),
             (
                 "required".to_owned(),
                 Json::strings(required.iter().map(String::as_str)),
             ),
             ("additionalProperties".to_owned(), Json::Bool(false)),
         ];
-        if variants.len() > 1 {
+        if several && shape == SchemaShape::Exact {
             let branch = |index: usize| {
                 let variant = &variants[index];
-                let mut properties = vec![(discriminator.to_owned(), Json::Bool(true))];
-                for (field, schema) in &per_variant[index] {
-                    let schema = if shared.contains(&field.name) {
-                        Json::Bool(true)
-                    } else {
-                        schema.clone()
-                    };
-                    properties.push((field.name.clone(), schema));
-                }
-                let required: Vec<&str> = per_variant[index]
-                    .iter()
-                    .filter(|(field, _)| field.required())
-                    .map(|(field, _)| field.name.as_str())
-                    .collect();
+                let fields = &per_variant[index];
                 let mut members = Vec::new();
                 if let Some(doc) = &variant.doc {
                     members.push(("description".to_owned(), Json::str(doc)));
                 }
-                members.push(("properties".to_owned(), Json::Object(properties)));
+                // A field's schema here only where the flat one is wider; a
+                // field the flat schema already types exactly needs nothing.
+                let narrower: Vec<(String, Json)> = fields
+                    .iter()
+                    .filter(|(field, schema)| {
+                        properties
+                            .iter()
+                            .any(|(name, top)| *name == field.name && top != schema)
+                    })
+                    .map(|(field, schema)| (field.name.clone(), schema.clone()))
+                    .collect();
+                if !narrower.is_empty() {
+                    members.push(("properties".to_owned(), Json::Object(narrower)));
+                }
+                let required: Vec<&str> = fields
+                    .iter()
+                    .filter(|(field, _)| field.required())
+                    .map(|(field, _)| field.name.as_str())
+                    .collect();
                 if !required.is_empty() {
                     members.push(("required".to_owned(), Json::strings(required)));
                 }
-                members.push(("additionalProperties".to_owned(), Json::Bool(false)));
+                // Closed to its own fields without repeating their schemas
+                // (`additionalProperties` would need them listed again here).
+                let names = std::iter::once(discriminator)
+                    .chain(fields.iter().map(|(field, _)| field.name.as_str()));
+                members.push((
+                    "propertyNames".to_owned(),
+                    Json::object([("enum", Json::strings(names))]),
+                ));
                 Json::Object(members)
             };
             let is_variant = |index: usize| {
@@ -199,6 +225,66 @@ pub fn actions_schema(doc: Option<&str>, variants: &[Variant]) -> Json {
         members.push(("description".to_owned(), Json::String(lines.join("\n"))));
     }
     Json::Object(members)
+}
+
+/// "Requires `a`, `b`. Optional: `c`.": the fields one action takes.
+fn fields_sentence(fields: &[(&Field, Json)]) -> String {
+    let list = |required: bool| {
+        fields
+            .iter()
+            .filter(|(field, _)| field.required() == required)
+            .map(|(field, _)| format!("`{}`", field.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (required, optional) = (list(true), list(false));
+    match (required.is_empty(), optional.is_empty()) {
+        (true, true) => "No other fields.".to_owned(),
+        (false, true) => format!("Requires {required}."),
+        (true, false) => format!("Optional: {optional}."),
+        (false, false) => format!("Requires {required}. Optional: {optional}."),
+    }
+}
+
+/// The flat schema of a field several actions take: theirs when they agree,
+/// else the type (an `anyOf` of the distinct ones) with each action's
+/// description.
+fn merged_field(uses: &[(&str, &Json)]) -> Json {
+    let (_, first) = uses[0];
+    if uses.iter().all(|(_, schema)| *schema == first) {
+        return first.clone();
+    }
+    let mut types: Vec<Json> = Vec::new();
+    for (_, schema) in uses {
+        let bare = without_description(schema);
+        if !types.contains(&bare) {
+            types.push(bare);
+        }
+    }
+    let base = if types.len() == 1 {
+        types.remove(0)
+    } else {
+        Json::object([("anyOf", Json::Array(types))])
+    };
+    let docs: Vec<String> = uses
+        .iter()
+        .filter_map(|(action, schema)| Some(format!("`{action}`: {}", description_of(schema)?)))
+        .collect();
+    if docs.is_empty() {
+        base
+    } else {
+        describe(base, Some(&docs.join("\n")))
+    }
+}
+
+fn description_of(schema: &Json) -> Option<&str> {
+    match schema {
+        Json::Object(members) => members.iter().find_map(|(key, value)| match value {
+            Json::String(text) if key == "description" => Some(text.as_str()),
+            _ => None,
+        }),
+        _ => None,
+    }
 }
 
 fn without_description(schema: &Json) -> Json {

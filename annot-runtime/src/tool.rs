@@ -36,7 +36,21 @@ pub trait AnnotatedTool: Sized {
     const STATIC_ANNOTATIONS: Annotations;
 
     /// The JSON Schema of the arguments (`inputSchema`), as compact JSON text.
+    ///
+    /// `#[mcp_tool]` emits the portable shape unless told
+    /// `schema = "exact"`: it may accept more than
+    /// [`from_arguments`](Self::from_arguments) (see
+    /// [`exact_input_schema`](Self::exact_input_schema)).
     fn input_schema() -> &'static str;
+
+    /// A JSON Schema that accepts exactly what
+    /// [`from_arguments`](Self::from_arguments) accepts; by default
+    /// [`input_schema`](Self::input_schema). For validating arguments, not for
+    /// `tools/list`: it may use keywords (`if`/`then`/`else`) some model APIs
+    /// refuse.
+    fn exact_input_schema() -> &'static str {
+        Self::input_schema()
+    }
 
     /// The effective annotations of these arguments. Pure: no I/O, no side
     /// effects, no allocation for plain actions.

@@ -88,10 +88,11 @@ pub struct Validated {
 }
 
 impl Validated {
-    /// `rules` behind the input schema of `T`.
+    /// `rules` behind the exact input schema of `T` (the one that refuses what
+    /// the parser refuses).
     pub fn new<T: AnnotatedTool>(rules: Interpreter) -> Self {
         let schema: Value =
-            serde_json::from_str(T::input_schema()).expect("an input schema is JSON");
+            serde_json::from_str(T::exact_input_schema()).expect("an input schema is JSON");
         let schema = jsonschema::validator_for(&schema).expect("an input schema compiles");
         Validated { schema, rules }
     }

@@ -1,29 +1,49 @@
 //! Shared checks of `#[mcp_tool]` types, with the `jsonschema` crate as the
-//! oracle of what the generated `inputSchema` accepts.
+//! oracle of what the generated `inputSchema` accepts: the exact schema
+//! (`exact_input_schema`) accepts what the parser accepts, the advertised one
+//! (portable by default) at least that.
 
 #![allow(dead_code)]
 
 use annot::{AnnotatedTool, Annotations};
 use serde_json::Value;
 
-/// The tool's input schema, parsed, after checking it is valid JSON Schema
-/// 2020-12 with an object root.
+/// The tool's advertised input schema, parsed, after checking it is valid JSON
+/// Schema 2020-12 with an object root.
 pub fn schema_of<T: AnnotatedTool>() -> Value {
-    let schema: Value = serde_json::from_str(T::input_schema()).expect("inputSchema is JSON");
+    checked(T::NAME, T::input_schema())
+}
+
+/// The tool's exact input schema (`exact_input_schema`), checked as above.
+pub fn exact_schema_of<T: AnnotatedTool>() -> Value {
+    checked(T::NAME, T::exact_input_schema())
+}
+
+fn checked(name: &str, text: &str) -> Value {
+    let schema: Value = serde_json::from_str(text).expect("inputSchema is JSON");
     if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {
-        panic!("{} is not valid JSON Schema 2020-12: {error}", T::NAME);
+        panic!("{name} is not valid JSON Schema 2020-12: {error}");
     }
-    assert_eq!(schema["type"], "object", "{}: root type", T::NAME);
+    assert_eq!(schema["type"], "object", "{name}: root type");
     schema
 }
 
-/// Asserts that the schema and `from_arguments` agree on every case: each
-/// `valid` argument object passes both, each `invalid` one fails both.
+/// Asserts that the exact schema and `from_arguments` agree on every case:
+/// each `valid` argument object passes both, each `invalid` one fails both;
+/// and that the advertised schema accepts every `valid` one (it may accept
+/// more: see `assert_portable_superset`).
 pub fn assert_schema_and_parser_agree<T: AnnotatedTool + std::fmt::Debug>(
     valid: &[Value],
     invalid: &[Value],
 ) {
-    let schema = schema_of::<T>();
+    let advertised = jsonschema::draft202012::new(&schema_of::<T>()).expect("schema compiles");
+    for arguments in valid {
+        assert!(
+            advertised.is_valid(arguments),
+            "advertised schema refuses valid {arguments}"
+        );
+    }
+    let schema = exact_schema_of::<T>();
     let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
     for arguments in valid {
         let errors: Vec<String> = validator
@@ -120,14 +140,21 @@ pub fn combinations(fields: &[(&str, Vec<Value>)]) -> Vec<Value> {
     objects.into_iter().map(Value::Object).collect()
 }
 
-/// Asserts that the schema accepts exactly the argument objects the parser
-/// accepts, over every case; returns how many were accepted.
+/// Asserts that the exact schema accepts exactly the argument objects the
+/// parser accepts, and the advertised one at least those, over every case;
+/// returns how many were accepted.
 pub fn assert_same_verdicts<T: AnnotatedTool + std::fmt::Debug>(cases: &[Value]) -> usize {
-    let schema = schema_of::<T>();
+    let advertised = jsonschema::draft202012::new(&schema_of::<T>()).expect("schema compiles");
+    let schema = exact_schema_of::<T>();
     let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
     let mut accepted = 0;
     for arguments in cases {
         let parsed = T::from_arguments(arguments);
+        assert!(
+            parsed.is_err() || advertised.is_valid(arguments),
+            "{}: advertised schema refuses {arguments}, which the parser accepts",
+            T::NAME
+        );
         assert_eq!(
             validator.is_valid(arguments),
             parsed.is_ok(),

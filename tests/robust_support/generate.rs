@@ -164,6 +164,17 @@ pub fn valid_value(schema: &Value, known: &[String], depth: u32) -> BoxedStrateg
     {
         return select(options.clone()).boxed();
     }
+    // `Option<T>` and `serde_json::Value` are `anyOf` (a value of one branch).
+    if let Some(Value::Array(branches)) = schema.get("anyOf")
+        && !branches.is_empty()
+    {
+        return Union::new(
+            branches
+                .iter()
+                .map(|branch| valid_value(branch, known, depth)),
+        )
+        .boxed();
+    }
     let types: Vec<&str> = match schema.get("type") {
         Some(Value::String(name)) => vec![name.as_str()],
         Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),

@@ -1,0 +1,75 @@
+//! Tools that exercise the schema builder: every field type annot maps by
+//! itself, a field two actions type differently, both shapes, one action.
+
+use std::collections::{BTreeMap, HashMap};
+
+use annot::mcp_tool;
+
+/// Every field type annot maps by itself, and one field two actions type
+/// differently.
+#[mcp_tool(open_world = false)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum Mixed {
+    /// Look something up.
+    #[annotate(read_only)]
+    Find {
+        /// What to look for.
+        target: String,
+        limit: Option<u16>,
+        tags: Vec<String>,
+    },
+    /// Store values.
+    #[annotate(destructive = false)]
+    Store {
+        /// The slot number.
+        target: u32,
+        values: HashMap<String, i64>,
+        extra: Option<serde_json::Value>,
+        flags: BTreeMap<String, Option<bool>>,
+    },
+    #[annotate(destructive, idempotent)]
+    Mark { letter: char, weight: f64 },
+    #[annotate(read_only)]
+    Ping,
+}
+
+/// The same tool, its schema exact.
+#[mcp_tool(open_world = false, schema = "exact")]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum MixedExact {
+    /// Look something up.
+    #[annotate(read_only)]
+    Find {
+        /// What to look for.
+        target: String,
+        limit: Option<u16>,
+        tags: Vec<String>,
+    },
+    /// Store values.
+    #[annotate(destructive = false)]
+    Store {
+        /// The slot number.
+        target: u32,
+        values: HashMap<String, i64>,
+        extra: Option<serde_json::Value>,
+        flags: BTreeMap<String, Option<bool>>,
+    },
+    #[annotate(destructive, idempotent)]
+    Mark { letter: char, weight: f64 },
+    #[annotate(read_only)]
+    Ping,
+}
+
+/// One action: the flat object is exact.
+#[mcp_tool(read_only, open_world = false)]
+#[allow(dead_code)]
+pub enum Lookup {
+    Get {
+        key: String,
+        default: Option<String>,
+    },
+}
