@@ -11,7 +11,7 @@ use server_support::{Client, assert_extension, extension_capabilities};
 #[test]
 fn initialize_echoes_a_supported_version_and_declares_every_dialect() {
     let (server, _) = tools::server();
-    for version in ["2025-03-26", "2025-06-18", "2025-11-25"] {
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let mut client = Client::new(&server);
         let result = client.initialize(version, json!({}));
         assert_eq!(result["protocolVersion"], version);
@@ -35,7 +35,8 @@ fn initialize_echoes_a_supported_version_and_declares_every_dialect() {
 #[test]
 fn initialize_answers_an_unknown_version_with_the_latest() {
     let (server, _) = tools::server();
-    for requested in ["2024-11-05", "2099-01-01", ""] {
+    // 2026-07-28 has no handshake: its clients never send initialize.
+    for requested in ["2024-10-07", "2026-07-28", "2099-01-01", ""] {
         let mut client = Client::new(&server);
         let result = client.initialize(requested, json!({}));
         assert_eq!(result["protocolVersion"], "2025-11-25", "{requested}");
@@ -159,11 +160,11 @@ fn notifications_never_get_a_response() {
 }
 
 #[test]
-fn server_discover_gets_an_error_so_clients_fall_back_to_initialize() {
+fn server_discover_without_its_meta_gets_an_error_so_clients_fall_back_to_initialize() {
     let (server, _) = tools::server();
     let mut client = Client::new(&server);
     let error = client.error("server/discover", json!({}));
-    assert_eq!(error["code"], error_code::METHOD_NOT_FOUND);
+    assert_eq!(error["code"], error_code::INVALID_PARAMS);
     client.initialize("2025-11-25", json!({}));
 }
 

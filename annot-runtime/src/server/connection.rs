@@ -7,11 +7,15 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::jsonrpc::{self, Incoming};
-use super::negotiation::{self, negotiate_version};
+use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
+use super::negotiation::{Stance, negotiate_version, offers_tool_resolution, stance};
+use super::pagination::PageForm;
 use super::registry::panic_message;
+use super::tools::Asker;
 use super::{ServerState, params, tools};
 use crate::protocol::{
-    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, PROTOCOL_VERSIONS, RpcError, error_code,
+    CLIENT_CAPABILITIES_META, Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS, RpcError, error_code,
 };
 
 /// One client session of a [`Server`](super::Server).
@@ -24,14 +28,14 @@ pub struct Connection {
     session: Session,
 }
 
-/// What `initialize` negotiated.
+/// What `initialize` negotiated. A 2026-07-28 request never reads it.
 #[derive(Debug, Default)]
 struct Session {
     protocol_version: Option<&'static str>,
     client_capabilities: Option<Value>,
     client_info: Option<Value>,
-    /// The client took up the tool-resolution extension and this server offers it.
-    extension_negotiated: bool,
+    /// What the client's capabilities said about the tool-resolution extension.
+    extension: Stance,
     /// `notifications/initialized` arrived.
     initialized_notified: bool,
 }
@@ -104,7 +108,10 @@ impl Connection {
     /// Whether the session negotiated the tool-resolution extension (dialect C):
     /// the client declared it with empty settings and this server offers it.
     pub fn tool_resolution_negotiated(&self) -> bool {
-        self.session.extension_negotiated
+        self.state
+            .dialects
+            .contains(Dialect::ToolResolutionExtension)
+            && self.session.extension == Stance::Offered
     }
 
     fn notify(&mut self, method: &str) {
@@ -121,36 +128,105 @@ impl Connection {
         method: &str,
         params: Option<Value>,
     ) -> Result<Vec<u8>, RpcError> {
+        // Read what the answer's shape depends on before `params` moves.
+        let (modern, capabilities_ok) = match classify(method, params.as_ref())? {
+            Era::Legacy => (None, Ok(())),
+            Era::Modern { capabilities } => (
+                Some(offers_tool_resolution(capabilities)),
+                capabilities_object(capabilities),
+            ),
+        };
+        match modern {
+            None => self.legacy(id, method, params),
+            Some(extension) => {
+                // `tools/resolve` reads the capabilities itself, so that any
+                // that lack the extension get -32021 there.
+                if method != METHOD_RESOLVE {
+                    capabilities_ok?;
+                }
+                self.modern(id, method, params, extension)
+            }
+        }
+    }
+
+    /// A request of a handshake session.
+    fn legacy(
+        &mut self,
+        id: &Value,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Vec<u8>, RpcError> {
         let state = &*self.state;
         let dialects = state.dialects;
+        let asker = Asker {
+            modern: false,
+            session: self.session.extension,
+            session_capabilities: self.session.client_capabilities.as_ref(),
+            protocol_version: self.session.protocol_version,
+        };
         match method {
             "initialize" => self.initialize(id, params),
             "ping" => Ok(jsonrpc::result(id, "{}")),
-            "tools/list" => tools::list(state, id, params),
-            "tools/call" => tools::call(state, id, params, self.session.protocol_version),
+            "tools/list" => {
+                // The request's own capabilities, when it carries some, decide
+                // whether it sees the extension's marker; else the session's.
+                let per_request = params
+                    .as_ref()
+                    .and_then(|params| params.get("_meta"))
+                    .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
+                    .map(offers_tool_resolution);
+                let extension = dialects.contains(Dialect::ToolResolutionExtension)
+                    && per_request.unwrap_or(self.session.extension == Stance::Offered);
+                tools::list(state, id, params, PageForm::of(false, extension))
+            }
+            "tools/call" => tools::call(state, id, params, &asker),
             METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-                tools::annotations(state, id, params)
+                tools::annotations(state, id, params, &asker)
             }
             METHOD_RESOLVE
                 if dialects.contains(Dialect::ResolveTool)
                     || dialects.contains(Dialect::ToolResolutionExtension) =>
             {
-                tools::resolve(
-                    state,
-                    id,
-                    params,
-                    self.session.extension_negotiated,
-                    self.session.client_capabilities.as_ref(),
-                )
+                tools::resolve(state, id, params, &asker)
             }
-            "server/discover" => Err(RpcError::new(
-                error_code::METHOD_NOT_FOUND,
-                "server/discover is not supported: send initialize",
-            )),
-            _ => Err(RpcError::new(
-                error_code::METHOD_NOT_FOUND,
-                format!("method not found: `{}`", params::quote(method)),
-            )),
+            _ => Err(method_not_found(method)),
+        }
+    }
+
+    /// A 2026-07-28 request: judged by its own `_meta` alone.
+    fn modern(
+        &self,
+        id: &Value,
+        method: &str,
+        params: Option<Value>,
+        extension: bool,
+    ) -> Result<Vec<u8>, RpcError> {
+        let state = &*self.state;
+        let dialects = state.dialects;
+        let asker = Asker {
+            modern: true,
+            session: Stance::Absent,
+            session_capabilities: None,
+            protocol_version: Some(MODERN_PROTOCOL_VERSION),
+        };
+        match method {
+            METHOD_DISCOVER => Ok(jsonrpc::result(id, &state.modern.discover)),
+            "tools/list" => {
+                let extension = extension && dialects.contains(Dialect::ToolResolutionExtension);
+                tools::list(state, id, params, PageForm::of(true, extension))
+            }
+            "tools/call" => tools::call(state, id, params, &asker),
+            METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
+                tools::annotations(state, id, params, &asker)
+            }
+            METHOD_RESOLVE
+                if dialects.contains(Dialect::ResolveTool)
+                    || dialects.contains(Dialect::ToolResolutionExtension) =>
+            {
+                tools::resolve(state, id, params, &asker)
+            }
+            // 2026-07-28 has no handshake and no ping.
+            _ => Err(method_not_found(method)),
         }
     }
 
@@ -170,11 +246,7 @@ impl Connection {
         let capabilities = Value::Object(capabilities.unwrap_or_else(Map::new));
         self.session = Session {
             protocol_version: Some(version),
-            extension_negotiated: self
-                .state
-                .dialects
-                .contains(Dialect::ToolResolutionExtension)
-                && negotiation::offers_tool_resolution(&capabilities),
+            extension: stance(&capabilities),
             client_capabilities: Some(capabilities),
             client_info: client_info.map(Value::Object),
             initialized_notified: false,
@@ -185,6 +257,13 @@ impl Connection {
             .expect("negotiate_version returns a supported version");
         Ok(jsonrpc::result(id, &self.state.initialize_results[index]))
     }
+}
+
+fn method_not_found(method: &str) -> RpcError {
+    RpcError::new(
+        error_code::METHOD_NOT_FOUND,
+        format!("method not found: `{}`", params::quote(method)),
+    )
 }
 
 impl core::fmt::Debug for Connection {

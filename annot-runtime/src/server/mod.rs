@@ -45,6 +45,8 @@ mod builder;
 mod connection;
 mod extras;
 mod jsonrpc;
+mod listing;
+mod modern;
 mod negotiation;
 mod output;
 mod pagination;
@@ -67,6 +69,7 @@ pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
 use extras::AnnotExtensions;
+use modern::ModernForms;
 use negotiation::DialectSet;
 
 use pagination::ToolPages;
@@ -91,6 +94,8 @@ struct ServerState {
     pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     initialize_results: Vec<Box<str>>,
+    /// What 2026-07-28 adds to results, and its `server/discover` answer.
+    modern: ModernForms,
     /// The longest line the stdio transport reads as one message.
     max_message_size: usize,
 }

@@ -78,6 +78,15 @@ pub(crate) fn unknown_tool(name: &str) -> RpcError {
     invalid(format!("unknown tool `{name}`")).with_data(json!({ "name": name }))
 }
 
+/// `-32602` for a tool that is not marked resolvable: its annotations do not
+/// depend on its arguments, so its static annotations are the answer.
+pub(crate) fn not_resolvable(name: &str) -> RpcError {
+    invalid(format!(
+        "tool `{name}` is not resolvable: its annotations do not depend on its arguments"
+    ))
+    .with_data(json!({ "name": name }))
+}
+
 /// `-32602` for arguments that do not fit the tool, with the offending field's
 /// path in `data.path` when the problem has a place.
 pub(crate) fn invalid_arguments(tool: &str, error: &ArgumentError) -> RpcError {

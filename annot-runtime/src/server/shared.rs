@@ -5,6 +5,9 @@
 
 use serde_json::Value;
 
+use super::listing::Listing;
+use super::negotiation::{Stance, stance};
+use super::tools::Asker;
 use super::{Server, tools};
 use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError};
 
@@ -18,7 +21,7 @@ pub(crate) fn listed_tools(server: &Server) -> impl Iterator<Item = (&'static st
         .state
         .tools
         .iter()
-        .map(|tool| (tool.name(), tool.listed()))
+        .map(|tool| (tool.name(), tool.listed(Listing::All)))
 }
 
 /// The `capabilities` of this server's `initialize` result.
@@ -41,24 +44,22 @@ pub(crate) fn answer_resolution(
     let state = &*server.state;
     let dialects = state.dialects;
     let id = Value::Null;
+    // What `initialize` records for a session (see `Connection`).
+    let asker = Asker {
+        modern: false,
+        session: client_capabilities.map_or(Stance::Absent, stance),
+        session_capabilities: client_capabilities,
+        protocol_version: None,
+    };
     match method {
         METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            Some(tools::annotations(state, &id, params))
+            Some(tools::annotations(state, &id, params, &asker))
         }
         METHOD_RESOLVE
             if dialects.contains(Dialect::ResolveTool)
                 || dialects.contains(Dialect::ToolResolutionExtension) =>
         {
-            // What `initialize` records for a session (see `Connection`).
-            let extension_negotiated = dialects.contains(Dialect::ToolResolutionExtension)
-                && client_capabilities.is_some_and(super::negotiation::offers_tool_resolution);
-            Some(tools::resolve(
-                state,
-                &id,
-                params,
-                extension_negotiated,
-                client_capabilities,
-            ))
+            Some(tools::resolve(state, &id, params, &asker))
         }
         _ => None,
     }

@@ -3,20 +3,38 @@
 use serde_json::{Map, Value};
 
 use super::extras::{Extras, extras, result_meta};
-use super::negotiation::{argument_errors_are_tool_errors, resolve_dialect};
+use super::modern::ModernForms;
+use super::negotiation::{Stance, argument_errors_are_tool_errors, resolve_dialect};
+use super::pagination::PageForm;
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
-use crate::protocol::{Dialect, ResolveParams, RpcError, error_code};
+use crate::protocol::{CLIENT_CAPABILITIES_META, Dialect, ResolveParams, RpcError, error_code};
 
-/// `tools/list`: a pre-rendered page.
+/// Who asks, as far as the answer's shape goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Asker<'a> {
+    /// A 2026-07-28 request: judged by its own `_meta`, its results closed
+    /// with `resultType` and the server's `_meta`.
+    pub modern: bool,
+    /// What `initialize` said about the extension (`Absent` for a 2026-07-28
+    /// request, which never looks at the session).
+    pub session: Stance,
+    /// The capabilities `initialize` sent (`None` for a 2026-07-28 request).
+    pub session_capabilities: Option<&'a Value>,
+    /// The protocol version whose rules apply to `tools/call` errors.
+    pub protocol_version: Option<&'a str>,
+}
+
+/// `tools/list`: a pre-rendered page in `form`.
 pub(crate) fn list(
     state: &ServerState,
     id: &Value,
     params: Option<Value>,
+    form: PageForm,
 ) -> Result<Vec<u8>, RpcError> {
     let mut params = params::object(params)?;
     let cursor = params::optional_string(&mut params, "cursor")?;
-    let page = state.pages.page(cursor.as_deref())?;
+    let page = state.pages.page(cursor.as_deref(), form)?;
     Ok(jsonrpc::result(id, page))
 }
 
@@ -26,7 +44,7 @@ pub(crate) fn call(
     state: &ServerState,
     id: &Value,
     params: Option<Value>,
-    protocol_version: Option<&str>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
     let mut params = params::object(params)?;
     let name = params::required_string(&mut params, "name")?;
@@ -51,11 +69,14 @@ pub(crate) fn call(
         }
         // From 2025-11-25 on (SEP-1303) the model should see what is wrong with
         // its arguments, so it can correct them; earlier versions want -32602.
-        CallOutcome::Invalid(error) if argument_errors_are_tool_errors(protocol_version) => {
+        CallOutcome::Invalid(error) if argument_errors_are_tool_errors(asker.protocol_version) => {
             let message = params::quote_message(&error.to_string()).into_owned();
             output::write_failure(&mut out, &format!("invalid arguments: {message}"));
         }
         CallOutcome::Invalid(error) => return Err(params::invalid_arguments(tool.name(), &error)),
+    }
+    if asker.modern {
+        state.modern.close(&mut out);
     }
     Ok(jsonrpc::finish(out))
 }
@@ -65,22 +86,31 @@ pub(crate) fn annotations(
     state: &ServerState,
     id: &Value,
     params: Option<Value>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let request = resolve_params(params)?;
-    answer_resolution(state, id, request, Dialect::DynamicAnnotations, None)
+    let mut object = params::object(params)?;
+    let meta = params::optional_object(&mut object, "_meta")?;
+    let request = resolve_params(object, meta)?;
+    answer_resolution(state, id, request, Dialect::DynamicAnnotations, asker)
 }
 
-/// `tools/resolve`, in dialect B's or C's shape as negotiated.
+/// `tools/resolve`, in dialect B's or C's shape as negotiated. The capability
+/// is checked before the parameters: a request lacking it gets `-32021`
+/// whatever its arguments.
 pub(crate) fn resolve(
     state: &ServerState,
     id: &Value,
     params: Option<Value>,
-    extension_negotiated: bool,
-    session_capabilities: Option<&Value>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let request = resolve_params(params)?;
-    let dialect = resolve_dialect(state.dialects, extension_negotiated, request.meta.as_ref())?;
-    answer_resolution(state, id, request, dialect, session_capabilities)
+    let mut object = params::object(params)?;
+    let meta = params::optional_object(&mut object, "_meta")?;
+    let per_request = meta
+        .as_ref()
+        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META));
+    let dialect = resolve_dialect(state.dialects, asker.session, per_request, asker.modern)?;
+    let request = resolve_params(object, meta)?;
+    answer_resolution(state, id, request, dialect, asker)
 }
 
 fn answer_resolution(
@@ -88,19 +118,23 @@ fn answer_resolution(
     id: &Value,
     request: ResolveParams,
     dialect: Dialect,
-    session_capabilities: Option<&Value>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
     let extras = extras(
         dialect,
         state.extensions,
-        session_capabilities,
+        asker.session_capabilities,
         request.meta.as_ref(),
     );
     let tool: &ToolEntry = state
         .tool(&request.name)
         .ok_or_else(|| params::unknown_tool(&request.name))?;
+    if !tool.resolvable() {
+        return Err(params::not_resolvable(tool.name()));
+    }
     let mut out = jsonrpc::start_result(id, 256);
-    write_resolution(&mut out, tool, request.arguments, dialect, extras)?;
+    let modern = asker.modern.then_some(&state.modern);
+    write_resolution(&mut out, tool, request.arguments, dialect, extras, modern)?;
     Ok(jsonrpc::finish(out))
 }
 
@@ -113,6 +147,7 @@ pub(crate) fn write_resolution(
     arguments: Map<String, Value>,
     dialect: Dialect,
     extras: Extras,
+    modern: Option<&ModernForms>,
 ) -> Result<(), RpcError> {
     let internal = || {
         RpcError::new(
@@ -145,13 +180,21 @@ pub(crate) fn write_resolution(
         resolution.explanation.as_ref(),
         resolution.authorization,
     );
-    tool.write_result(out, dialect, &resolution, meta.as_deref());
+    match modern {
+        None => tool.write_result(out, dialect, &resolution, meta.as_deref(), false),
+        Some(forms) => {
+            let meta = forms.meta_with(meta.as_deref());
+            tool.write_result(out, dialect, &resolution, Some(&meta), true);
+        }
+    }
     Ok(())
 }
 
-/// `{ name, arguments, _meta? }` of both resolution methods.
-pub(crate) fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
-    let mut object: Map<String, Value> = params::object(params)?;
+/// `{ name, arguments }` of both resolution methods, beside their `_meta`.
+pub(crate) fn resolve_params(
+    mut object: Map<String, Value>,
+    meta: Option<Map<String, Value>>,
+) -> Result<ResolveParams, RpcError> {
     let name = params::required_string(&mut object, "name")?;
     let arguments = match params::optional_object(&mut object, "arguments")? {
         Some(arguments) => arguments,
@@ -160,7 +203,6 @@ pub(crate) fn resolve_params(params: Option<Value>) -> Result<ResolveParams, Rpc
                 .with_data(serde_json::json!({ "path": "arguments" })));
         }
     };
-    let meta = params::optional_object(&mut object, "_meta")?;
     Ok(ResolveParams {
         name,
         arguments,
