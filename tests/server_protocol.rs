@@ -276,3 +276,77 @@ fn the_connection_keeps_serving_after_errors() {
     client.error("nope", json!({}));
     assert_eq!(client.result("ping", json!({})), json!({}));
 }
+
+#[test]
+fn batches_are_answered_on_sessions_at_2025_03_26() {
+    let (server, _) = tools::server();
+    for version in ["2024-11-05", "2025-03-26"] {
+        let mut client = Client::new(&server);
+        client.initialize(version, json!({}));
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},
+            {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}},
+            {"jsonrpc":"2.0","id":"b","method":"ping"},
+            {"jsonrpc":"2.0","id":7,"result":{}},
+            {"jsonrpc":"2.0","id":3,"method":"nope"},
+            [1]]"#;
+        let answer = client
+            .connection
+            .handle(batch)
+            .expect("a batch with requests");
+        let answer: Value = serde_json::from_slice(&answer).unwrap();
+        assert_eq!(
+            answer,
+            json!([
+                {"jsonrpc": "2.0", "id": 1, "result": {}},
+                {"jsonrpc": "2.0", "id": "b", "result": {}},
+                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "method not found: `nope`"}},
+                {"jsonrpc": "2.0", "error": {"code": -32600, "message": "a batch cannot nest"}}
+            ]),
+            "{version}"
+        );
+        // Nothing to answer: no answer at all.
+        let quiet = br#"[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":4,"result":{}}]"#;
+        assert_eq!(client.connection.handle(quiet), None);
+        let (_, error) = (None::<Value>, client.raw(b"[]").unwrap()["error"].clone());
+        assert_eq!(error["code"], error_code::INVALID_REQUEST);
+        // A batch can call tools.
+        let call = br#"[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"counter","arguments":{"action":"peek"}}}]"#;
+        let answer: Value =
+            serde_json::from_slice(&client.connection.handle(call).unwrap()).unwrap();
+        assert_eq!(answer[0]["result"]["content"][0]["text"], "counted 1");
+    }
+}
+
+#[test]
+fn batches_are_refused_where_the_version_has_none() {
+    let (server, _) = tools::server();
+    let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+    let mut before = Client::new(&server);
+    assert_eq!(
+        before.raw(batch).unwrap()["error"]["code"],
+        error_code::INVALID_REQUEST
+    );
+    for version in ["2025-06-18", "2025-11-25"] {
+        let mut client = Client::new(&server);
+        client.initialize(version, json!({}));
+        let response = client.raw(batch).unwrap();
+        assert_eq!(response["error"]["code"], error_code::INVALID_REQUEST);
+        assert!(response.get("id").is_none());
+    }
+}
+
+#[test]
+fn a_response_from_the_client_is_never_answered_malformed_or_not() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    for message in [
+        r#"{"jsonrpc":"2.0","id":9,"result":{}}"#,
+        r#"{"id":98,"result":{}}"#,
+        r#"{"jsonrpc":"1.0","id":1,"result":null}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-1,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":{"odd":true},"error":"not an object"}"#,
+        r#"{"result":1,"error":2}"#,
+    ] {
+        assert_eq!(client.raw(message.as_bytes()), None, "{message}");
+    }
+}

@@ -239,8 +239,8 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             annotations.hints().check_within(&static_hints).unwrap();
         }
 
-        // Per-request capabilities without the extension: -32021 when the
-        // session negotiated it, the SEP-1862 shape otherwise.
+        // Per-request capabilities without the extension: -32021, whether or
+        // not the session negotiated it (the extension's rule).
         let without_extension = json!({"extensions": {}});
         let result = custom(
             client,
@@ -249,13 +249,8 @@ pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std
             Some(without_extension),
         )
         .await;
-        if declares_extension && !per_request {
-            let error = result.unwrap_err();
-            assert_eq!(i64::from(error.code.0), error_code::MISSING_CAPABILITY);
-        } else {
-            let b: ResolveToolResult = serde_json::from_value(result.unwrap()).unwrap();
-            assert_eq!(b.tool.annotations, Some(ToolAnnotations::from(expected)));
-        }
+        let error = result.unwrap_err();
+        assert_eq!(i64::from(error.code.0), error_code::MISSING_CAPABILITY);
     }
 
     check_errors(client).await;

@@ -4,11 +4,12 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::jsonrpc::{self, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
-use super::negotiation::{Stance, negotiate_version, offers_tool_resolution, stance};
+use super::negotiation::{self, Stance, negotiate_version, offers_tool_resolution, stance};
 use super::pagination::PageForm;
 use super::registry::panic_message;
 use super::tools::Asker;
@@ -56,6 +57,51 @@ impl Connection {
     /// the server is caught and answered with `-32603`; the connection stays
     /// usable.
     pub fn handle(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+        match jsonrpc::batch(message) {
+            None => self.handle_one(message),
+            Some(Err(rejected)) => Some(jsonrpc::error(rejected.id.as_ref(), &rejected.error)),
+            Some(Ok(messages)) => self.handle_batch(&messages),
+        }
+    }
+
+    /// A batch (a JSON array of messages): answered, as 2025-03-26 requires of
+    /// servers, only on sessions that negotiated a version with batches; every
+    /// other session gets `-32600` for the whole batch. The answers of the
+    /// requests form one array, in order; a batch of notifications and
+    /// responses gets no answer at all.
+    fn handle_batch(&mut self, messages: &[&RawValue]) -> Option<Vec<u8>> {
+        if !self
+            .session
+            .protocol_version
+            .is_some_and(negotiation::allows_batches)
+        {
+            let error = RpcError::new(
+                error_code::INVALID_REQUEST,
+                "batch requests are accepted only on sessions at 2025-03-26 or earlier: send one message per line",
+            );
+            return Some(jsonrpc::error(None, &error));
+        }
+        let mut out = vec![b'['];
+        for message in messages {
+            let bytes = message.get().as_bytes();
+            let answer = if jsonrpc::batch(bytes).is_some() {
+                let error = RpcError::new(error_code::INVALID_REQUEST, "a batch cannot nest");
+                Some(jsonrpc::error(None, &error))
+            } else {
+                self.handle_one(bytes)
+            };
+            if let Some(answer) = answer {
+                if out.len() > 1 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&answer);
+            }
+        }
+        out.push(b']');
+        (out.len() > 2).then_some(out)
+    }
+
+    fn handle_one(&mut self, message: &[u8]) -> Option<Vec<u8>> {
         let (id, method, params) = match jsonrpc::parse(message) {
             Err(rejected) => return Some(jsonrpc::error(rejected.id.as_ref(), &rejected.error)),
             Ok(Incoming::Response) => return None,

@@ -1,6 +1,7 @@
 //! The JSON-RPC 2.0 envelope: telling requests from notifications, and writing
 //! responses around pre-rendered results.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::protocol::{RpcError, error_code};
@@ -17,8 +18,9 @@ pub(crate) enum Incoming {
     },
     /// A notification: it never gets a response.
     Notification { method: String },
-    /// A response from the client to a request of ours. This server sends none,
-    /// so there is nothing to match it with; it is dropped.
+    /// A response from the client to a request of ours, well-formed or not.
+    /// This server sends no requests, so there is nothing to match it with; it
+    /// is dropped.
     Response,
 }
 
@@ -36,6 +38,34 @@ impl Rejected {
             id,
             error: RpcError::new(error_code::INVALID_REQUEST, message),
         }
+    }
+}
+
+/// The messages of a JSON-RPC batch (a top-level array), or `None` when the
+/// bytes are not an array. Each element comes back as its own JSON text.
+pub(crate) fn batch(bytes: &[u8]) -> Option<Result<Vec<&RawValue>, Rejected>> {
+    let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace())?;
+    if *first != b'[' {
+        return None;
+    }
+    let text = match core::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => return Some(Err(parse_error("the message is not UTF-8"))),
+    };
+    Some(match serde_json::from_str::<Vec<&RawValue>>(text) {
+        Err(error) => Err(parse_error(&format!("parse error: {error}"))),
+        Ok(messages) if messages.is_empty() => Err(Rejected::invalid(
+            None,
+            "an empty batch is not a valid request",
+        )),
+        Ok(messages) => Ok(messages),
+    })
+}
+
+fn parse_error(message: &str) -> Rejected {
+    Rejected {
+        id: None,
+        error: RpcError::new(error_code::PARSE_ERROR, message),
     }
 }
 
@@ -63,6 +93,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Rejected> {
             ));
         }
     };
+    // JSON-RPC never answers a response, not even a malformed one (whatever
+    // its id): the peer would have no request to match the answer with.
+    if !object.contains_key("method")
+        && (object.contains_key("result") || object.contains_key("error"))
+    {
+        return Ok(Incoming::Response);
+    }
     let id = take_id(&mut object)?;
     let method = object.remove("method");
     let version_ok = object.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
@@ -71,12 +108,6 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Rejected> {
         // A notification never gets a response, whatever is wrong with it.
         (Some(Value::String(method)), None) => return Ok(Incoming::Notification { method }),
         (Some(Value::String(method)), Some(id)) => (method, id),
-        (None, id) if object.contains_key("result") || object.contains_key("error") => {
-            return match (id, version_ok) {
-                (Some(_), true) => Ok(Incoming::Response),
-                (id, _) => Err(Rejected::invalid(id, "malformed JSON-RPC response")),
-            };
-        }
         (None, id) => return Err(Rejected::invalid(id, "missing `method`")),
         (Some(other), id) => {
             return Err(Rejected::invalid(

@@ -25,6 +25,13 @@ pub(crate) fn argument_errors_are_tool_errors(version: Option<&str>) -> bool {
     version.is_none_or(|version| version >= "2025-11-25")
 }
 
+/// Whether a negotiated version has JSON-RPC batches: 2025-03-26 requires
+/// servers to accept them (2024-11-05 inherits them from JSON-RPC itself);
+/// 2025-06-18 removed them.
+pub(crate) fn allows_batches(version: &str) -> bool {
+    version <= "2025-03-26"
+}
+
 /// The set of dialects a server offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct DialectSet {
