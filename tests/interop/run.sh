@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Interop with real MCP clients: the official Python SDK (ClientSession) and
+# Interop with real MCP clients: the official Python SDK (ClientSession for the
+# handshake versions, mcp.Client in mode="2026-07-28" for the current one) and
 # TypeScript SDK (Client) each launch the manage_files example over stdio and
 # run every method. Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
@@ -28,9 +29,11 @@ passed=0
 failed=0
 
 # Runs one client, shows its output, and adds its 'NAME: N passed, N failed'.
+# A client that passes fewer than MIN checks fails the run, so a client that
+# silently skips its checks (0 passed, 0 failed) cannot pass.
 run_client() {
-    local name=$1
-    shift
+    local name=$1 min=$2
+    shift 2
     local log=$work/$name.log
     local status=0
     "$@" "$binary" "$schemas" >"$log" 2>&1 || status=$?
@@ -47,6 +50,10 @@ run_client() {
     bad=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$summary")
     passed=$((passed + ok))
     failed=$((failed + bad))
+    if [ "$ok" -lt "$min" ]; then
+        echo "interop: the $name client passed $ok checks, fewer than the $min it runs"
+        failed=$((failed + 1))
+    fi
     if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
         echo "interop: the $name client exited with status $status"
         failed=$((failed + 1))
@@ -71,8 +78,8 @@ stdio_check() {
 }
 
 stdio_check
-run_client python "$work/venv/bin/python" tests/interop/python/client.py
-run_client typescript node tests/interop/typescript/client.mjs
+run_client python 22 "$work/venv/bin/python" tests/interop/python/client.py
+run_client typescript 15 node tests/interop/typescript/client.mjs
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
