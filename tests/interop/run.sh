@@ -2,7 +2,8 @@
 # Interop with real MCP clients: the official Python SDK (ClientSession for the
 # handshake versions, mcp.Client in mode="2026-07-28" for the current one) and
 # TypeScript SDK (Client) each launch the manage_files example over stdio and
-# run every method. Installs what it needs (pinned) under target/interop and
+# run every method; the Python SDK also drives the github_api example in both
+# eras. (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
 # Exits non-zero on any failed check, or when a client dies without a summary.
 set -euo pipefail
@@ -11,8 +12,9 @@ root=$PWD
 work=$root/target/interop
 mkdir -p "$work"
 
-cargo build --quiet --example manage_files
+cargo build --quiet --example manage_files --example github_api
 binary=$root/target/debug/examples/manage_files
+github=$root/target/debug/examples/github_api
 schemas=$root/tests/schemas
 
 echo "interop: installing the Python client (mcp, jsonschema)"
@@ -32,11 +34,11 @@ failed=0
 # A client that passes fewer than MIN checks fails the run, so a client that
 # silently skips its checks (0 passed, 0 failed) cannot pass.
 run_client() {
-    local name=$1 min=$2
-    shift 2
+    local name=$1 min=$2 server=$3
+    shift 3
     local log=$work/$name.log
     local status=0
-    "$@" "$binary" "$schemas" >"$log" 2>&1 || status=$?
+    "$@" "$server" "$schemas" >"$log" 2>&1 || status=$?
     cat "$log"
     local summary
     summary=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1 || true)
@@ -78,8 +80,9 @@ stdio_check() {
 }
 
 stdio_check
-run_client python 22 "$work/venv/bin/python" tests/interop/python/client.py
-run_client typescript 15 node tests/interop/typescript/client.mjs
+run_client python 22 "$binary" "$work/venv/bin/python" tests/interop/python/client.py
+run_client github 4 "$github" "$work/venv/bin/python" tests/interop/python/github.py
+run_client typescript 15 "$binary" node tests/interop/typescript/client.mjs
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
