@@ -350,3 +350,22 @@ fn a_response_from_the_client_is_never_answered_malformed_or_not() {
         assert_eq!(client.raw(message.as_bytes()), None, "{message}");
     }
 }
+
+#[test]
+fn a_repeated_member_anywhere_reads_as_serde_json_reads_it_the_last_wins() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    let messages: [&[u8]; 3] = [
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/annotations","params":{"name":"x","arguments":{"action":"read","path":"a"},"name":"manage_files"}}"#,
+        br#"{"jsonrpc":"2.0","id":2,"method":"tools/annotations","params":{"name":"manage_files","arguments":{"action":"read","path":"a"},"_meta":{"dev.annot/resolution":1,"dev.annot/resolution":{}}}}"#,
+        br#"{"jsonrpc":"2.0","id":3,"id":4,"method":"tools/annotations","params":{"name":"manage_files","arguments":{"action":"read","path":"a"}}}"#,
+    ];
+    for (message, id) in messages.into_iter().zip([1, 2, 4]) {
+        let response = client.raw(message).unwrap();
+        assert_eq!(response["id"], id, "{response}");
+        assert_eq!(
+            response["result"]["annotations"]["readOnlyHint"], true,
+            "{response}"
+        );
+    }
+}

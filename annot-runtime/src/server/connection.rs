@@ -9,14 +9,14 @@ use serde_json::{Map, Value};
 
 use super::jsonrpc::{self, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
-use super::negotiation::{self, Stance, negotiate_version, offers_tool_resolution, stance};
+use super::negotiation::{self, Stance, negotiate_version, raw_stance, stance};
 use super::pagination::PageForm;
 use super::registry::panic_message;
-use super::tools::Asker;
+use super::tools::{Asker, Params};
 use super::{ServerState, params, tools};
 use crate::protocol::{
-    CLIENT_CAPABILITIES_META, Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS, RpcError, error_code,
+    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    RpcError, error_code,
 };
 
 /// One client session of a [`Server`](super::Server).
@@ -59,7 +59,7 @@ impl Connection {
     pub fn handle(&mut self, message: &[u8]) -> Option<Vec<u8>> {
         match jsonrpc::batch(message) {
             None => self.handle_one(message),
-            Some(Err(rejected)) => Some(jsonrpc::error(rejected.id.as_ref(), &rejected.error)),
+            Some(Err(rejected)) => Some(jsonrpc::error(rejected.id.as_deref(), &rejected.error)),
             Some(Ok(messages)) => self.handle_batch(&messages),
         }
     }
@@ -102,28 +102,63 @@ impl Connection {
     }
 
     fn handle_one(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+        match self.answer(message) {
+            Err(Repeated) => {
+                // Rare: read it as serde_json does (the last value of a
+                // repeated member wins), then answer that.
+                let canonical = jsonrpc::canonical(message)?;
+                self.answer(&canonical).unwrap_or_else(|Repeated| {
+                    let error = RpcError::new(error_code::INVALID_REQUEST, "unreadable message");
+                    Some(jsonrpc::error(None, &error))
+                })
+            }
+            Ok(answer) => answer,
+        }
+    }
+
+    /// Answers a message, or says it repeats a member somewhere.
+    fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
         let (id, method, params) = match jsonrpc::parse(message) {
-            Err(rejected) => return Some(jsonrpc::error(rejected.id.as_ref(), &rejected.error)),
-            Ok(Incoming::Response) => return None,
+            Err(rejected) if rejected.repeated => return Err(Repeated),
+            Err(rejected) => {
+                return Ok(Some(jsonrpc::error(
+                    rejected.id.as_deref(),
+                    &rejected.error,
+                )));
+            }
+            Ok(Incoming::Response) => return Ok(None),
             Ok(Incoming::Notification { method }) => {
                 self.notify(&method);
-                return None;
+                return Ok(None);
             }
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
         };
-        let answered = catch_unwind(AssertUnwindSafe(|| self.request(&id, &method, params)));
-        Some(match answered {
+        let read = if method == "initialize" {
+            // Read into a tree by `initialize` itself.
+            Ok(None)
+        } else {
+            params::fields(params).and_then(|fields| {
+                let meta = params::meta(&fields)?;
+                Ok(Some(Params { fields, meta }))
+            })
+        };
+        let answered = match read {
+            Err(error) if params::is_repeated(&error) => return Err(Repeated),
+            Err(error) => Ok(Err(error)),
+            Ok(read) => catch_unwind(AssertUnwindSafe(|| self.request(id, &method, params, read))),
+        };
+        Ok(Some(match answered {
             Ok(Ok(response)) => response,
-            Ok(Err(error)) => jsonrpc::error(Some(&id), &error),
+            Ok(Err(error)) => jsonrpc::error(Some(id), &error),
             Err(payload) => {
                 eprintln!(
                     "annot: `{method}` panicked: {}",
                     panic_message(payload.as_ref())
                 );
                 let error = RpcError::new(error_code::INTERNAL_ERROR, "internal error");
-                jsonrpc::error(Some(&id), &error)
+                jsonrpc::error(Some(id), &error)
             }
-        })
+        }))
     }
 
     /// The protocol version `initialize` settled on, if it ran.
@@ -168,29 +203,28 @@ impl Connection {
         // nothing from a server whose requests complete synchronously.
     }
 
+    /// Answers a request whose params were read (`read`; `None` for
+    /// `initialize`, which reads `params` itself).
     fn request(
         &mut self,
-        id: &Value,
+        id: &RawValue,
         method: &str,
-        params: Option<Value>,
+        params: Option<&RawValue>,
+        read: Option<Params<'_>>,
     ) -> Result<Vec<u8>, RpcError> {
-        // Read what the answer's shape depends on before `params` moves.
-        let (modern, capabilities_ok) = match classify(method, params.as_ref())? {
-            Era::Legacy => (None, Ok(())),
-            Era::Modern { capabilities } => (
-                Some(offers_tool_resolution(capabilities)),
-                capabilities_object(capabilities),
-            ),
+        let Some(params) = read else {
+            return self.initialize(id, params);
         };
-        match modern {
-            None => self.legacy(id, method, params),
-            Some(extension) => {
+        match classify(method, params.meta.as_ref())? {
+            Era::Legacy => self.legacy(id, method, &params),
+            Era::Modern { capabilities } => {
                 // `tools/resolve` reads the capabilities itself, so that any
                 // that lack the extension get -32021 there.
                 if method != METHOD_RESOLVE {
-                    capabilities_ok?;
+                    capabilities_object(capabilities)?;
                 }
-                self.modern(id, method, params, extension)
+                let extension = raw_stance(capabilities) == Stance::Offered;
+                self.modern(id, method, &params, extension)
             }
         }
     }
@@ -198,9 +232,9 @@ impl Connection {
     /// A request of a handshake session.
     fn legacy(
         &mut self,
-        id: &Value,
+        id: &RawValue,
         method: &str,
-        params: Option<Value>,
+        params: &Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
         let state = &*self.state;
         let dialects = state.dialects;
@@ -211,16 +245,15 @@ impl Connection {
             protocol_version: self.session.protocol_version,
         };
         match method {
-            "initialize" => self.initialize(id, params),
             "ping" => Ok(jsonrpc::result(id, "{}")),
             "tools/list" => {
                 // The request's own capabilities, when it carries some, decide
                 // whether it sees the extension's marker; else the session's.
                 let per_request = params
+                    .meta
                     .as_ref()
-                    .and_then(|params| params.get("_meta"))
-                    .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
-                    .map(offers_tool_resolution);
+                    .and_then(|meta| meta.client_capabilities)
+                    .map(|capabilities| raw_stance(capabilities) == Stance::Offered);
                 let extension = dialects.contains(Dialect::ToolResolutionExtension)
                     && per_request.unwrap_or(self.session.extension == Stance::Offered);
                 tools::list(state, id, params, PageForm::of(false, extension))
@@ -242,9 +275,9 @@ impl Connection {
     /// A 2026-07-28 request: judged by its own `_meta` alone.
     fn modern(
         &self,
-        id: &Value,
+        id: &RawValue,
         method: &str,
-        params: Option<Value>,
+        params: &Params<'_>,
         extension: bool,
     ) -> Result<Vec<u8>, RpcError> {
         let state = &*self.state;
@@ -276,13 +309,21 @@ impl Connection {
         }
     }
 
-    fn initialize(&mut self, id: &Value, params: Option<Value>) -> Result<Vec<u8>, RpcError> {
+    fn initialize(
+        &mut self,
+        id: &RawValue,
+        params: Option<&RawValue>,
+    ) -> Result<Vec<u8>, RpcError> {
         if self.is_initialized() {
             return Err(RpcError::new(
                 error_code::INVALID_REQUEST,
                 "the session is already initialized",
             ));
         }
+        // The one method read into a tree: it runs once per session.
+        let params = params.map(|params| {
+            serde_json::from_str::<Value>(params.get()).expect("the envelope checked its syntax")
+        });
         let mut params = params::object(params)?;
         let requested = params::required_string(&mut params, "protocolVersion")?;
         let capabilities = params::optional_object(&mut params, "capabilities")?;
@@ -311,6 +352,9 @@ fn method_not_found(method: &str) -> RpcError {
         format!("method not found: `{}`", params::quote(method)),
     )
 }
+
+/// A message repeats a member somewhere the server reads.
+struct Repeated;
 
 impl core::fmt::Debug for Connection {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

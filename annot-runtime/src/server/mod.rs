@@ -51,6 +51,7 @@ mod negotiation;
 mod output;
 mod pagination;
 mod params;
+mod raw;
 mod registry;
 mod render;
 #[cfg(feature = "rmcp")]

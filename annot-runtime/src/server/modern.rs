@@ -6,8 +6,13 @@
 //! pre-rendered [`ModernForms`] close every 2026-07-28 result with its
 //! `resultType`, caching hints and `_meta["io.modelcontextprotocol/serverInfo"]`.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use super::raw::{self, Meta};
 
 use crate::protocol::{
     CLIENT_CAPABILITIES_META, CLIENT_INFO_META, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META,
@@ -29,47 +34,45 @@ pub(crate) enum Era<'a> {
     Legacy,
     /// By 2026-07-28's rules, with the request's own `clientCapabilities`
     /// (any JSON value: only an object can take anything up).
-    Modern { capabilities: &'a Value },
+    Modern { capabilities: &'a RawValue },
 }
 
 /// Tells a 2026-07-28 request from a handshake one by its `params._meta`:
 /// `server/discover` and every request naming 2026-07-28 (or later) are
 /// 2026-07-28 requests; a version this server does not serve is `-32022`,
 /// and a 2026-07-28 request without its required keys `-32602` naming them.
-pub(crate) fn classify<'a>(method: &str, params: Option<&'a Value>) -> Result<Era<'a>, RpcError> {
+pub(crate) fn classify<'a>(method: &str, meta: Option<&Meta<'a>>) -> Result<Era<'a>, RpcError> {
     if method == "initialize" {
         return Ok(Era::Legacy);
     }
-    let meta = params
-        .and_then(|params| params.get("_meta"))
-        .and_then(Value::as_object);
-    match meta.and_then(|meta| meta.get(PROTOCOL_VERSION_META)) {
-        Some(Value::String(version)) => {
-            if !SUPPORTED_PROTOCOL_VERSIONS.contains(&version.as_str()) {
-                return Err(unsupported_version(version));
+    match meta.and_then(|meta| meta.protocol_version) {
+        Some(version) => {
+            let Some(version) = raw::string(version) else {
+                return Err(meta_error(
+                    PROTOCOL_VERSION_META,
+                    format!("must be a string, found {}", raw::type_name(version)),
+                ));
+            };
+            if !SUPPORTED_PROTOCOL_VERSIONS.contains(&&*version) {
+                return Err(unsupported_version(&version));
             }
-            if version.as_str() < MODERN_PROTOCOL_VERSION && method != METHOD_DISCOVER {
+            if *version < *MODERN_PROTOCOL_VERSION && method != METHOD_DISCOVER {
                 return Ok(Era::Legacy);
             }
-        }
-        Some(other) => {
-            return Err(meta_error(
-                PROTOCOL_VERSION_META,
-                format!(
-                    "must be a string, found {}",
-                    super::jsonrpc::type_name(other)
-                ),
-            ));
         }
         None if method != METHOD_DISCOVER => return Ok(Era::Legacy),
         None => {}
     }
-    let has = |key: &str| meta.is_some_and(|meta| meta.contains_key(key));
-    let missing: Vec<&str> = [PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META]
+    let version = meta.and_then(|meta| meta.protocol_version);
+    let capabilities = meta.and_then(|meta| meta.client_capabilities);
+    let (Some(_), Some(capabilities)) = (version, capabilities) else {
+        let missing: Vec<&str> = [
+            (PROTOCOL_VERSION_META, version.is_none()),
+            (CLIENT_CAPABILITIES_META, capabilities.is_none()),
+        ]
         .into_iter()
-        .filter(|key| !has(key))
+        .filter_map(|(key, missing)| missing.then_some(key))
         .collect();
-    if !missing.is_empty() {
         let named: Vec<String> = missing.iter().map(|key| format!("`{key}`")).collect();
         return Err(RpcError::new(
             error_code::INVALID_PARAMS,
@@ -79,20 +82,16 @@ pub(crate) fn classify<'a>(method: &str, params: Option<&'a Value>) -> Result<Er
             ),
         )
         .with_data(json!({ "path": "_meta", "missing": missing })));
-    }
-    let meta: &'a Map<String, Value> = meta.expect("checked present above");
-    if let Some(info) = meta.get(CLIENT_INFO_META).filter(|info| !info.is_object()) {
+    };
+    if let Some(info) = meta
+        .and_then(|meta| meta.client_info)
+        .filter(|info| !raw::is_object(info))
+    {
         return Err(meta_error(
             CLIENT_INFO_META,
-            format!(
-                "must be an object, found {}",
-                super::jsonrpc::type_name(info)
-            ),
+            format!("must be an object, found {}", raw::type_name(info)),
         ));
     }
-    let capabilities = meta
-        .get(CLIENT_CAPABILITIES_META)
-        .expect("checked present above");
     Ok(Era::Modern { capabilities })
 }
 
@@ -121,16 +120,13 @@ fn unsupported_version(requested: &str) -> RpcError {
 /// The checks of a 2026-07-28 request's capabilities other than the
 /// extension's: they must be an object. (`tools/resolve` reads them itself,
 /// so that a non-object gets `-32021` there.)
-pub(crate) fn capabilities_object(capabilities: &Value) -> Result<(), RpcError> {
-    if capabilities.is_object() {
+pub(crate) fn capabilities_object(capabilities: &RawValue) -> Result<(), RpcError> {
+    if raw::is_object(capabilities) {
         Ok(())
     } else {
         Err(meta_error(
             CLIENT_CAPABILITIES_META,
-            format!(
-                "must be an object, found {}",
-                super::jsonrpc::type_name(capabilities)
-            ),
+            format!("must be an object, found {}", raw::type_name(capabilities)),
         ))
     }
 }
@@ -198,11 +194,11 @@ impl ModernForms {
 
     /// A result `_meta` object's text: the server's identity, then the keys of
     /// `extra` (another `_meta` object's text), if any.
-    pub fn meta_with(&self, extra: Option<&str>) -> String {
-        let info = &self.server_info_meta;
+    pub fn meta_with(&self, extra: Option<&str>) -> Cow<'_, str> {
+        let info = &*self.server_info_meta;
         match extra {
-            None => info.to_string(),
-            Some(extra) => format!("{},{}", &info[..info.len() - 1], &extra[1..]),
+            None => Cow::Borrowed(info),
+            Some(extra) => Cow::Owned(format!("{},{}", &info[..info.len() - 1], &extra[1..])),
         }
     }
 }
@@ -211,19 +207,19 @@ impl ModernForms {
 mod tests {
     use super::*;
 
-    fn meta(value: Value) -> Value {
-        json!({ "_meta": value })
+    fn meta(text: &str) -> Meta<'_> {
+        serde_json::from_str(text).unwrap()
     }
 
     #[test]
     fn legacy_requests_stay_legacy() {
         assert!(matches!(classify("tools/list", None), Ok(Era::Legacy)));
-        let old = meta(json!({PROTOCOL_VERSION_META: "2025-06-18"}));
+        let old = meta(r#"{"io.modelcontextprotocol/protocolVersion":"2025-06-18"}"#);
         assert!(matches!(
             classify("tools/list", Some(&old)),
             Ok(Era::Legacy)
         ));
-        let modern = meta(json!({PROTOCOL_VERSION_META: "2026-07-28"}));
+        let modern = meta(r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#);
         assert!(matches!(
             classify("initialize", Some(&modern)),
             Ok(Era::Legacy)
@@ -240,7 +236,7 @@ mod tests {
             "{error:?}"
         );
 
-        let no_caps = meta(json!({PROTOCOL_VERSION_META: "2026-07-28"}));
+        let no_caps = meta(r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#);
         let error = classify("tools/list", Some(&no_caps)).unwrap_err();
         assert!(
             error.message.contains(CLIENT_CAPABILITIES_META),
@@ -248,15 +244,15 @@ mod tests {
         );
         assert!(!error.message.contains(PROTOCOL_VERSION_META), "{error:?}");
 
-        let future = meta(json!({PROTOCOL_VERSION_META: "2099-01-01"}));
+        let future = meta(r#"{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}"#);
         let error = classify("tools/list", Some(&future)).unwrap_err();
         assert_eq!(error.code, -32022);
         assert_eq!(error.data.unwrap()["requested"], "2099-01-01");
 
-        let good = meta(json!({
-            PROTOCOL_VERSION_META: "2026-07-28",
-            CLIENT_CAPABILITIES_META: {},
-        }));
+        let good = meta(
+            r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities":{}}"#,
+        );
         assert!(matches!(
             classify("tools/list", Some(&good)),
             Ok(Era::Modern { .. })

@@ -1,7 +1,10 @@
 //! Protocol versions, the dialects a server offers, and which shape a
 //! `tools/resolve` request gets.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+
+use super::raw;
 
 use crate::protocol::{
     Dialect, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, TOOL_RESOLUTION_EXTENSION,
@@ -117,11 +120,14 @@ pub(crate) fn stance(capabilities: &Value) -> Stance {
     }
 }
 
-/// Whether a capabilities object takes up the tool-resolution extension. Only
-/// an empty settings object does: the extension defines no settings, so a
-/// client asking for any is asking for something this server does not support.
-pub(crate) fn offers_tool_resolution(capabilities: &Value) -> bool {
-    stance(capabilities) == Stance::Offered
+/// What a capabilities object (any JSON value, as its raw text) says about
+/// the tool-resolution extension: [`stance`] without the tree.
+pub(crate) fn raw_stance(capabilities: &RawValue) -> Stance {
+    match raw::extensions(capabilities).tool_resolution {
+        None => Stance::Absent,
+        Some(settings) if raw::is_empty_object(settings) => Stance::Offered,
+        Some(_) => Stance::Unsupported,
+    }
 }
 
 /// Chooses the dialect of one `tools/resolve` request, following the
@@ -139,7 +145,7 @@ pub(crate) fn offers_tool_resolution(capabilities: &Value) -> bool {
 pub(crate) fn resolve_dialect(
     dialects: DialectSet,
     session: Stance,
-    per_request: Option<&Value>,
+    per_request: Option<Stance>,
     modern: bool,
 ) -> Result<Dialect, RpcError> {
     let extension = dialects.contains(Dialect::ToolResolutionExtension);
@@ -150,7 +156,7 @@ pub(crate) fn resolve_dialect(
                 "tools/resolve of 2026-07-28 is the tool-resolution extension's, which this server does not offer",
             ));
         }
-        return match per_request.map(stance) {
+        return match per_request {
             Some(Stance::Offered) => Ok(Dialect::ToolResolutionExtension),
             _ => Err(missing_extension(
                 "this request's clientCapabilities do not take up the extension with empty settings",
@@ -159,8 +165,8 @@ pub(crate) fn resolve_dialect(
     }
     if extension {
         match (per_request, session) {
-            (Some(capabilities), _) => {
-                return if stance(capabilities) == Stance::Offered {
+            (Some(stance), _) => {
+                return if stance == Stance::Offered {
                     Ok(Dialect::ToolResolutionExtension)
                 } else {
                     Err(missing_extension(
@@ -213,12 +219,15 @@ mod tests {
     #[test]
     fn only_an_empty_settings_object_negotiates() {
         let with = |settings: Value| {
-            offers_tool_resolution(&json!({"extensions": {TOOL_RESOLUTION_EXTENSION: settings}}))
+            let capabilities = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: settings}});
+            let raw = RawValue::from_string(capabilities.to_string()).unwrap();
+            assert_eq!(stance(&capabilities), raw_stance(&raw));
+            stance(&capabilities) == Stance::Offered
         };
         assert!(with(json!({})));
         assert!(!with(json!({"mode": "strict"})));
         assert!(!with(json!(true)));
-        assert!(!offers_tool_resolution(&json!({})));
+        assert_eq!(stance(&json!({})), Stance::Absent);
     }
 
     #[test]
@@ -239,27 +248,33 @@ mod tests {
             code(resolve_dialect(all, Unsupported, None, false)),
             missing
         );
-        assert_eq!(resolve_dialect(all, Absent, Some(&c_caps), false), c);
+        assert_eq!(
+            resolve_dialect(all, Absent, Some(stance(&c_caps)), false),
+            c
+        );
         for caps in [&other, &picky, &json!(7), &json!({})] {
             for session in [Absent, Offered] {
                 assert_eq!(
-                    code(resolve_dialect(all, session, Some(caps), false)),
+                    code(resolve_dialect(all, session, Some(stance(caps)), false)),
                     missing
                 );
                 assert_eq!(
-                    code(resolve_dialect(all, session, Some(caps), true)),
+                    code(resolve_dialect(all, session, Some(stance(caps)), true)),
                     missing
                 );
             }
         }
         // 2026-07-28: the session never counts.
         assert_eq!(code(resolve_dialect(all, Offered, None, true)), missing);
-        assert_eq!(resolve_dialect(all, Absent, Some(&c_caps), true), c);
+        assert_eq!(resolve_dialect(all, Absent, Some(stance(&c_caps)), true), c);
 
         let only_b = DialectSet::from_dialects([Dialect::ResolveTool]);
-        assert_eq!(resolve_dialect(only_b, Absent, Some(&c_caps), false), b);
         assert_eq!(
-            code(resolve_dialect(only_b, Absent, Some(&c_caps), true)),
+            resolve_dialect(only_b, Absent, Some(stance(&c_caps)), false),
+            b
+        );
+        assert_eq!(
+            code(resolve_dialect(only_b, Absent, Some(stance(&c_caps)), true)),
             error_code::METHOD_NOT_FOUND
         );
         let only_c = DialectSet::from_dialects([Dialect::ToolResolutionExtension]);

@@ -2,9 +2,11 @@
 
 use std::borrow::Cow;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::type_name;
+use super::raw::{self, Fields, Meta};
 use crate::ArgumentError;
 use crate::protocol::{RpcError, error_code};
 
@@ -35,18 +37,6 @@ pub(crate) fn required_string(
     }
 }
 
-/// An optional string field.
-pub(crate) fn optional_string(
-    params: &mut Map<String, Value>,
-    field: &str,
-) -> Result<Option<String>, RpcError> {
-    match params.remove(field) {
-        None => Ok(None),
-        Some(Value::String(value)) => Ok(Some(value)),
-        Some(other) => Err(wrong_type(field, "a string", &other)),
-    }
-}
-
 /// An optional object field.
 pub(crate) fn optional_object(
     params: &mut Map<String, Value>,
@@ -57,6 +47,91 @@ pub(crate) fn optional_object(
         Some(Value::Object(value)) => Ok(Some(value)),
         Some(other) => Err(wrong_type(field, "an object", &other)),
     }
+}
+
+/// The fields of `params` (absent params have none).
+pub(crate) fn fields(params: Option<&RawValue>) -> Result<Fields<'_>, RpcError> {
+    let Some(params) = params else {
+        return Ok(Fields::default());
+    };
+    if !raw::is_object(params) {
+        return Err(invalid(format!(
+            "`params` must be an object, found {}",
+            raw::type_name(params)
+        )));
+    }
+    serde_json::from_str(params.get()).map_err(|error| read_error("params", &error))
+}
+
+/// `-32602` for a part of `params` that cannot be read; a repeated member
+/// says so in `data.repeated`, so that the message can be read again as
+/// serde_json reads it (the last value winning).
+fn read_error(part: &str, error: &serde_json::Error) -> RpcError {
+    let repeated = error.to_string().starts_with("duplicate field");
+    invalid(format!("invalid `{part}`: {error}"))
+        .with_data(json!({ "path": part, "repeated": repeated }))
+}
+
+/// Whether an error of [`fields`] or [`meta`] is a repeated member.
+pub(crate) fn is_repeated(error: &RpcError) -> bool {
+    error
+        .data
+        .as_ref()
+        .is_some_and(|data| data["repeated"] == Value::Bool(true))
+}
+
+/// The `_meta` keys of `params`; `None` when there is no `_meta`.
+pub(crate) fn meta<'a>(fields: &Fields<'a>) -> Result<Option<Meta<'a>>, RpcError> {
+    let Some(meta) = fields.meta else {
+        return Ok(None);
+    };
+    if !raw::is_object(meta) {
+        return Err(raw_wrong_type("_meta", "an object", meta));
+    }
+    serde_json::from_str(meta.get())
+        .map(Some)
+        .map_err(|error| read_error("_meta", &error))
+}
+
+/// A required string field, read from its raw text.
+pub(crate) fn raw_required_string<'a>(
+    value: Option<&'a RawValue>,
+    field: &str,
+) -> Result<Cow<'a, str>, RpcError> {
+    match value {
+        None => Err(invalid(format!("missing `{field}`")).with_data(json!({ "path": field }))),
+        Some(value) => raw::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)),
+    }
+}
+
+/// An optional string field, read from its raw text.
+pub(crate) fn raw_optional_string<'a>(
+    value: Option<&'a RawValue>,
+    field: &str,
+) -> Result<Option<Cow<'a, str>>, RpcError> {
+    value
+        .map(|value| raw::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)))
+        .transpose()
+}
+
+/// An optional object field, as its JSON text.
+pub(crate) fn raw_optional_object<'a>(
+    value: Option<&'a RawValue>,
+    field: &str,
+) -> Result<Option<&'a str>, RpcError> {
+    match value {
+        None => Ok(None),
+        Some(value) if raw::is_object(value) => Ok(Some(value.get())),
+        Some(value) => Err(raw_wrong_type(field, "an object", value)),
+    }
+}
+
+fn raw_wrong_type(field: &str, expected: &str, found: &RawValue) -> RpcError {
+    invalid(format!(
+        "`{field}` must be {expected}, found {}",
+        raw::type_name(found)
+    ))
+    .with_data(json!({ "path": field }))
 }
 
 /// `-32602` with a message.

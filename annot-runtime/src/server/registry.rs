@@ -27,7 +27,8 @@ pub(crate) enum CallOutcome {
     Panicked(String),
 }
 
-type ErasedCall = Box<dyn Fn(&Value) -> CallOutcome + Send + Sync>;
+/// Runs a call on the arguments' JSON text (an object).
+type ErasedCall = Box<dyn Fn(&str) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
@@ -44,8 +45,9 @@ pub(crate) struct ErasedTool {
     call: ErasedCall,
 }
 
-/// Resolves arguments, explaining the resolution when asked.
-type ErasedResolve = fn(&Value, bool) -> Result<Evaluation, ArgumentError>;
+/// Resolves arguments (their JSON text, an object), explaining the resolution
+/// when asked.
+type ErasedResolve = fn(&str, bool) -> Result<Evaluation, ArgumentError>;
 
 /// One call's resolution and what comes with it.
 pub(crate) struct Evaluation {
@@ -60,7 +62,10 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &Value| match T::from_arguments(arguments) {
+        // The arguments go to the tool's parser as text: one entry point,
+        // `from_arguments_str`, which a generated borrowing parser can take
+        // over without a `serde_json::Value` in between.
+        let call = move |arguments: &str| match T::from_arguments_str(arguments) {
             Err(error) => CallOutcome::Invalid(error),
             Ok(parsed) => match catch_unwind(AssertUnwindSafe(|| handler(parsed))) {
                 Ok(result) => CallOutcome::Returned(result),
@@ -97,10 +102,10 @@ impl ErasedTool {
 }
 
 fn resolve_erased<T: AnnotatedTool>(
-    arguments: &Value,
+    arguments: &str,
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
-    let parsed = T::from_arguments(arguments)?;
+    let parsed = T::from_arguments_str(arguments)?;
     Ok(Evaluation {
         annotations: parsed.resolve(),
         authorization: parsed.resolve_authorization(),
@@ -232,7 +237,7 @@ impl ToolEntry {
     /// `explain` is set.
     pub fn resolve(
         &self,
-        arguments: &Value,
+        arguments: &str,
         explain: bool,
     ) -> Result<Resolution<'_>, ResolveFailure> {
         let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
@@ -306,8 +311,8 @@ impl ToolEntry {
         out.push(b'}');
     }
 
-    /// Validates `arguments` and runs the handler on them.
-    pub fn call(&self, arguments: &Value) -> CallOutcome {
+    /// Validates `arguments` (JSON text) and runs the handler on them.
+    pub fn call(&self, arguments: &str) -> CallOutcome {
         (self.call)(arguments)
     }
 }

@@ -4,11 +4,12 @@
 //! them, and the pieces of a `tools/call` answer.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::listing::Listing;
 use super::negotiation::{Stance, stance};
-use super::tools::Asker;
-use super::{Server, tools};
+use super::tools::{Asker, Params};
+use super::{Server, params, tools};
 use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError};
 
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
@@ -43,7 +44,21 @@ pub(crate) fn answer_resolution(
 ) -> Option<Result<Vec<u8>, RpcError>> {
     let state = &*server.state;
     let dialects = state.dialects;
-    let id = Value::Null;
+    let id = RawValue::from_string("null".to_owned()).expect("null is JSON");
+    let id = &*id;
+    // rmcp hands the params over as a tree; the built-in readers take text.
+    let text = params.map(|params| {
+        RawValue::from_string(params.to_string()).expect("a Value always serializes")
+    });
+    let read = || -> Result<Params<'_>, RpcError> {
+        let fields = params::fields(text.as_deref())?;
+        let meta = params::meta(&fields)?;
+        Ok(Params { fields, meta })
+    };
+    let params = match read() {
+        Ok(params) => params,
+        Err(error) => return Some(Err(error)),
+    };
     // What `initialize` records for a session (see `Connection`).
     let asker = Asker {
         modern: false,
@@ -53,13 +68,13 @@ pub(crate) fn answer_resolution(
     };
     match method {
         METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            Some(tools::annotations(state, &id, params, &asker))
+            Some(tools::annotations(state, id, &params, &asker))
         }
         METHOD_RESOLVE
             if dialects.contains(Dialect::ResolveTool)
                 || dialects.contains(Dialect::ToolResolutionExtension) =>
         {
-            Some(tools::resolve(state, &id, params, &asker))
+            Some(tools::resolve(state, id, &params, &asker))
         }
         _ => None,
     }

@@ -1,14 +1,19 @@
 //! The `tools/*` methods: listing, calling, and the three resolution dialects.
+//!
+//! Each reads the request's params as borrowed slices ([`Fields`], [`Meta`])
+//! and hands the arguments to the tool's parser as text.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::extras::{Extras, extras, result_meta};
 use super::modern::ModernForms;
-use super::negotiation::{Stance, argument_errors_are_tool_errors, resolve_dialect};
+use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
 use super::pagination::PageForm;
+use super::raw::{Fields, Meta};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
-use crate::protocol::{CLIENT_CAPABILITIES_META, Dialect, ResolveParams, RpcError, error_code};
+use crate::protocol::{Dialect, RpcError, error_code};
+use serde_json::value::RawValue;
 
 /// Who asks, as far as the answer's shape goes.
 #[derive(Clone, Copy, Debug)]
@@ -25,15 +30,21 @@ pub(crate) struct Asker<'a> {
     pub protocol_version: Option<&'a str>,
 }
 
+/// One request's params, read once.
+#[derive(Debug)]
+pub(crate) struct Params<'a> {
+    pub fields: Fields<'a>,
+    pub meta: Option<Meta<'a>>,
+}
+
 /// `tools/list`: a pre-rendered page in `form`.
 pub(crate) fn list(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
+    id: &RawValue,
+    params: &Params<'_>,
     form: PageForm,
 ) -> Result<Vec<u8>, RpcError> {
-    let mut params = params::object(params)?;
-    let cursor = params::optional_string(&mut params, "cursor")?;
+    let cursor = params::raw_optional_string(params.fields.cursor, "cursor")?;
     let page = state.pages.page(cursor.as_deref(), form)?;
     Ok(jsonrpc::result(id, page))
 }
@@ -42,19 +53,18 @@ pub(crate) fn list(
 /// failure or panic as an `isError` result.
 pub(crate) fn call(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
+    id: &RawValue,
+    params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let mut params = params::object(params)?;
-    let name = params::required_string(&mut params, "name")?;
-    let arguments = params::optional_object(&mut params, "arguments")?.unwrap_or_default();
+    let name = params::raw_required_string(params.fields.name, "name")?;
+    let arguments = params::raw_optional_object(params.fields.arguments, "arguments")?;
     let tool = state
         .tool(&name)
         .ok_or_else(|| params::unknown_tool(&name))?;
 
     let mut out = jsonrpc::start_result(id, 128);
-    match tool.call(&Value::Object(arguments)) {
+    match tool.call(arguments.unwrap_or("{}")) {
         CallOutcome::Returned(Ok(output)) => output::write_success(&mut out, &output),
         CallOutcome::Returned(Err(error)) => output::write_failure(&mut out, error.message()),
         CallOutcome::Panicked(message) => {
@@ -84,14 +94,11 @@ pub(crate) fn call(
 /// `tools/annotations` (dialect A).
 pub(crate) fn annotations(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
+    id: &RawValue,
+    params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let mut object = params::object(params)?;
-    let meta = params::optional_object(&mut object, "_meta")?;
-    let request = resolve_params(object, meta)?;
-    answer_resolution(state, id, request, Dialect::DynamicAnnotations, asker)
+    answer_resolution(state, id, params, Dialect::DynamicAnnotations, asker)
 }
 
 /// `tools/resolve`, in dialect B's or C's shape as negotiated. The capability
@@ -99,52 +106,55 @@ pub(crate) fn annotations(
 /// whatever its arguments.
 pub(crate) fn resolve(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
+    id: &RawValue,
+    params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let mut object = params::object(params)?;
-    let meta = params::optional_object(&mut object, "_meta")?;
-    let per_request = meta
+    let per_request = params
+        .meta
         .as_ref()
-        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META));
+        .and_then(|meta| meta.client_capabilities)
+        .map(raw_stance);
     let dialect = resolve_dialect(state.dialects, asker.session, per_request, asker.modern)?;
-    let request = resolve_params(object, meta)?;
-    answer_resolution(state, id, request, dialect, asker)
+    answer_resolution(state, id, params, dialect, asker)
 }
 
 fn answer_resolution(
     state: &ServerState,
-    id: &Value,
-    request: ResolveParams,
+    id: &RawValue,
+    params: &Params<'_>,
     dialect: Dialect,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
+    let name = params::raw_required_string(params.fields.name, "name")?;
+    let Some(arguments) = params::raw_optional_object(params.fields.arguments, "arguments")? else {
+        return Err(params::invalid("missing `arguments`")
+            .with_data(serde_json::json!({ "path": "arguments" })));
+    };
     let extras = extras(
         dialect,
         state.extensions,
         asker.session_capabilities,
-        request.meta.as_ref(),
+        params.meta.as_ref(),
     );
     let tool: &ToolEntry = state
-        .tool(&request.name)
-        .ok_or_else(|| params::unknown_tool(&request.name))?;
+        .tool(&name)
+        .ok_or_else(|| params::unknown_tool(&name))?;
     if !tool.resolvable() {
         return Err(params::not_resolvable(tool.name()));
     }
     let mut out = jsonrpc::start_result(id, 256);
     let modern = asker.modern.then_some(&state.modern);
-    write_resolution(&mut out, tool, request.arguments, dialect, extras, modern)?;
+    write_resolution(&mut out, tool, arguments, dialect, extras, modern)?;
     Ok(jsonrpc::finish(out))
 }
 
-/// Resolves `arguments` with `tool` and appends the result of `dialect`, with
-/// the `_meta` extras the request may see, to `out`. Both runtimes answer
-/// resolutions through it: this server and the rmcp adapter.
-pub(crate) fn write_resolution(
+/// Resolves `arguments` (JSON text) with `tool` and appends the result of
+/// `dialect`, with the `_meta` extras the request may see, to `out`.
+fn write_resolution(
     out: &mut Vec<u8>,
     tool: &ToolEntry,
-    arguments: Map<String, Value>,
+    arguments: &str,
     dialect: Dialect,
     extras: Extras,
     modern: Option<&ModernForms>,
@@ -155,7 +165,7 @@ pub(crate) fn write_resolution(
             "internal error: the resolution broke the tool's static bound",
         )
     };
-    let resolution = match tool.resolve(&Value::Object(arguments), extras.explanation) {
+    let resolution = match tool.resolve(arguments, extras.explanation) {
         Ok(resolution) => resolution,
         Err(ResolveFailure::Invalid(error)) => {
             return Err(params::invalid_arguments(tool.name(), &error));
@@ -188,24 +198,4 @@ pub(crate) fn write_resolution(
         }
     }
     Ok(())
-}
-
-/// `{ name, arguments }` of both resolution methods, beside their `_meta`.
-pub(crate) fn resolve_params(
-    mut object: Map<String, Value>,
-    meta: Option<Map<String, Value>>,
-) -> Result<ResolveParams, RpcError> {
-    let name = params::required_string(&mut object, "name")?;
-    let arguments = match params::optional_object(&mut object, "arguments")? {
-        Some(arguments) => arguments,
-        None => {
-            return Err(params::invalid("missing `arguments`")
-                .with_data(serde_json::json!({ "path": "arguments" })));
-        }
-    };
-    Ok(ResolveParams {
-        name,
-        arguments,
-        meta,
-    })
 }
