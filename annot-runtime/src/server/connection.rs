@@ -133,19 +133,9 @@ impl Connection {
             }
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
         };
-        let read = if method == "initialize" {
-            // Read into a tree by `initialize` itself.
-            Ok(None)
-        } else {
-            params::fields(params).and_then(|fields| {
-                let meta = params::meta(&fields)?;
-                Ok(Some(Params { fields, meta }))
-            })
-        };
-        let answered = match read {
-            Err(error) if params::is_repeated(&error) => return Err(Repeated),
+        let answered = match params::read(params) {
             Err(error) => Ok(Err(error)),
-            Ok(read) => catch_unwind(AssertUnwindSafe(|| self.request(id, &method, params, read))),
+            Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(id, &method, params))),
         };
         Ok(Some(match answered {
             Ok(Ok(response)) => response,
@@ -203,18 +193,16 @@ impl Connection {
         // nothing from a server whose requests complete synchronously.
     }
 
-    /// Answers a request whose params were read (`read`; `None` for
-    /// `initialize`, which reads `params` itself).
+    /// Answers a request whose params were read.
     fn request(
         &mut self,
         id: &RawValue,
         method: &str,
-        params: Option<&RawValue>,
-        read: Option<Params<'_>>,
+        params: Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
-        let Some(params) = read else {
-            return self.initialize(id, params);
-        };
+        if method == "initialize" {
+            return self.initialize(id, &params);
+        }
         match classify(method, params.meta.as_ref())? {
             Era::Legacy => self.legacy(id, method, &params),
             Era::Modern { capabilities } => {
@@ -309,33 +297,29 @@ impl Connection {
         }
     }
 
-    fn initialize(
-        &mut self,
-        id: &RawValue,
-        params: Option<&RawValue>,
-    ) -> Result<Vec<u8>, RpcError> {
+    fn initialize(&mut self, id: &RawValue, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
         if self.is_initialized() {
             return Err(RpcError::new(
                 error_code::INVALID_REQUEST,
                 "the session is already initialized",
             ));
         }
-        // The one method read into a tree: it runs once per session.
-        let params = params.map(|params| {
-            serde_json::from_str::<Value>(params.get()).expect("the envelope checked its syntax")
-        });
-        let mut params = params::object(params)?;
-        let requested = params::required_string(&mut params, "protocolVersion")?;
-        let capabilities = params::optional_object(&mut params, "capabilities")?;
-        let client_info = params::optional_object(&mut params, "clientInfo")?;
+        let fields = &params.fields;
+        let requested = params::raw_required_string(fields.protocol_version, "protocolVersion")?;
+        // Kept as trees: read once per session.
+        let tree = |text: &str| -> Value {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::Object(Map::new()))
+        };
+        let capabilities = params::raw_optional_object(fields.capabilities, "capabilities")?
+            .map_or_else(|| Value::Object(Map::new()), tree);
+        let client_info = params::raw_optional_object(fields.client_info, "clientInfo")?.map(tree);
 
         let version = negotiate_version(&requested);
-        let capabilities = Value::Object(capabilities.unwrap_or_else(Map::new));
         self.session = Session {
             protocol_version: Some(version),
             extension: stance(&capabilities),
             client_capabilities: Some(capabilities),
-            client_info: client_info.map(Value::Object),
+            client_info,
             initialized_notified: false,
         };
         let index = PROTOCOL_VERSIONS

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::raw::{self, present};
+use super::raw::{self, ParamsSlot, present};
 use crate::protocol::{RpcError, error_code};
 
 /// One incoming message, classified.
@@ -24,8 +24,9 @@ pub(crate) enum Incoming<'a> {
         /// A string or an integer, as written: echoed in the response.
         id: &'a RawValue,
         method: Cow<'a, str>,
-        /// An object or an array (refused later, with `-32602`), never `null`.
-        params: Option<&'a RawValue>,
+        /// Read in the same pass: absent (or `null`), an object's fields, or
+        /// an array (refused later, with `-32602`).
+        params: ParamsSlot<'a>,
     },
     /// A notification: it never gets a response.
     Notification { method: Cow<'a, str> },
@@ -105,8 +106,8 @@ struct Envelope<'a> {
     id: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     method: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    params: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    params: ParamsSlot<'a>,
     #[serde(default, borrow, deserialize_with = "present")]
     result: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
@@ -117,9 +118,12 @@ struct Envelope<'a> {
 pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
     let is_object = bytes.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
     // A JSON array would otherwise be read as the envelope's members in order.
+    // UTF-8 is checked once for the whole message, so that no borrowed part
+    // is checked again.
     let envelope = is_object
-        .then(|| serde_json::from_slice::<Envelope<'_>>(bytes).ok())
-        .flatten();
+        .then(|| core::str::from_utf8(bytes).ok())
+        .flatten()
+        .and_then(|text| serde_json::from_str::<Envelope<'_>>(text).ok());
     match envelope {
         Some(envelope) => classify(envelope),
         None => Err(explain(bytes)),
@@ -156,15 +160,15 @@ fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
         return Err(Rejected::invalid(Some(id), "`jsonrpc` must be \"2.0\""));
     }
     // `"params": null` is read as no params: some clients send it, and nothing
-    // is lost by not refusing it.
-    let params = envelope.params.filter(|params| params.get() != "null");
-    if let Some(other) = params.filter(|p| !p.get().starts_with(['{', '['])) {
+    // is lost by not refusing it. An array is refused by the method, with
+    // -32602.
+    let params = envelope.params;
+    if let ParamsSlot::Other(found) = params
+        && found != "array"
+    {
         return Err(Rejected::invalid(
             Some(id),
-            format!(
-                "`params` must be an object, found {}",
-                raw::type_name(other)
-            ),
+            format!("`params` must be an object, found {found}"),
         ));
     }
     Ok(Incoming::Request { id, method, params })

@@ -5,92 +5,34 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::jsonrpc::type_name;
-use super::raw::{self, Fields, Meta};
+use super::raw::{self, Fields, MetaSlot, ParamsSlot};
+use super::tools::Params;
 use crate::ArgumentError;
 use crate::protocol::{RpcError, error_code};
 
 /// The longest piece of client input quoted back in an error message.
 const QUOTE_LIMIT: usize = 64;
 
-/// `params` as an object; absent params are an empty one.
-pub(crate) fn object(params: Option<Value>) -> Result<Map<String, Value>, RpcError> {
-    match params {
-        None => Ok(Map::new()),
-        Some(Value::Object(object)) => Ok(object),
-        Some(other) => Err(invalid(format!(
-            "`params` must be an object, found {}",
-            type_name(&other)
-        ))),
-    }
-}
-
-/// A required string field.
-pub(crate) fn required_string(
-    params: &mut Map<String, Value>,
-    field: &str,
-) -> Result<String, RpcError> {
-    match params.remove(field) {
-        Some(Value::String(value)) => Ok(value),
-        None => Err(invalid(format!("missing `{field}`")).with_data(json!({ "path": field }))),
-        Some(other) => Err(wrong_type(field, "a string", &other)),
-    }
-}
-
-/// An optional object field.
-pub(crate) fn optional_object(
-    params: &mut Map<String, Value>,
-    field: &str,
-) -> Result<Option<Map<String, Value>>, RpcError> {
-    match params.remove(field) {
-        None => Ok(None),
-        Some(Value::Object(value)) => Ok(Some(value)),
-        Some(other) => Err(wrong_type(field, "an object", &other)),
-    }
-}
-
-/// The fields of `params` (absent params have none).
-pub(crate) fn fields(params: Option<&RawValue>) -> Result<Fields<'_>, RpcError> {
-    let Some(params) = params else {
-        return Ok(Fields::default());
+/// The params of a request: their fields and `_meta` keys.
+pub(crate) fn read(params: ParamsSlot<'_>) -> Result<Params<'_>, RpcError> {
+    let mut fields = match params {
+        ParamsSlot::Absent => Fields::default(),
+        ParamsSlot::Object(fields) => fields,
+        ParamsSlot::Other(found) => {
+            return Err(invalid(format!(
+                "`params` must be an object, found {found}"
+            )));
+        }
     };
-    if !raw::is_object(params) {
-        return Err(invalid(format!(
-            "`params` must be an object, found {}",
-            raw::type_name(params)
-        )));
-    }
-    serde_json::from_str(params.get()).map_err(|error| read_error("params", &error))
-}
-
-/// `-32602` for a part of `params` that cannot be read; a repeated member
-/// says so in `data.repeated`, so that the message can be read again as
-/// serde_json reads it (the last value winning).
-fn read_error(part: &str, error: &serde_json::Error) -> RpcError {
-    let repeated = error.to_string().starts_with("duplicate field");
-    invalid(format!("invalid `{part}`: {error}"))
-        .with_data(json!({ "path": part, "repeated": repeated }))
-}
-
-/// Whether an error of [`fields`] or [`meta`] is a repeated member.
-pub(crate) fn is_repeated(error: &RpcError) -> bool {
-    error
-        .data
-        .as_ref()
-        .is_some_and(|data| data["repeated"] == Value::Bool(true))
-}
-
-/// The `_meta` keys of `params`; `None` when there is no `_meta`.
-pub(crate) fn meta<'a>(fields: &Fields<'a>) -> Result<Option<Meta<'a>>, RpcError> {
-    let Some(meta) = fields.meta else {
-        return Ok(None);
+    let meta = match fields.meta.take() {
+        None => None,
+        Some(MetaSlot::Object(meta)) => Some(meta),
+        Some(MetaSlot::Other(found)) => {
+            return Err(invalid(format!("`_meta` must be an object, found {found}"))
+                .with_data(json!({ "path": "_meta" })));
+        }
     };
-    if !raw::is_object(meta) {
-        return Err(raw_wrong_type("_meta", "an object", meta));
-    }
-    serde_json::from_str(meta.get())
-        .map(Some)
-        .map_err(|error| read_error("_meta", &error))
+    Ok(Params { fields, meta })
 }
 
 /// A required string field, read from its raw text.
@@ -137,14 +79,6 @@ fn raw_wrong_type(field: &str, expected: &str, found: &RawValue) -> RpcError {
 /// `-32602` with a message.
 pub(crate) fn invalid(message: impl Into<String>) -> RpcError {
     RpcError::new(error_code::INVALID_PARAMS, message)
-}
-
-fn wrong_type(field: &str, expected: &str, found: &Value) -> RpcError {
-    invalid(format!(
-        "`{field}` must be {expected}, found {}",
-        type_name(found)
-    ))
-    .with_data(json!({ "path": field }))
 }
 
 /// `-32602` for a name no registered tool has.

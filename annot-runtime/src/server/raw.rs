@@ -8,6 +8,11 @@
 
 use std::borrow::Cow;
 
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
@@ -63,8 +68,29 @@ pub(crate) fn string(raw: &RawValue) -> Option<Cow<'_, str>> {
     }
 }
 
+/// `params` as the envelope reads it, in the same pass.
+#[derive(Debug, Default)]
+pub(crate) enum ParamsSlot<'a> {
+    /// Absent, or `null`.
+    #[default]
+    Absent,
+    /// An object, its fields read.
+    Object(Fields<'a>),
+    /// Any other JSON value: its type, for the error.
+    Other(&'static str),
+}
+
+/// `_meta` as the params reader reads it, in the same pass.
+#[derive(Debug)]
+pub(crate) enum MetaSlot<'a> {
+    /// An object, its keys read.
+    Object(Meta<'a>),
+    /// Any other JSON value (`null` included): its type, for the error.
+    Other(&'static str),
+}
+
 /// The `params` fields any method of this server reads; every other field
-/// is skipped (its syntax was checked with the envelope).
+/// is skipped (its syntax is checked all the same).
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Fields<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
@@ -73,8 +99,93 @@ pub(crate) struct Fields<'a> {
     pub arguments: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub cursor: Option<&'a RawValue>,
-    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
-    pub meta: Option<&'a RawValue>,
+    #[serde(rename = "_meta", default, borrow, deserialize_with = "meta_slot")]
+    pub meta: Option<MetaSlot<'a>>,
+    #[serde(
+        rename = "protocolVersion",
+        default,
+        borrow,
+        deserialize_with = "present"
+    )]
+    pub protocol_version: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub capabilities: Option<&'a RawValue>,
+    #[serde(rename = "clientInfo", default, borrow, deserialize_with = "present")]
+    pub client_info: Option<&'a RawValue>,
+}
+
+fn meta_slot<'de: 'a, 'a, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<MetaSlot<'a>>, D::Error> {
+    deserializer
+        .deserialize_any(SlotVisitor(PhantomData))
+        .map(|slot| {
+            Some(match slot {
+                Slot::Map(meta) => MetaSlot::Object(meta),
+                Slot::Other(found) => MetaSlot::Other(found),
+            })
+        })
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for ParamsSlot<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(SlotVisitor(PhantomData))
+            .map(|slot| match slot {
+                Slot::Map(fields) => ParamsSlot::Object(fields),
+                Slot::Other("null") => ParamsSlot::Absent,
+                Slot::Other(found) => ParamsSlot::Other(found),
+            })
+    }
+}
+
+/// An object read as `T`, or the type of anything else.
+enum Slot<T> {
+    Map(T),
+    Other(&'static str),
+}
+
+struct SlotVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for SlotVisitor<T> {
+    type Value = Slot<T>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        T::deserialize(MapAccessDeserializer::new(map)).map(Slot::Map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Slot::Other("array"))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Slot::Other("null"))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Slot::Other("boolean"))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Slot::Other("number"))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Slot::Other("number"))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Slot::Other("a non-integer number"))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Slot::Other("string"))
+    }
 }
 
 /// The `params._meta` keys this server reads.

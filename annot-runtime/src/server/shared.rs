@@ -8,9 +8,10 @@ use serde_json::value::RawValue;
 
 use super::listing::Listing;
 use super::negotiation::{Stance, stance};
+use super::raw::ParamsSlot;
 use super::tools::{Asker, Params};
 use super::{Server, params, tools};
-use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError};
+use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, error_code};
 
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
 pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
@@ -51,9 +52,12 @@ pub(crate) fn answer_resolution(
         RawValue::from_string(params.to_string()).expect("a Value always serializes")
     });
     let read = || -> Result<Params<'_>, RpcError> {
-        let fields = params::fields(text.as_deref())?;
-        let meta = params::meta(&fields)?;
-        Ok(Params { fields, meta })
+        let slot = match text.as_deref() {
+            None => ParamsSlot::Absent,
+            Some(text) => serde_json::from_str(text.get())
+                .map_err(|error| RpcError::new(error_code::INVALID_PARAMS, error.to_string()))?,
+        };
+        params::read(slot)
     };
     let params = match read() {
         Ok(params) => params,
