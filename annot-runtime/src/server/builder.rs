@@ -159,7 +159,7 @@ impl ServerBuilder {
         if self.max_message_size == 0 {
             return Err(BuildError::ZeroMessageSize);
         }
-        let mut by_name = HashMap::with_capacity(self.tools.len());
+        let mut by_name = HashMap::with_capacity_and_hasher(self.tools.len(), Default::default());
         for (index, tool) in self.tools.iter().enumerate() {
             if by_name.insert(tool.name(), index).is_some() {
                 return Err(BuildError::DuplicateTool {

@@ -61,6 +61,7 @@ mod tools;
 
 use core::fmt;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
@@ -91,7 +92,9 @@ struct ServerState {
     /// This project's extensions the server advertises (dialect C).
     extensions: AnnotExtensions,
     tools: Vec<ToolEntry>,
-    by_name: HashMap<&'static str, usize>,
+    /// FxHash: the keys are the server's own names, so a client can only
+    /// look names up, never fill the table to collide.
+    by_name: HashMap<&'static str, usize, BuildHasherDefault<render::FxHasher>>,
     pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     initialize_results: Vec<Box<str>>,
