@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable
 
 import anyio
 
-from client import EXTENSION, HINTS, MODERN, RAW, SERVER_INFO, ResolveParams, ResolveRequest, Schemas, expect
+from common import EXTENSION, HINTS, MODERN, RAW, SERVER_INFO, ResolveParams, ResolveRequest, Schemas, expect
 from mcp import Client, StdioServerParameters, types
 from mcp.client import advertise
 
