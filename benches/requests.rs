@@ -5,6 +5,11 @@
 //!
 //! Each iteration answers one request; the resolution requests cycle through
 //! every action of `manage_files`.
+//!
+//! Beside `tools/list` and the extension's `tools/resolve` (negotiated in
+//! `initialize`, and per request at 2026-07-28) stands their floor: reading the
+//! same request once with `serde_json::from_slice::<serde::de::IgnoredAny>`
+//! and copying the same response bytes, the least any server must do.
 
 mod support;
 
@@ -12,6 +17,7 @@ use std::hint::black_box;
 
 use annot::server::{Connection, Server, ToolOutput};
 use criterion::{Criterion, criterion_group, criterion_main};
+use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
 use support::http_api::HttpApi;
@@ -69,14 +75,17 @@ fn resolve_requests(method: &str) -> Vec<Vec<u8>> {
 }
 
 /// Benches `requests` on `connection`, one per iteration in turn, after
-/// checking that each is answered with a result holding `expected`.
+/// checking that each is answered with a result holding `expected`; then,
+/// when `floor` is set, the floor of the same requests: reading each once
+/// into `IgnoredAny` and copying its response.
 fn bench_requests(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     mut connection: Connection,
     requests: Vec<Vec<u8>>,
     expected: &[u8],
-) {
+) -> Vec<Vec<u8>> {
+    let mut responses = Vec::with_capacity(requests.len());
     for request in &requests {
         let response = connection.handle(request).expect("a request is answered");
         assert!(
@@ -84,6 +93,7 @@ fn bench_requests(
             "{}",
             String::from_utf8_lossy(&response)
         );
+        responses.push(response);
     }
     let mut next = 0;
     group.bench_function(name, |b| {
@@ -92,6 +102,54 @@ fn bench_requests(
             black_box(connection.handle(black_box(&requests[next])))
         })
     });
+    responses
+}
+
+/// The floor of `requests`: each read once, its response copied.
+fn bench_floor(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    requests: &[Vec<u8>],
+    responses: &[Vec<u8>],
+) {
+    let mut next = 0;
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            next = (next + 1) % requests.len();
+            let read: IgnoredAny = serde_json::from_slice(black_box(&requests[next])).unwrap();
+            black_box(read);
+            black_box(black_box(&responses[next]).to_vec())
+        })
+    });
+}
+
+/// One 2026-07-28 `tools/resolve` per action, with the extension in the
+/// request's own capabilities.
+fn modern_resolve_requests() -> Vec<Vec<u8>> {
+    support::manage_files_arguments()
+        .into_iter()
+        .enumerate()
+        .map(|(id, arguments)| {
+            json!({
+                "jsonrpc": "2.0",
+                "id": id + 1,
+                "method": "tools/resolve",
+                "params": {
+                    "name": "manage_files",
+                    "arguments": arguments,
+                    "_meta": {
+                        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0.1.0"},
+                        "io.modelcontextprotocol/clientCapabilities": {
+                            "extensions": {"io.modelcontextprotocol/tool-resolution": {}}
+                        }
+                    }
+                }
+            })
+            .to_string()
+            .into_bytes()
+        })
+        .collect()
 }
 
 fn requests(c: &mut Criterion) {
@@ -106,7 +164,15 @@ fn requests(c: &mut Criterion) {
     let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#.to_vec();
 
     let mut group = c.benchmark_group("requests/manage_files");
-    bench_requests(&mut group, "tools_list", plain(), vec![list], b"\"tools\"");
+    let list = vec![list];
+    let listed = bench_requests(
+        &mut group,
+        "tools_list",
+        plain(),
+        list.clone(),
+        b"\"tools\"",
+    );
+    bench_floor(&mut group, "tools_list_floor", &list, &listed);
     bench_requests(
         &mut group,
         "a_tools_annotations",
@@ -121,12 +187,33 @@ fn requests(c: &mut Criterion) {
         resolve_requests("tools/resolve"),
         b"\"tool\"",
     );
-    bench_requests(
+    let requests = resolve_requests("tools/resolve");
+    let resolved = bench_requests(
         &mut group,
         "c_tools_resolve_extension",
         extension(),
-        resolve_requests("tools/resolve"),
+        requests.clone(),
         b"\"resultType\":\"complete\"",
+    );
+    bench_floor(
+        &mut group,
+        "c_tools_resolve_extension_floor",
+        &requests,
+        &resolved,
+    );
+    let requests = modern_resolve_requests();
+    let resolved = bench_requests(
+        &mut group,
+        "c_tools_resolve_2026",
+        server.connect(),
+        requests.clone(),
+        b"\"io.modelcontextprotocol/serverInfo\"",
+    );
+    bench_floor(
+        &mut group,
+        "c_tools_resolve_2026_floor",
+        &requests,
+        &resolved,
     );
     group.finish();
 }

@@ -241,8 +241,8 @@ fn the_binary_caps_one_message_at_four_mebibytes() {
     binary.finish();
 }
 
-/// Deep nesting reaches serde_json's recursion limit inside the binary too: a
-/// parse error, not a stack overflow that would kill the process.
+/// Deep nesting never overflows the binary's stack: the envelope is read
+/// iteratively, and what `ping` ignores is never decoded, at any depth.
 #[test]
 fn deep_nesting_does_not_overflow_the_binary_stack() {
     let mut binary = initialized("deep");
@@ -254,12 +254,7 @@ fn deep_nesting_does_not_overflow_the_binary_stack() {
         );
         binary.send(message.as_bytes());
         let answer: Value = parse_response(&binary.next_line(&format!("depth {depth}")));
-        if depth <= 100 {
-            assert_eq!(answer["result"], json!({}), "depth {depth}: {answer}");
-        } else {
-            assert_eq!(answer["error"]["code"], -32700, "depth {depth}: {answer}");
-            assert_eq!(answer.get("id"), None, "depth {depth}: {answer}");
-        }
+        assert_eq!(answer["result"], json!({}), "depth {depth}: {answer}");
         binary.ping(&format!("after depth {depth}"));
     }
     binary.finish();

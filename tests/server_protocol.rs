@@ -11,7 +11,7 @@ use server_support::{Client, assert_extension, extension_capabilities};
 #[test]
 fn initialize_echoes_a_supported_version_and_declares_every_dialect() {
     let (server, _) = tools::server();
-    for version in ["2025-03-26", "2025-06-18", "2025-11-25"] {
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let mut client = Client::new(&server);
         let result = client.initialize(version, json!({}));
         assert_eq!(result["protocolVersion"], version);
@@ -35,7 +35,8 @@ fn initialize_echoes_a_supported_version_and_declares_every_dialect() {
 #[test]
 fn initialize_answers_an_unknown_version_with_the_latest() {
     let (server, _) = tools::server();
-    for requested in ["2024-11-05", "2099-01-01", ""] {
+    // 2026-07-28 has no handshake: its clients never send initialize.
+    for requested in ["2024-10-07", "2026-07-28", "2099-01-01", ""] {
         let mut client = Client::new(&server);
         let result = client.initialize(requested, json!({}));
         assert_eq!(result["protocolVersion"], "2025-11-25", "{requested}");
@@ -159,11 +160,11 @@ fn notifications_never_get_a_response() {
 }
 
 #[test]
-fn server_discover_gets_an_error_so_clients_fall_back_to_initialize() {
+fn server_discover_without_its_meta_gets_an_error_so_clients_fall_back_to_initialize() {
     let (server, _) = tools::server();
     let mut client = Client::new(&server);
     let error = client.error("server/discover", json!({}));
-    assert_eq!(error["code"], error_code::METHOD_NOT_FOUND);
+    assert_eq!(error["code"], error_code::INVALID_PARAMS);
     client.initialize("2025-11-25", json!({}));
 }
 
@@ -274,4 +275,97 @@ fn the_connection_keeps_serving_after_errors() {
     client.raw(b"[]");
     client.error("nope", json!({}));
     assert_eq!(client.result("ping", json!({})), json!({}));
+}
+
+#[test]
+fn batches_are_answered_on_sessions_at_2025_03_26() {
+    let (server, _) = tools::server();
+    for version in ["2024-11-05", "2025-03-26"] {
+        let mut client = Client::new(&server);
+        client.initialize(version, json!({}));
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},
+            {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}},
+            {"jsonrpc":"2.0","id":"b","method":"ping"},
+            {"jsonrpc":"2.0","id":7,"result":{}},
+            {"jsonrpc":"2.0","id":3,"method":"nope"},
+            [1]]"#;
+        let answer = client
+            .connection
+            .handle(batch)
+            .expect("a batch with requests");
+        let answer: Value = serde_json::from_slice(&answer).unwrap();
+        assert_eq!(
+            answer,
+            json!([
+                {"jsonrpc": "2.0", "id": 1, "result": {}},
+                {"jsonrpc": "2.0", "id": "b", "result": {}},
+                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "method not found: `nope`"}},
+                {"jsonrpc": "2.0", "error": {"code": -32600, "message": "a batch cannot nest"}}
+            ]),
+            "{version}"
+        );
+        // Nothing to answer: no answer at all.
+        let quiet = br#"[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":4,"result":{}}]"#;
+        assert_eq!(client.connection.handle(quiet), None);
+        let (_, error) = (None::<Value>, client.raw(b"[]").unwrap()["error"].clone());
+        assert_eq!(error["code"], error_code::INVALID_REQUEST);
+        // A batch can call tools.
+        let call = br#"[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"counter","arguments":{"action":"peek"}}}]"#;
+        let answer: Value =
+            serde_json::from_slice(&client.connection.handle(call).unwrap()).unwrap();
+        assert_eq!(answer[0]["result"]["content"][0]["text"], "counted 1");
+    }
+}
+
+#[test]
+fn batches_are_refused_where_the_version_has_none() {
+    let (server, _) = tools::server();
+    let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+    let mut before = Client::new(&server);
+    assert_eq!(
+        before.raw(batch).unwrap()["error"]["code"],
+        error_code::INVALID_REQUEST
+    );
+    for version in ["2025-06-18", "2025-11-25"] {
+        let mut client = Client::new(&server);
+        client.initialize(version, json!({}));
+        let response = client.raw(batch).unwrap();
+        assert_eq!(response["error"]["code"], error_code::INVALID_REQUEST);
+        assert!(response.get("id").is_none());
+    }
+}
+
+#[test]
+fn a_response_from_the_client_is_never_answered_malformed_or_not() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    for message in [
+        r#"{"jsonrpc":"2.0","id":9,"result":{}}"#,
+        r#"{"id":98,"result":{}}"#,
+        r#"{"jsonrpc":"1.0","id":1,"result":null}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-1,"message":"x"}}"#,
+        r#"{"jsonrpc":"2.0","id":{"odd":true},"error":"not an object"}"#,
+        r#"{"result":1,"error":2}"#,
+    ] {
+        assert_eq!(client.raw(message.as_bytes()), None, "{message}");
+    }
+}
+
+#[test]
+fn a_repeated_member_anywhere_reads_as_serde_json_reads_it_the_last_wins() {
+    let (server, _) = tools::server();
+    let mut client = Client::initialized(&server, json!({}));
+    let messages: [&[u8]; 3] = [
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/annotations","params":{"name":"x","arguments":{"action":"read","path":"a"},"name":"manage_files"}}"#,
+        br#"{"jsonrpc":"2.0","id":2,"method":"tools/annotations","params":{"name":"manage_files","arguments":{"action":"read","path":"a"},"_meta":{"dev.annot/resolution":1,"dev.annot/resolution":{}}}}"#,
+        br#"{"jsonrpc":"2.0","id":3,"id":4,"method":"tools/annotations","params":{"name":"manage_files","arguments":{"action":"read","path":"a"}}}"#,
+    ];
+    for (message, id) in messages.into_iter().zip([1, 2, 4]) {
+        let response = client.raw(message).unwrap();
+        assert_eq!(response["id"], id, "{response}");
+        assert_eq!(
+            response["result"]["annotations"]["readOnlyHint"], true,
+            "{response}"
+        );
+    }
 }

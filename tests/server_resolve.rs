@@ -153,9 +153,10 @@ fn dialect_c_answers_when_the_request_carries_the_extension() {
     );
     assert!(result.get("tool").is_some(), "{result}");
 
-    // Per-request capabilities without the extension, on a session that never
-    // negotiated it: B.
-    let result = client.result(
+    // Per-request capabilities without the extension, even on a session that
+    // never negotiated it: the request speaks the extension's language, so
+    // it gets the extension's -32021, not B.
+    let error = client.error(
         "tools/resolve",
         json!({
             "name": "manage_files",
@@ -163,7 +164,7 @@ fn dialect_c_answers_when_the_request_carries_the_extension() {
             "_meta": request_capabilities(json!({"extensions": {}}))
         }),
     );
-    assert!(result.get("tool").is_some(), "{result}");
+    assert_eq!(error["code"], error_code::MISSING_CAPABILITY);
 }
 
 #[test]
@@ -193,7 +194,8 @@ fn a_negotiated_client_dropping_the_extension_on_a_request_gets_32021() {
             "_meta": request_capabilities(json!("all of them"))
         }),
     );
-    assert_eq!(error["code"], error_code::INVALID_PARAMS);
+    // Capabilities that are not an object take nothing up.
+    assert_eq!(error["code"], error_code::MISSING_CAPABILITY);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use annot::server::{BuildError, Server, ToolOutput};
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError, Tool};
 use serde_json::{Value, json};
 use server_support::tools::{self, Counter, Files, ManageFiles};
-use server_support::{Client, assert_extension, assert_mcp};
+use server_support::{Client, assert_extension, assert_mcp, extension_capabilities};
 
 #[test]
 fn tools_list_shows_the_worst_case_and_every_marker() {
@@ -44,8 +44,7 @@ fn tools_list_shows_the_worst_case_and_every_marker() {
                 "openWorldHint": false
             },
             "dynamicAnnotations": true,
-            "resolve": true,
-            "_meta": {"io.modelcontextprotocol/tool-resolution": {"resolvable": true}}
+            "resolve": true
         })
     );
     // The wire type of the crate reads it back with every marker.
@@ -77,11 +76,17 @@ fn tools_list_marks_only_the_enabled_dialects() {
         .dialects([Dialect::ToolResolutionExtension])
         .build()
         .unwrap();
-    let result = Client::initialized(&only_c, json!({})).result("tools/list", json!({}));
+    let result =
+        Client::initialized(&only_c, extension_capabilities()).result("tools/list", json!({}));
     for tool in result["tools"].as_array().unwrap() {
         assert!(tool.get("resolve").is_none() && tool.get("dynamicAnnotations").is_none());
         // With no other marker the listed tool is exactly the extension's shape.
         assert_extension("ResolvableTool", tool);
+    }
+    // A session that did not advertise the extension sees no marker at all.
+    let result = Client::initialized(&only_c, json!({})).result("tools/list", json!({}));
+    for tool in result["tools"].as_array().unwrap() {
+        assert!(tool.get("_meta").is_none(), "{tool}");
     }
 
     let none = tools::builder(Files::default())

@@ -26,11 +26,31 @@ pub const ANNOT_META: &str = "dev.annot/resolution";
 /// declares authorization.
 pub const AUTHORIZATION_EXTENSION: &str = "dev.annot/authorization";
 
-/// The MCP protocol versions this project speaks, oldest first.
-pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
-/// The newest protocol version this project speaks: what a server answers a
-/// client that asks for a version it does not know.
+/// The MCP protocol versions this project negotiates through `initialize`,
+/// oldest first.
+pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+/// The newest protocol version negotiated through `initialize`: what a server
+/// answers a client whose `initialize` asks for a version it does not know.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The protocol version without a handshake: every request carries its
+/// version and capabilities in `params._meta` (PROTOCOL.md section 7).
+pub const MODERN_PROTOCOL_VERSION: &str = "2026-07-28";
+/// Every version a server of this project serves, oldest first: what
+/// `server/discover` lists, and what `-32022` offers instead of a version it
+/// does not serve.
+pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    MODERN_PROTOCOL_VERSION,
+];
+/// The `params._meta` key carrying a 2026-07-28 request's protocol version.
+pub const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+/// The `params._meta` key carrying a 2026-07-28 request's client identity.
+pub const CLIENT_INFO_META: &str = "io.modelcontextprotocol/clientInfo";
+/// The result `_meta` key carrying the server's identity on 2026-07-28 results.
+pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
 /// The method of dialect A.
 pub const METHOD_ANNOTATIONS: &str = "tools/annotations";
@@ -51,6 +71,9 @@ pub mod error_code {
     pub const INTERNAL_ERROR: i64 = -32603;
     /// The client did not negotiate a capability the request needs (dialect C).
     pub const MISSING_CAPABILITY: i64 = -32021;
+    /// The request's `_meta` names a protocol version the server does not
+    /// serve; `data` is `{ supported, requested }` (2026-07-28).
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
 
 /// The three ways a client can ask for argument-specific annotations.

@@ -50,3 +50,14 @@ session "Dialect C: tools/resolve of the tool-resolution extension" \
     "$(init '{"extensions":{"io.modelcontextprotocol/tool-resolution":{}}}')" "$initialized" \
     '{"jsonrpc":"2.0","id":2,"method":"tools/resolve","params":{"name":"manage_files","arguments":{"action":"delete","path":"notes.txt"}}}' \
     '{"jsonrpc":"2.0","id":3,"method":"tools/resolve","params":{"name":"manage_files","arguments":{"action":"delete","path":"notes.txt"},"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}'
+
+meta() {
+    printf '"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientInfo":{"name":"readme","version":"1"},"io.modelcontextprotocol/clientCapabilities":%s}' "$1" "$2"
+}
+extension='{"extensions":{"io.modelcontextprotocol/tool-resolution":{}}}'
+
+session "MCP 2026-07-28: no handshake, every request judged by its own _meta" \
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{$(meta 2026-07-28 '{}')}}" \
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/resolve\",\"params\":{\"name\":\"manage_files\",\"arguments\":{\"action\":\"delete\",\"path\":\"notes.txt\"},$(meta 2026-07-28 "$extension")}}" \
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/resolve\",\"params\":{\"name\":\"manage_files\",\"arguments\":{\"action\":\"delete\",\"path\":\"notes.txt\"},$(meta 2026-07-28 '{}')}}" \
+    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{$(meta 2099-01-01 '{}')}}"

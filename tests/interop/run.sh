@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Interop with real MCP clients: the official Python SDK (ClientSession) and
+# Interop with real MCP clients: the official Python SDK (ClientSession for the
+# handshake versions, mcp.Client in mode="2026-07-28" for the current one) and
 # TypeScript SDK (Client) each launch the manage_files example over stdio and
-# run every method. Installs what it needs (pinned) under target/interop and
+# run every method; the Python SDK also drives the github_api example in both
+# eras. (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
 # Exits non-zero on any failed check, or when a client dies without a summary.
 set -euo pipefail
@@ -10,8 +12,9 @@ root=$PWD
 work=$root/target/interop
 mkdir -p "$work"
 
-cargo build --quiet --example manage_files
+cargo build --quiet --example manage_files --example github_api
 binary=$root/target/debug/examples/manage_files
+github=$root/target/debug/examples/github_api
 schemas=$root/tests/schemas
 
 echo "interop: installing the Python client (mcp, jsonschema)"
@@ -28,12 +31,14 @@ passed=0
 failed=0
 
 # Runs one client, shows its output, and adds its 'NAME: N passed, N failed'.
+# A client that passes fewer than MIN checks fails the run, so a client that
+# silently skips its checks (0 passed, 0 failed) cannot pass.
 run_client() {
-    local name=$1
-    shift
+    local name=$1 min=$2 server=$3
+    shift 3
     local log=$work/$name.log
     local status=0
-    "$@" "$binary" "$schemas" >"$log" 2>&1 || status=$?
+    "$@" "$server" "$schemas" >"$log" 2>&1 || status=$?
     cat "$log"
     local summary
     summary=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1 || true)
@@ -47,6 +52,10 @@ run_client() {
     bad=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$summary")
     passed=$((passed + ok))
     failed=$((failed + bad))
+    if [ "$ok" -lt "$min" ]; then
+        echo "interop: the $name client passed $ok checks, fewer than the $min it runs"
+        failed=$((failed + 1))
+    fi
     if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
         echo "interop: the $name client exited with status $status"
         failed=$((failed + 1))
@@ -71,8 +80,9 @@ stdio_check() {
 }
 
 stdio_check
-run_client python "$work/venv/bin/python" tests/interop/python/client.py
-run_client typescript node tests/interop/typescript/client.mjs
+run_client python 22 "$binary" "$work/venv/bin/python" tests/interop/python/client.py
+run_client github 4 "$github" "$work/venv/bin/python" tests/interop/python/github.py
+run_client typescript 15 "$binary" node tests/interop/typescript/client.mjs
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

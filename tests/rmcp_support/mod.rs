@@ -45,6 +45,11 @@ pub fn assert_valid(file: &str, definition: &str, value: &Value) {
 /// `target/<profile>/examples/rmcp_server`, built first so a test never runs a
 /// stale binary (a no-op when `cargo test` has just built the examples).
 pub fn example_binary() -> PathBuf {
+    example("rmcp_server")
+}
+
+/// `target/<profile>/examples/<name>`, built first.
+pub fn example(name: &str) -> PathBuf {
     let test_binary = std::env::current_exe().expect("test binary path");
     // target/<profile>/deps/<test binary>
     let profile_dir = test_binary
@@ -61,21 +66,15 @@ pub fn example_binary() -> PathBuf {
         other => format!("--profile={other}"),
     };
     let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--quiet",
-            "--example",
-            "rmcp_server",
-            &profile_flag,
-        ])
+        .args(["build", "--quiet", "--example", name, &profile_flag])
         .env("CARGO_TARGET_DIR", target_dir)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
         .expect("run cargo build");
-    assert!(status.success(), "cargo build --example rmcp_server failed");
+    assert!(status.success(), "cargo build --example {name} failed");
     let binary = profile_dir
         .join("examples")
-        .join(format!("rmcp_server{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(binary.exists(), "{} missing", binary.display());
     binary
 }

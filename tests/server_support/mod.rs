@@ -18,6 +18,12 @@ pub fn mcp_schema() -> &'static Value {
     SCHEMA.get_or_init(|| load("mcp-2025-11-25.schema.json"))
 }
 
+/// The official MCP schema of 2026-07-28.
+pub fn mcp_2026_schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| load("mcp-2026-07-28.schema.json"))
+}
+
 /// The schema of the tool-resolution extension (dialect C).
 pub fn extension_schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
@@ -44,6 +50,11 @@ pub fn definition(document: &Value, name: &str) -> Validator {
 /// Asserts `instance` fits `$defs/name` of the MCP schema.
 pub fn assert_mcp(name: &str, instance: &Value) {
     assert_fits(&definition(mcp_schema(), name), name, instance);
+}
+
+/// Asserts `instance` fits `$defs/name` of the 2026-07-28 MCP schema.
+pub fn assert_mcp_2026(name: &str, instance: &Value) {
+    assert_fits(&definition(mcp_2026_schema(), name), name, instance);
 }
 
 /// Asserts `instance` fits `$defs/name` of the tool-resolution schema.
@@ -152,4 +163,73 @@ pub fn extension_capabilities() -> Value {
 /// Per-request `_meta` carrying these client capabilities.
 pub fn request_capabilities(capabilities: Value) -> Value {
     json!({"io.modelcontextprotocol/clientCapabilities": capabilities})
+}
+
+/// A 2026-07-28 client: no handshake, every request carries its own `_meta`,
+/// and every response is checked against the 2026-07-28 schema.
+pub struct ModernClient {
+    pub connection: Connection,
+    next_id: i64,
+}
+
+/// The `_meta` of a 2026-07-28 request with these client capabilities.
+pub fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities
+    })
+}
+
+impl ModernClient {
+    pub fn new(server: &Server) -> Self {
+        ModernClient {
+            connection: server.connect(),
+            next_id: 1,
+        }
+    }
+
+    /// Sends `params` as they are (their `_meta` included); returns the whole
+    /// response, checked against the 2026-07-28 schema.
+    pub fn send(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let response = self
+            .connection
+            .handle(message.to_string().as_bytes())
+            .expect("a request always gets a response");
+        let response: Value = serde_json::from_slice(&response).expect("responses are JSON");
+        assert_mcp_2026("JSONRPCResponse", &response);
+        assert_eq!(response["id"], id, "{response}");
+        response
+    }
+
+    /// Sends a request with `capabilities` in its `_meta`, beside `params`.
+    pub fn request(&mut self, method: &str, mut params: Value, capabilities: Value) -> Value {
+        params["_meta"] = modern_meta(capabilities);
+        self.send(method, params)
+    }
+
+    /// A request that must succeed; returns its result, whose `resultType`
+    /// and server identity are checked.
+    pub fn result(&mut self, method: &str, params: Value, capabilities: Value) -> Value {
+        let response = self.request(method, params, capabilities);
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        let result = response["result"].clone();
+        assert_eq!(result["resultType"], "complete", "{method}: {result}");
+        assert_eq!(
+            result["_meta"]["io.modelcontextprotocol/serverInfo"],
+            json!({"name": "annot-test", "version": "1.2.3"}),
+            "{method}: {result}"
+        );
+        result
+    }
+
+    /// A request that must fail; returns its error object.
+    pub fn error(&mut self, method: &str, params: Value, capabilities: Value) -> Value {
+        let response = self.request(method, params, capabilities);
+        assert!(response.get("result").is_none(), "{method}: {response}");
+        response["error"].clone()
+    }
 }

@@ -174,7 +174,8 @@ impl AnnotatedTool for Counter {
 }
 
 /// A buggy tool: it declares itself read-only but resolves `{"lie": true}` to a
-/// write, which the server must refuse to pass on. Its handler panics on
+/// write, which the server must refuse to pass on. Its two actions differ, so
+/// it is marked resolvable. Its handler panics on
 /// `{"panic": true}`, its argument parser on `{"explode": true}`.
 #[derive(Debug)]
 pub struct Liar {
@@ -183,16 +184,26 @@ pub struct Liar {
 }
 
 const HONEST: Annotations = Annotations::new().read_only(true).effective();
+const QUIET: Annotations = Annotations::new()
+    .read_only(true)
+    .open_world(false)
+    .effective();
 
 impl AnnotatedTool for Liar {
     const NAME: &'static str = "liar";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = Some("Breaks its promises");
     const DISCRIMINATOR: &'static str = "action";
-    const ACTIONS: &'static [Action] = &[Action {
-        name: "speak",
-        annotations: HONEST,
-    }];
+    const ACTIONS: &'static [Action] = &[
+        Action {
+            name: "speak",
+            annotations: HONEST,
+        },
+        Action {
+            name: "whisper",
+            annotations: QUIET,
+        },
+    ];
     const STATIC_ANNOTATIONS: Annotations = HONEST;
 
     fn input_schema() -> &'static str {

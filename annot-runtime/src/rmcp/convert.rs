@@ -50,7 +50,11 @@ pub enum ToolConversionError {
 /// #     const TITLE: Option<&'static str> = Some("Files");
 /// #     const DESCRIPTION: Option<&'static str> = None;
 /// #     const DISCRIMINATOR: &'static str = "action";
-/// #     const ACTIONS: &'static [Action] = &[];
+/// #     // Two actions that resolve differently: only such a tool is marked.
+/// #     const ACTIONS: &'static [Action] = &[
+/// #         Action { name: "read", annotations: Annotations::new().read_only(true).sensitive_data(true) },
+/// #         Action { name: "write", annotations: Annotations::new().sensitive_data(true) },
+/// #     ];
 /// #     const STATIC_ANNOTATIONS: Annotations = Annotations::new().sensitive_data(true);
 /// #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
 /// #     fn resolve(&self) -> Annotations { Self::STATIC_ANNOTATIONS }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::extras::AnnotExtensions;
+use super::modern::{ModernForms, ServerInfo};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::registry::{ErasedTool, ToolEntry};
@@ -158,7 +159,7 @@ impl ServerBuilder {
         if self.max_message_size == 0 {
             return Err(BuildError::ZeroMessageSize);
         }
-        let mut by_name = HashMap::with_capacity(self.tools.len());
+        let mut by_name = HashMap::with_capacity_and_hasher(self.tools.len(), Default::default());
         for (index, tool) in self.tools.iter().enumerate() {
             if by_name.insert(tool.name(), index).is_some() {
                 return Err(BuildError::DuplicateTool {
@@ -175,7 +176,20 @@ impl ServerBuilder {
             .into_iter()
             .map(|tool| ToolEntry::render(tool, self.dialects))
             .collect::<Result<Vec<_>, _>>()?;
-        let pages = ToolPages::render(&tools, self.page_size);
+        let info = ServerInfo {
+            name: &self.name,
+            title: self.title.as_deref(),
+            version: &self.version,
+        };
+        let mut capabilities = self.dialects.capabilities();
+        extensions.advertise(&mut capabilities);
+        // SEP-1862's dialect belongs to handshake sessions: a 2026-07-28 client
+        // resolves through the extension.
+        if let Some(tools) = capabilities.get_mut("tools").and_then(Value::as_object_mut) {
+            tools.remove("resolve");
+        }
+        let modern = ModernForms::render(&info, capabilities, self.instructions.as_deref());
+        let pages = ToolPages::render(&tools, self.page_size, &modern.cacheable_tail);
         let initialize_results = PROTOCOL_VERSIONS
             .iter()
             .map(|version| {
@@ -198,6 +212,7 @@ impl ServerBuilder {
                 by_name,
                 pages,
                 initialize_results,
+                modern,
                 max_message_size: self.max_message_size,
             }),
         })
@@ -213,14 +228,6 @@ struct InitializeResult<'a> {
     server_info: ServerInfo<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     instructions: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct ServerInfo<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    version: &'a str,
 }
 
 fn initialize_result(

@@ -4,14 +4,19 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::jsonrpc::{self, Incoming};
-use super::negotiation::{self, negotiate_version};
+use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
+use super::negotiation::{self, Stance, negotiate_version, raw_stance, stance};
+use super::pagination::PageForm;
 use super::registry::panic_message;
+use super::tools::{Asker, Params};
 use super::{ServerState, params, tools};
 use crate::protocol::{
-    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, PROTOCOL_VERSIONS, RpcError, error_code,
+    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    RpcError, error_code,
 };
 
 /// One client session of a [`Server`](super::Server).
@@ -24,14 +29,14 @@ pub struct Connection {
     session: Session,
 }
 
-/// What `initialize` negotiated.
+/// What `initialize` negotiated. A 2026-07-28 request never reads it.
 #[derive(Debug, Default)]
 struct Session {
     protocol_version: Option<&'static str>,
     client_capabilities: Option<Value>,
     client_info: Option<Value>,
-    /// The client took up the tool-resolution extension and this server offers it.
-    extension_negotiated: bool,
+    /// What the client's capabilities said about the tool-resolution extension.
+    extension: Stance,
     /// `notifications/initialized` arrived.
     initialized_notified: bool,
 }
@@ -52,28 +57,98 @@ impl Connection {
     /// the server is caught and answered with `-32603`; the connection stays
     /// usable.
     pub fn handle(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+        match jsonrpc::batch(message) {
+            None => self.handle_one(message),
+            Some(Err(rejected)) => Some(jsonrpc::error(rejected.id.as_deref(), &rejected.error)),
+            Some(Ok(messages)) => self.handle_batch(&messages),
+        }
+    }
+
+    /// A batch (a JSON array of messages): answered, as 2025-03-26 requires of
+    /// servers, only on sessions that negotiated a version with batches; every
+    /// other session gets `-32600` for the whole batch. The answers of the
+    /// requests form one array, in order; a batch of notifications and
+    /// responses gets no answer at all.
+    fn handle_batch(&mut self, messages: &[&RawValue]) -> Option<Vec<u8>> {
+        if !self
+            .session
+            .protocol_version
+            .is_some_and(negotiation::allows_batches)
+        {
+            let error = RpcError::new(
+                error_code::INVALID_REQUEST,
+                "batch requests are accepted only on sessions at 2025-03-26 or earlier: send one message per line",
+            );
+            return Some(jsonrpc::error(None, &error));
+        }
+        let mut out = vec![b'['];
+        for message in messages {
+            let bytes = message.get().as_bytes();
+            let answer = if jsonrpc::batch(bytes).is_some() {
+                let error = RpcError::new(error_code::INVALID_REQUEST, "a batch cannot nest");
+                Some(jsonrpc::error(None, &error))
+            } else {
+                self.handle_one(bytes)
+            };
+            if let Some(answer) = answer {
+                if out.len() > 1 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&answer);
+            }
+        }
+        out.push(b']');
+        (out.len() > 2).then_some(out)
+    }
+
+    fn handle_one(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+        match self.answer(message) {
+            Err(Repeated) => {
+                // Rare: read it as serde_json does (the last value of a
+                // repeated member wins), then answer that.
+                let canonical = jsonrpc::canonical(message)?;
+                self.answer(&canonical).unwrap_or_else(|Repeated| {
+                    let error = RpcError::new(error_code::INVALID_REQUEST, "unreadable message");
+                    Some(jsonrpc::error(None, &error))
+                })
+            }
+            Ok(answer) => answer,
+        }
+    }
+
+    /// Answers a message, or says it repeats a member somewhere.
+    fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
         let (id, method, params) = match jsonrpc::parse(message) {
-            Err(rejected) => return Some(jsonrpc::error(rejected.id.as_ref(), &rejected.error)),
-            Ok(Incoming::Response) => return None,
+            Err(rejected) if rejected.repeated => return Err(Repeated),
+            Err(rejected) => {
+                return Ok(Some(jsonrpc::error(
+                    rejected.id.as_deref(),
+                    &rejected.error,
+                )));
+            }
+            Ok(Incoming::Response) => return Ok(None),
             Ok(Incoming::Notification { method }) => {
                 self.notify(&method);
-                return None;
+                return Ok(None);
             }
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
         };
-        let answered = catch_unwind(AssertUnwindSafe(|| self.request(&id, &method, params)));
-        Some(match answered {
+        let answered = match params::read(params) {
+            Err(error) => Ok(Err(error)),
+            Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(id, &method, params))),
+        };
+        Ok(Some(match answered {
             Ok(Ok(response)) => response,
-            Ok(Err(error)) => jsonrpc::error(Some(&id), &error),
+            Ok(Err(error)) => jsonrpc::error(Some(id), &error),
             Err(payload) => {
                 eprintln!(
                     "annot: `{method}` panicked: {}",
                     panic_message(payload.as_ref())
                 );
                 let error = RpcError::new(error_code::INTERNAL_ERROR, "internal error");
-                jsonrpc::error(Some(&id), &error)
+                jsonrpc::error(Some(id), &error)
             }
-        })
+        }))
     }
 
     /// The protocol version `initialize` settled on, if it ran.
@@ -104,7 +179,10 @@ impl Connection {
     /// Whether the session negotiated the tool-resolution extension (dialect C):
     /// the client declared it with empty settings and this server offers it.
     pub fn tool_resolution_negotiated(&self) -> bool {
-        self.session.extension_negotiated
+        self.state
+            .dialects
+            .contains(Dialect::ToolResolutionExtension)
+            && self.session.extension == Stance::Offered
     }
 
     fn notify(&mut self, method: &str) {
@@ -115,68 +193,133 @@ impl Connection {
         // nothing from a server whose requests complete synchronously.
     }
 
+    /// Answers a request whose params were read.
     fn request(
         &mut self,
-        id: &Value,
+        id: &RawValue,
         method: &str,
-        params: Option<Value>,
+        params: Params<'_>,
+    ) -> Result<Vec<u8>, RpcError> {
+        if method == "initialize" {
+            return self.initialize(id, &params);
+        }
+        match classify(method, params.meta.as_ref())? {
+            Era::Legacy => self.legacy(id, method, &params),
+            Era::Modern { capabilities } => {
+                // `tools/resolve` reads the capabilities itself, so that any
+                // that lack the extension get -32021 there.
+                if method != METHOD_RESOLVE {
+                    capabilities_object(capabilities)?;
+                }
+                let extension = raw_stance(capabilities) == Stance::Offered;
+                self.modern(id, method, &params, extension)
+            }
+        }
+    }
+
+    /// A request of a handshake session.
+    fn legacy(
+        &mut self,
+        id: &RawValue,
+        method: &str,
+        params: &Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
         let state = &*self.state;
         let dialects = state.dialects;
+        let asker = Asker {
+            modern: false,
+            session: self.session.extension,
+            session_capabilities: self.session.client_capabilities.as_ref(),
+            protocol_version: self.session.protocol_version,
+        };
         match method {
-            "initialize" => self.initialize(id, params),
             "ping" => Ok(jsonrpc::result(id, "{}")),
-            "tools/list" => tools::list(state, id, params),
-            "tools/call" => tools::call(state, id, params, self.session.protocol_version),
+            "tools/list" => {
+                // The request's own capabilities, when it carries some, decide
+                // whether it sees the extension's marker; else the session's.
+                let per_request = params
+                    .meta
+                    .as_ref()
+                    .and_then(|meta| meta.client_capabilities)
+                    .map(|capabilities| raw_stance(capabilities) == Stance::Offered);
+                let extension = dialects.contains(Dialect::ToolResolutionExtension)
+                    && per_request.unwrap_or(self.session.extension == Stance::Offered);
+                tools::list(state, id, params, PageForm::of(false, extension))
+            }
+            "tools/call" => tools::call(state, id, params, &asker),
             METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-                tools::annotations(state, id, params)
+                tools::annotations(state, id, params, &asker)
             }
             METHOD_RESOLVE
                 if dialects.contains(Dialect::ResolveTool)
                     || dialects.contains(Dialect::ToolResolutionExtension) =>
             {
-                tools::resolve(
-                    state,
-                    id,
-                    params,
-                    self.session.extension_negotiated,
-                    self.session.client_capabilities.as_ref(),
-                )
+                tools::resolve(state, id, params, &asker)
             }
-            "server/discover" => Err(RpcError::new(
-                error_code::METHOD_NOT_FOUND,
-                "server/discover is not supported: send initialize",
-            )),
-            _ => Err(RpcError::new(
-                error_code::METHOD_NOT_FOUND,
-                format!("method not found: `{}`", params::quote(method)),
-            )),
+            _ => Err(method_not_found(method)),
         }
     }
 
-    fn initialize(&mut self, id: &Value, params: Option<Value>) -> Result<Vec<u8>, RpcError> {
+    /// A 2026-07-28 request: judged by its own `_meta` alone.
+    fn modern(
+        &self,
+        id: &RawValue,
+        method: &str,
+        params: &Params<'_>,
+        extension: bool,
+    ) -> Result<Vec<u8>, RpcError> {
+        let state = &*self.state;
+        let dialects = state.dialects;
+        let asker = Asker {
+            modern: true,
+            session: Stance::Absent,
+            session_capabilities: None,
+            protocol_version: Some(MODERN_PROTOCOL_VERSION),
+        };
+        match method {
+            METHOD_DISCOVER => Ok(jsonrpc::result(id, &state.modern.discover)),
+            "tools/list" => {
+                let extension = extension && dialects.contains(Dialect::ToolResolutionExtension);
+                tools::list(state, id, params, PageForm::of(true, extension))
+            }
+            "tools/call" => tools::call(state, id, params, &asker),
+            METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
+                tools::annotations(state, id, params, &asker)
+            }
+            METHOD_RESOLVE
+                if dialects.contains(Dialect::ResolveTool)
+                    || dialects.contains(Dialect::ToolResolutionExtension) =>
+            {
+                tools::resolve(state, id, params, &asker)
+            }
+            // 2026-07-28 has no handshake and no ping.
+            _ => Err(method_not_found(method)),
+        }
+    }
+
+    fn initialize(&mut self, id: &RawValue, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
         if self.is_initialized() {
             return Err(RpcError::new(
                 error_code::INVALID_REQUEST,
                 "the session is already initialized",
             ));
         }
-        let mut params = params::object(params)?;
-        let requested = params::required_string(&mut params, "protocolVersion")?;
-        let capabilities = params::optional_object(&mut params, "capabilities")?;
-        let client_info = params::optional_object(&mut params, "clientInfo")?;
+        let fields = &params.fields;
+        let requested = params::raw_required_string(fields.protocol_version, "protocolVersion")?;
+        // Kept as trees: read once per session.
+        let tree = |text: &str| -> Value {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::Object(Map::new()))
+        };
+        let capabilities = params::raw_optional_object(fields.capabilities, "capabilities")?
+            .map_or_else(|| Value::Object(Map::new()), tree);
+        let client_info = params::raw_optional_object(fields.client_info, "clientInfo")?.map(tree);
 
         let version = negotiate_version(&requested);
-        let capabilities = Value::Object(capabilities.unwrap_or_else(Map::new));
         self.session = Session {
             protocol_version: Some(version),
-            extension_negotiated: self
-                .state
-                .dialects
-                .contains(Dialect::ToolResolutionExtension)
-                && negotiation::offers_tool_resolution(&capabilities),
+            extension: stance(&capabilities),
             client_capabilities: Some(capabilities),
-            client_info: client_info.map(Value::Object),
+            client_info,
             initialized_notified: false,
         };
         let index = PROTOCOL_VERSIONS
@@ -186,6 +329,16 @@ impl Connection {
         Ok(jsonrpc::result(id, &self.state.initialize_results[index]))
     }
 }
+
+fn method_not_found(method: &str) -> RpcError {
+    RpcError::new(
+        error_code::METHOD_NOT_FOUND,
+        format!("method not found: `{}`", params::quote(method)),
+    )
+}
+
+/// A message repeats a member somewhere the server reads.
+struct Repeated;
 
 impl core::fmt::Debug for Connection {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

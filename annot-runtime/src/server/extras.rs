@@ -6,8 +6,11 @@
 
 use serde_json::{Map, Value, json};
 
+use serde_json::value::RawValue;
+
+use super::raw::{self, Meta};
 use crate::Authorization;
-use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, CLIENT_CAPABILITIES_META, Dialect};
+use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, Dialect};
 use crate::rules::Explanation;
 
 /// The extensions of this project a server advertises: each only when one of
@@ -56,32 +59,39 @@ pub(crate) fn extras(
     dialect: Dialect,
     advertised: AnnotExtensions,
     session_capabilities: Option<&Value>,
-    request_meta: Option<&Map<String, Value>>,
+    request_meta: Option<&Meta<'_>>,
 ) -> Extras {
-    let asked = request_meta
-        .and_then(|meta| meta.get(ANNOT_META))
-        .and_then(|settings| settings.get("explain"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let asked = raw::asks_explanation(request_meta);
     if dialect != Dialect::ToolResolutionExtension {
         return Extras {
             explanation: asked,
             authorization: false,
         };
     }
-    let capabilities = request_meta
-        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
-        .or(session_capabilities);
-    let negotiated = |key: &str| {
-        capabilities
-            .and_then(|capabilities| capabilities.get("extensions"))
-            .and_then(|extensions| extensions.get(key))
-            .and_then(Value::as_object)
-            .is_some_and(Map::is_empty)
+    let (resolution, authorization) = match request_meta.and_then(|meta| meta.client_capabilities) {
+        Some(capabilities) => {
+            let extensions = raw::extensions(capabilities);
+            let negotiated =
+                |settings: Option<&RawValue>| settings.is_some_and(raw::is_empty_object);
+            (
+                negotiated(extensions.annot_resolution),
+                negotiated(extensions.annot_authorization),
+            )
+        }
+        None => {
+            let negotiated = |key: &str| {
+                session_capabilities
+                    .and_then(|capabilities| capabilities.get("extensions"))
+                    .and_then(|extensions| extensions.get(key))
+                    .and_then(Value::as_object)
+                    .is_some_and(Map::is_empty)
+            };
+            (negotiated(ANNOT_META), negotiated(AUTHORIZATION_EXTENSION))
+        }
     };
     Extras {
-        explanation: asked && advertised.resolution && negotiated(ANNOT_META),
-        authorization: advertised.authorization && negotiated(AUTHORIZATION_EXTENSION),
+        explanation: asked && advertised.resolution && resolution,
+        authorization: advertised.authorization && authorization,
     }
 }
 
@@ -115,24 +125,28 @@ mod tests {
         authorization: true,
     };
 
-    fn meta(value: Value) -> Map<String, Value> {
-        value.as_object().unwrap().clone()
+    fn meta(value: &Value) -> Meta<'_> {
+        let text: &'static str = Box::leak(value.to_string().into_boxed_str());
+        serde_json::from_str(text).unwrap()
     }
 
     #[test]
     fn dialects_a_and_b_explain_when_asked() {
-        let asked = meta(json!({ANNOT_META: {"explain": true}}));
+        let asked = json!({ANNOT_META: {"explain": true}});
+        let asked = meta(&asked);
         for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
             assert!(extras(dialect, AnnotExtensions::default(), None, Some(&asked)).explanation);
             assert_eq!(extras(dialect, BOTH, None, None), Extras::default());
         }
-        let not_asked = meta(json!({ANNOT_META: {"explain": false}}));
+        let not_asked = json!({ANNOT_META: {"explain": false}});
+        let not_asked = meta(&not_asked);
         assert!(!extras(Dialect::ResolveTool, BOTH, None, Some(&not_asked)).explanation);
     }
 
     #[test]
     fn dialect_c_needs_the_extension_negotiated() {
-        let asked = meta(json!({ANNOT_META: {"explain": true}}));
+        let asked = json!({ANNOT_META: {"explain": true}});
+        let asked = meta(&asked);
         let c = Dialect::ToolResolutionExtension;
         assert_eq!(extras(c, BOTH, None, Some(&asked)), Extras::default());
 
@@ -150,10 +164,11 @@ mod tests {
             Extras::default()
         );
         // Per-request capabilities replace the session's.
-        let request = meta(json!({
+        let request = json!({
             ANNOT_META: {"explain": true},
-            CLIENT_CAPABILITIES_META: {"extensions": {TOOL_RESOLUTION_EXTENSION: {}}}
-        }));
+            "io.modelcontextprotocol/clientCapabilities": {"extensions": {TOOL_RESOLUTION_EXTENSION: {}}}
+        });
+        let request = meta(&request);
         assert_eq!(
             extras(c, BOTH, Some(&session), Some(&request)),
             Extras::default()

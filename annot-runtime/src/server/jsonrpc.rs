@@ -1,24 +1,38 @@
 //! The JSON-RPC 2.0 envelope: telling requests from notifications, and writing
 //! responses around pre-rendered results.
+//!
+//! The envelope is read without building a tree: `id`, `method` and `params`
+//! stay borrowed slices of the message, and a response splices the id's own
+//! text between pre-rendered fragments. Only a message the borrowing reader
+//! refuses (bad JSON, not an object, a repeated member) is read again into a
+//! `serde_json::Value`, to say exactly what is wrong with it.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::raw::{self, ParamsSlot, present};
 use crate::protocol::{RpcError, error_code};
 
 /// One incoming message, classified.
 #[derive(Debug)]
-pub(crate) enum Incoming {
+pub(crate) enum Incoming<'a> {
     /// A request: it gets exactly one response.
     Request {
-        /// A string or an integer, echoed in the response.
-        id: Value,
-        method: String,
-        params: Option<Value>,
+        /// A string or an integer, as written: echoed in the response.
+        id: &'a RawValue,
+        method: Cow<'a, str>,
+        /// Read in the same pass: absent (or `null`), an object's fields, or
+        /// an array (refused later, with `-32602`).
+        params: ParamsSlot<'a>,
     },
     /// A notification: it never gets a response.
-    Notification { method: String },
-    /// A response from the client to a request of ours. This server sends none,
-    /// so there is nothing to match it with; it is dropped.
+    Notification { method: Cow<'a, str> },
+    /// A response from the client to a request of ours, well-formed or not.
+    /// This server sends no requests, so there is nothing to match it with; it
+    /// is dropped.
     Response,
 }
 
@@ -26,95 +40,175 @@ pub(crate) enum Incoming {
 /// with, if one could be read.
 #[derive(Debug)]
 pub(crate) struct Rejected {
-    pub id: Option<Value>,
+    pub id: Option<Box<RawValue>>,
     pub error: RpcError,
+    /// The message is a JSON object that repeats a member: serde_json reads
+    /// it (the last value wins), and [`canonical`] gives it back without the
+    /// repetition.
+    pub repeated: bool,
 }
 
 impl Rejected {
-    fn invalid(id: Option<Value>, message: impl Into<String>) -> Self {
+    fn invalid(id: Option<&RawValue>, message: impl Into<String>) -> Self {
         Rejected {
-            id,
+            id: id.map(ToOwned::to_owned),
             error: RpcError::new(error_code::INVALID_REQUEST, message),
+            repeated: false,
         }
     }
 }
 
-/// Parses and classifies one message.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming, Rejected> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|error| Rejected {
-        id: None,
-        error: RpcError::new(error_code::PARSE_ERROR, format!("parse error: {error}")),
-    })?;
-    let mut object = match value {
-        Value::Object(object) => object,
-        Value::Array(_) => {
-            return Err(Rejected::invalid(
-                None,
-                "batch requests are not supported: send one message per line",
-            ));
-        }
-        other => {
-            return Err(Rejected::invalid(
-                None,
-                format!(
-                    "a message must be a JSON object, found {}",
-                    type_name(&other)
-                ),
-            ));
-        }
-    };
-    let id = take_id(&mut object)?;
-    let method = object.remove("method");
-    let version_ok = object.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+/// A message whose members repeat somewhere, written again as serde_json
+/// reads it: the last value of a repeated member wins. `None` when the bytes
+/// are not a JSON object.
+pub(crate) fn canonical(bytes: &[u8]) -> Option<Vec<u8>> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(value @ Value::Object(_)) => serde_json::to_vec(&value).ok(),
+        _ => None,
+    }
+}
 
-    let (method, id) = match (method, id) {
-        // A notification never gets a response, whatever is wrong with it.
-        (Some(Value::String(method)), None) => return Ok(Incoming::Notification { method }),
-        (Some(Value::String(method)), Some(id)) => (method, id),
-        (None, id) if object.contains_key("result") || object.contains_key("error") => {
-            return match (id, version_ok) {
-                (Some(_), true) => Ok(Incoming::Response),
-                (id, _) => Err(Rejected::invalid(id, "malformed JSON-RPC response")),
-            };
-        }
-        (None, id) => return Err(Rejected::invalid(id, "missing `method`")),
-        (Some(other), id) => {
-            return Err(Rejected::invalid(
-                id,
-                format!("`method` must be a string, found {}", type_name(&other)),
-            ));
-        }
+/// The messages of a JSON-RPC batch (a top-level array), or `None` when the
+/// bytes are not an array. Each element comes back as its own JSON text.
+pub(crate) fn batch(bytes: &[u8]) -> Option<Result<Vec<&RawValue>, Rejected>> {
+    let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace())?;
+    if *first != b'[' {
+        return None;
+    }
+    let text = match core::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => return Some(Err(parse_error("the message is not UTF-8"))),
     };
-    if !version_ok {
+    Some(match serde_json::from_str::<Vec<&RawValue>>(text) {
+        Err(error) => Err(parse_error(&format!("parse error: {error}"))),
+        Ok(messages) if messages.is_empty() => Err(Rejected::invalid(
+            None,
+            "an empty batch is not a valid request",
+        )),
+        Ok(messages) => Ok(messages),
+    })
+}
+
+fn parse_error(message: &str) -> Rejected {
+    Rejected {
+        id: None,
+        error: RpcError::new(error_code::PARSE_ERROR, message),
+        repeated: false,
+    }
+}
+
+/// The members of an envelope, each borrowed as written.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    params: ParamsSlot<'a>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// Parses and classifies one message.
+pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
+    let is_object = bytes.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
+    // A JSON array would otherwise be read as the envelope's members in order.
+    // UTF-8 is checked once for the whole message, so that no borrowed part
+    // is checked again.
+    let envelope = is_object
+        .then(|| core::str::from_utf8(bytes).ok())
+        .flatten()
+        .and_then(|text| serde_json::from_str::<Envelope<'_>>(text).ok());
+    match envelope {
+        Some(envelope) => classify(envelope),
+        None => Err(explain(bytes)),
+    }
+}
+
+fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
+    // JSON-RPC never answers a response, not even a malformed one (whatever
+    // its id): the peer would have no request to match the answer with.
+    if envelope.method.is_none() && (envelope.result.is_some() || envelope.error.is_some()) {
+        return Ok(Incoming::Response);
+    }
+    let id = envelope.id.map(check_id).transpose()?;
+    let method = match (envelope.method, id) {
+        (None, id) => return Err(Rejected::invalid(id, "missing `method`")),
+        (Some(method), id) => match raw::string(method) {
+            Some(method) => method,
+            None => {
+                return Err(Rejected::invalid(
+                    id,
+                    format!(
+                        "`method` must be a string, found {}",
+                        raw::type_name(method)
+                    ),
+                ));
+            }
+        },
+    };
+    // A notification never gets a response, whatever is wrong with it.
+    let Some(id) = id else {
+        return Ok(Incoming::Notification { method });
+    };
+    if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
         return Err(Rejected::invalid(Some(id), "`jsonrpc` must be \"2.0\""));
     }
     // `"params": null` is read as no params: some clients send it, and nothing
-    // is lost by not refusing it.
-    let params = object.remove("params").filter(|params| !params.is_null());
-    if let Some(other) = params.as_ref().filter(|p| !p.is_object() && !p.is_array()) {
+    // is lost by not refusing it. An array is refused by the method, with
+    // -32602.
+    let params = envelope.params;
+    if let ParamsSlot::Other(found) = params
+        && found != "array"
+    {
         return Err(Rejected::invalid(
             Some(id),
-            format!("`params` must be an object, found {}", type_name(other)),
+            format!("`params` must be an object, found {found}"),
         ));
     }
     Ok(Incoming::Request { id, method, params })
 }
 
-/// Removes and checks `id`: absent, a string, or an integer (MCP's `RequestId`).
-fn take_id(object: &mut Map<String, Value>) -> Result<Option<Value>, Rejected> {
-    match object.remove("id") {
-        None => Ok(None),
-        Some(id @ Value::String(_)) => Ok(Some(id)),
-        Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {
-            Ok(Some(Value::Number(number)))
-        }
-        Some(other) => Err(Rejected::invalid(
+/// Checks `id`: a string or an integer (MCP's `RequestId`).
+fn check_id(id: &RawValue) -> Result<&RawValue, Rejected> {
+    let text = id.get();
+    let integer = text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok();
+    if text.starts_with('"') || integer {
+        Ok(id)
+    } else {
+        Err(Rejected::invalid(
             None,
             format!(
                 "`id` must be a string or an integer, found {}",
+                raw::type_name(id)
+            ),
+        ))
+    }
+}
+
+/// What is wrong with a message the borrowing reader refused.
+fn explain(bytes: &[u8]) -> Rejected {
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(error) => return parse_error(&format!("parse error: {error}")),
+    };
+    match value {
+        Value::Object(_) => Rejected {
+            repeated: true,
+            ..Rejected::invalid(None, "the message repeats a member")
+        },
+        other => Rejected::invalid(
+            None,
+            format!(
+                "a message must be a JSON object, found {}",
                 type_name(&other)
             ),
-        )),
+        ),
     }
 }
 
@@ -133,10 +227,11 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 
 /// Starts a success response: `{"jsonrpc":"2.0","id":<id>,"result":`. The caller
 /// appends the result JSON, then calls [`finish`].
-pub(crate) fn start_result(id: &Value, capacity: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(capacity + 48);
+pub(crate) fn start_result(id: &RawValue, capacity: usize) -> Vec<u8> {
+    let id = id.get().as_bytes();
+    let mut out = Vec::with_capacity(capacity + id.len() + 32);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_id(&mut out, id);
+    out.extend_from_slice(id);
     out.extend_from_slice(br#","result":"#);
     out
 }
@@ -148,8 +243,8 @@ pub(crate) fn finish(mut out: Vec<u8>) -> Vec<u8> {
 }
 
 /// A complete success response around a pre-rendered result.
-pub(crate) fn result(id: &Value, result: &str) -> Vec<u8> {
-    let mut out = start_result(id, result.len());
+pub(crate) fn result(id: &RawValue, result: &str) -> Vec<u8> {
+    let mut out = start_result(id, result.len() + 1);
     out.extend_from_slice(result.as_bytes());
     finish(out)
 }
@@ -157,22 +252,18 @@ pub(crate) fn result(id: &Value, result: &str) -> Vec<u8> {
 /// A complete error response. Without an id (the message had none this server
 /// could read), `id` is left out: MCP's `JSONRPCErrorResponse` makes it
 /// optional and does not allow JSON-RPC's `null`.
-pub(crate) fn error(id: Option<&Value>, error: &RpcError) -> Vec<u8> {
+pub(crate) fn error(id: Option<&RawValue>, error: &RpcError) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + error.message.len());
     out.extend_from_slice(br#"{"jsonrpc":"2.0","#);
     if let Some(id) = id {
         out.extend_from_slice(br#""id":"#);
-        write_id(&mut out, id);
+        out.extend_from_slice(id.get().as_bytes());
         out.push(b',');
     }
     out.extend_from_slice(br#""error":"#);
     serde_json::to_writer(&mut out, error).expect("an RpcError always serializes");
     out.push(b'}');
     out
-}
-
-fn write_id(out: &mut Vec<u8>, id: &Value) {
-    serde_json::to_writer(out, id).expect("an id always serializes");
 }
 
 #[cfg(test)]
@@ -201,14 +292,16 @@ mod tests {
         assert!(bad_id.error.message.contains("non-integer"), "{bad_id:?}");
         assert!(bad_id.id.is_none());
         let bad_version = rejected(r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#);
-        assert_eq!(bad_version.id, Some(Value::from(7)));
+        assert_eq!(bad_version.id.unwrap().get(), "7");
+        let repeated = rejected(r#"{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}"#);
+        assert_eq!(repeated.error.code, error_code::INVALID_REQUEST);
         let bad_params = rejected(r#"{"jsonrpc":"2.0","id":7,"method":"ping","params":3}"#);
         assert!(bad_params.error.message.contains("`params`"));
     }
 
     #[test]
     fn writes_responses() {
-        let id = Value::from("x");
+        let id = RawValue::from_string("\"x\"".to_owned()).unwrap();
         assert_eq!(
             result(&id, "{}"),
             br#"{"jsonrpc":"2.0","id":"x","result":{}}"#.to_vec()

@@ -45,10 +45,13 @@ mod builder;
 mod connection;
 mod extras;
 mod jsonrpc;
+mod listing;
+mod modern;
 mod negotiation;
 mod output;
 mod pagination;
 mod params;
+mod raw;
 mod registry;
 mod render;
 #[cfg(feature = "rmcp")]
@@ -58,6 +61,7 @@ mod tools;
 
 use core::fmt;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
@@ -67,6 +71,7 @@ pub use output::{Content, ToolError, ToolOutput};
 
 use crate::protocol::Dialect;
 use extras::AnnotExtensions;
+use modern::ModernForms;
 use negotiation::DialectSet;
 
 use pagination::ToolPages;
@@ -87,10 +92,14 @@ struct ServerState {
     /// This project's extensions the server advertises (dialect C).
     extensions: AnnotExtensions,
     tools: Vec<ToolEntry>,
-    by_name: HashMap<&'static str, usize>,
+    /// FxHash: the keys are the server's own names, so a client can only
+    /// look names up, never fill the table to collide.
+    by_name: HashMap<&'static str, usize, BuildHasherDefault<render::FxHasher>>,
     pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     initialize_results: Vec<Box<str>>,
+    /// What 2026-07-28 adds to results, and its `server/discover` answer.
+    modern: ModernForms,
     /// The longest line the stdio transport reads as one message.
     max_message_size: usize,
 }

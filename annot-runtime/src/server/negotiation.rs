@@ -1,11 +1,14 @@
 //! Protocol versions, the dialects a server offers, and which shape a
 //! `tools/resolve` request gets.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use super::raw;
+
 use crate::protocol::{
-    CLIENT_CAPABILITIES_META, Dialect, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError,
-    TOOL_RESOLUTION_EXTENSION, error_code,
+    Dialect, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, TOOL_RESOLUTION_EXTENSION,
+    error_code,
 };
 
 /// The version a server answers a client that asks for `requested`: the same
@@ -23,6 +26,13 @@ pub(crate) fn negotiate_version(requested: &str) -> &'static str {
 /// `-32602`. Before `initialize` the latest rules apply.
 pub(crate) fn argument_errors_are_tool_errors(version: Option<&str>) -> bool {
     version.is_none_or(|version| version >= "2025-11-25")
+}
+
+/// Whether a negotiated version has JSON-RPC batches: 2025-03-26 requires
+/// servers to accept them (2024-11-05 inherits them from JSON-RPC itself);
+/// 2025-06-18 removed them.
+pub(crate) fn allows_batches(version: &str) -> bool {
+    version <= "2025-03-26"
 }
 
 /// The set of dialects a server offers.
@@ -83,51 +93,97 @@ fn index(dialect: Dialect) -> usize {
     }
 }
 
-/// Whether a capabilities object (of `initialize`, or per request) takes up the
-/// tool-resolution extension. Only an empty settings object does: the extension
-/// defines no settings, so a client asking for any is asking for something this
-/// server does not support.
-pub(crate) fn offers_tool_resolution(capabilities: &Value) -> bool {
-    capabilities
-        .get("extensions")
-        .and_then(|extensions| extensions.get(TOOL_RESOLUTION_EXTENSION))
-        .and_then(Value::as_object)
-        .is_some_and(Map::is_empty)
+/// What a capabilities object (of `initialize`, or of one request) says about
+/// the tool-resolution extension.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Stance {
+    /// It does not name the extension (or is not an object).
+    #[default]
+    Absent,
+    /// It takes the extension up: an empty settings object.
+    Offered,
+    /// It names the extension with settings the extension does not define (or
+    /// with a value that is not an object): it asks for something this server
+    /// does not support.
+    Unsupported,
 }
 
-/// Chooses the dialect of one `tools/resolve` request, as PROTOCOL.md section 3
-/// says: C's shape when the client negotiated the extension (in `initialize`
-/// or on this request), B's otherwise; a request whose own capabilities drop
-/// an extension the session negotiated, or a client that must speak C to be
-/// answered at all, gets `-32021`.
+/// Reads `capabilities.extensions["io.modelcontextprotocol/tool-resolution"]`.
+pub(crate) fn stance(capabilities: &Value) -> Stance {
+    match capabilities
+        .get("extensions")
+        .and_then(|extensions| extensions.get(TOOL_RESOLUTION_EXTENSION))
+    {
+        None => Stance::Absent,
+        Some(Value::Object(settings)) if settings.is_empty() => Stance::Offered,
+        Some(_) => Stance::Unsupported,
+    }
+}
+
+/// What a capabilities object (any JSON value, as its raw text) says about
+/// the tool-resolution extension: [`stance`] without the tree.
+pub(crate) fn raw_stance(capabilities: &RawValue) -> Stance {
+    match raw::extensions(capabilities).tool_resolution {
+        None => Stance::Absent,
+        Some(settings) if raw::is_empty_object(settings) => Stance::Offered,
+        Some(_) => Stance::Unsupported,
+    }
+}
+
+/// Chooses the dialect of one `tools/resolve` request, following the
+/// tool-resolution extension to the letter; it runs before the parameters are
+/// read, so a request lacking the capability gets `-32021` whatever its
+/// arguments.
+///
+/// - A 2026-07-28 request (`modern`) is judged by its own capabilities only:
+///   the extension with empty settings gets C's shape, anything else `-32021`.
+/// - A handshake request that carries its own capabilities is judged by them
+///   alone, in the same way.
+/// - Otherwise the session decides: C's shape when `initialize` negotiated
+///   the extension, `-32021` when it named the extension with settings, and
+///   SEP-1862's `{tool}` (dialect B) when it did not name it at all.
 pub(crate) fn resolve_dialect(
     dialects: DialectSet,
-    session_negotiated: bool,
-    request_meta: Option<&Map<String, Value>>,
+    session: Stance,
+    per_request: Option<Stance>,
+    modern: bool,
 ) -> Result<Dialect, RpcError> {
     let extension = dialects.contains(Dialect::ToolResolutionExtension);
-    let per_request = request_meta.and_then(|meta| meta.get(CLIENT_CAPABILITIES_META));
-    let negotiated = match per_request {
-        Some(capabilities) => {
-            if !capabilities.is_object() {
-                return Err(RpcError::new(
-                    error_code::INVALID_PARAMS,
-                    format!("`_meta[\"{CLIENT_CAPABILITIES_META}\"]` must be an object"),
-                ));
-            }
-            let offered = offers_tool_resolution(capabilities);
-            if !offered && session_negotiated {
-                return Err(missing_extension(
-                    "this request's capabilities do not include the extension the session negotiated",
-                ));
-            }
-            offered
+    if modern {
+        if !extension {
+            return Err(RpcError::new(
+                error_code::METHOD_NOT_FOUND,
+                "tools/resolve of 2026-07-28 is the tool-resolution extension's, which this server does not offer",
+            ));
         }
-        None => session_negotiated,
-    };
-    if extension && negotiated {
-        Ok(Dialect::ToolResolutionExtension)
-    } else if dialects.contains(Dialect::ResolveTool) {
+        return match per_request {
+            Some(Stance::Offered) => Ok(Dialect::ToolResolutionExtension),
+            _ => Err(missing_extension(
+                "this request's clientCapabilities do not take up the extension with empty settings",
+            )),
+        };
+    }
+    if extension {
+        match (per_request, session) {
+            (Some(stance), _) => {
+                return if stance == Stance::Offered {
+                    Ok(Dialect::ToolResolutionExtension)
+                } else {
+                    Err(missing_extension(
+                        "this request's capabilities do not take up the extension with empty settings",
+                    ))
+                };
+            }
+            (None, Stance::Offered) => return Ok(Dialect::ToolResolutionExtension),
+            (None, Stance::Unsupported) => {
+                return Err(missing_extension(
+                    "initialize named the extension with settings it does not define",
+                ));
+            }
+            (None, Stance::Absent) => {}
+        }
+    }
+    if dialects.contains(Dialect::ResolveTool) {
         Ok(Dialect::ResolveTool)
     } else {
         Err(missing_extension(
@@ -151,16 +207,11 @@ fn missing_extension(why: &str) -> RpcError {
 mod tests {
     use super::*;
 
-    fn meta(capabilities: Value) -> Map<String, Value> {
-        let mut meta = Map::new();
-        meta.insert(CLIENT_CAPABILITIES_META.into(), capabilities);
-        meta
-    }
-
     #[test]
     fn versions_echo_or_fall_to_the_latest() {
         assert_eq!(negotiate_version("2025-06-18"), "2025-06-18");
-        assert_eq!(negotiate_version("2024-11-05"), LATEST_PROTOCOL_VERSION);
+        assert_eq!(negotiate_version("2024-11-05"), "2024-11-05");
+        assert_eq!(negotiate_version("2026-07-28"), LATEST_PROTOCOL_VERSION);
         assert!(!argument_errors_are_tool_errors(Some("2025-06-18")));
         assert!(argument_errors_are_tool_errors(Some("2025-11-25")));
     }
@@ -168,43 +219,67 @@ mod tests {
     #[test]
     fn only_an_empty_settings_object_negotiates() {
         let with = |settings: Value| {
-            offers_tool_resolution(&json!({"extensions": {TOOL_RESOLUTION_EXTENSION: settings}}))
+            let capabilities = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: settings}});
+            let raw = RawValue::from_string(capabilities.to_string()).unwrap();
+            assert_eq!(stance(&capabilities), raw_stance(&raw));
+            stance(&capabilities) == Stance::Offered
         };
         assert!(with(json!({})));
         assert!(!with(json!({"mode": "strict"})));
         assert!(!with(json!(true)));
-        assert!(!offers_tool_resolution(&json!({})));
+        assert_eq!(stance(&json!({})), Stance::Absent);
     }
 
     #[test]
     fn dialect_choice_follows_negotiation() {
+        use Stance::{Absent, Offered, Unsupported};
         let all = DialectSet::ALL;
-        let c_caps = meta(json!({"extensions": {TOOL_RESOLUTION_EXTENSION: {}}}));
-        let no_caps = meta(json!({"extensions": {}}));
-        assert_eq!(resolve_dialect(all, false, None), Ok(Dialect::ResolveTool));
+        let c_caps = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: {}}});
+        let other = json!({"extensions": {"com.example/other": {}}});
+        let picky = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: {"mode": "x"}}});
+        let b = Ok(Dialect::ResolveTool);
+        let c = Ok(Dialect::ToolResolutionExtension);
+        let code = |result: Result<Dialect, RpcError>| result.unwrap_err().code;
+        let missing = error_code::MISSING_CAPABILITY;
+
+        assert_eq!(resolve_dialect(all, Absent, None, false), b);
+        assert_eq!(resolve_dialect(all, Offered, None, false), c);
         assert_eq!(
-            resolve_dialect(all, true, None),
-            Ok(Dialect::ToolResolutionExtension)
+            code(resolve_dialect(all, Unsupported, None, false)),
+            missing
         );
         assert_eq!(
-            resolve_dialect(all, false, Some(&c_caps)),
-            Ok(Dialect::ToolResolutionExtension)
+            resolve_dialect(all, Absent, Some(stance(&c_caps)), false),
+            c
         );
-        assert_eq!(
-            resolve_dialect(all, false, Some(&no_caps)),
-            Ok(Dialect::ResolveTool)
-        );
-        let error = resolve_dialect(all, true, Some(&no_caps)).unwrap_err();
-        assert_eq!(error.code, error_code::MISSING_CAPABILITY);
-        assert!(error.data.unwrap()["requiredCapabilities"]["extensions"].is_object());
+        for caps in [&other, &picky, &json!(7), &json!({})] {
+            for session in [Absent, Offered] {
+                assert_eq!(
+                    code(resolve_dialect(all, session, Some(stance(caps)), false)),
+                    missing
+                );
+                assert_eq!(
+                    code(resolve_dialect(all, session, Some(stance(caps)), true)),
+                    missing
+                );
+            }
+        }
+        // 2026-07-28: the session never counts.
+        assert_eq!(code(resolve_dialect(all, Offered, None, true)), missing);
+        assert_eq!(resolve_dialect(all, Absent, Some(stance(&c_caps)), true), c);
 
         let only_b = DialectSet::from_dialects([Dialect::ResolveTool]);
         assert_eq!(
-            resolve_dialect(only_b, false, Some(&c_caps)),
-            Ok(Dialect::ResolveTool)
+            resolve_dialect(only_b, Absent, Some(stance(&c_caps)), false),
+            b
+        );
+        assert_eq!(
+            code(resolve_dialect(only_b, Absent, Some(stance(&c_caps)), true)),
+            error_code::METHOD_NOT_FOUND
         );
         let only_c = DialectSet::from_dialects([Dialect::ToolResolutionExtension]);
-        let error = resolve_dialect(only_c, false, None).unwrap_err();
-        assert_eq!(error.code, error_code::MISSING_CAPABILITY);
+        let error = resolve_dialect(only_c, Absent, None, false).unwrap_err();
+        assert_eq!(error.code, missing);
+        assert!(error.data.unwrap()["requiredCapabilities"]["extensions"].is_object());
     }
 }

@@ -2,14 +2,60 @@
 
 use std::hash::Hasher;
 
+use super::listing::Listing;
 use super::registry::ToolEntry;
 use super::render::FxHasher;
 use crate::protocol::{RpcError, error_code};
 
-/// Every `tools/list` result, one per page.
+/// Which `tools/list` results a request gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PageForm {
+    /// A handshake session without the extension.
+    Legacy,
+    /// A handshake session that negotiated the extension.
+    LegacyExtension,
+    /// A 2026-07-28 request without the extension.
+    Modern,
+    /// A 2026-07-28 request with the extension.
+    ModernExtension,
+}
+
+impl PageForm {
+    const ALL: [PageForm; 4] = [
+        PageForm::Legacy,
+        PageForm::LegacyExtension,
+        PageForm::Modern,
+        PageForm::ModernExtension,
+    ];
+
+    /// The form for a request: 2026-07-28 or not, extension or not.
+    pub fn of(modern: bool, extension: bool) -> Self {
+        match (modern, extension) {
+            (false, false) => PageForm::Legacy,
+            (false, true) => PageForm::LegacyExtension,
+            (true, false) => PageForm::Modern,
+            (true, true) => PageForm::ModernExtension,
+        }
+    }
+
+    fn listing(self) -> Listing {
+        match self {
+            PageForm::Legacy => Listing::Legacy,
+            PageForm::Modern => Listing::Modern,
+            PageForm::LegacyExtension | PageForm::ModernExtension => Listing::Extension,
+        }
+    }
+
+    fn modern(self) -> bool {
+        matches!(self, PageForm::Modern | PageForm::ModernExtension)
+    }
+}
+
+/// Every `tools/list` result, one per page and [`PageForm`].
 #[derive(Debug)]
 pub(crate) struct ToolPages {
-    pages: Vec<Box<str>>,
+    /// `forms[form as usize][page]`.
+    forms: [Vec<Box<str>>; 4],
     /// `cursors[i]` is the cursor that fetches page `i` (`cursors[0]` is never
     /// issued: the first page is asked for without one).
     cursors: Vec<Box<str>>,
@@ -17,7 +63,9 @@ pub(crate) struct ToolPages {
 
 impl ToolPages {
     /// Splits `tools`, in order, into pages of `page_size` (at least 1).
-    pub fn render(tools: &[ToolEntry], page_size: usize) -> Self {
+    /// `modern_tail` closes a 2026-07-28 result: its `resultType`, caching
+    /// hints and `_meta`, each after a comma.
+    pub fn render(tools: &[ToolEntry], page_size: usize, modern_tail: &str) -> Self {
         let chunks: Vec<&[ToolEntry]> = if tools.is_empty() {
             vec![&[]]
         } else {
@@ -36,30 +84,35 @@ impl ToolPages {
             .map(|page| format!("{fingerprint:016x}.{page}").into_boxed_str())
             .collect();
 
-        let pages = chunks
-            .iter()
-            .enumerate()
-            .map(|(page, chunk)| {
-                let mut json = String::from("{\"tools\":[");
-                for (index, tool) in chunk.iter().enumerate() {
-                    if index > 0 {
-                        json.push(',');
+        let forms = PageForm::ALL.map(|form| {
+            chunks
+                .iter()
+                .enumerate()
+                .map(|(page, chunk)| {
+                    let mut json = String::from("{\"tools\":[");
+                    for (index, tool) in chunk.iter().enumerate() {
+                        if index > 0 {
+                            json.push(',');
+                        }
+                        json.push_str(tool.listed(form.listing()));
                     }
-                    json.push_str(tool.listed());
-                }
-                json.push(']');
-                if let Some(next) = cursors.get(page + 1) {
-                    json.push_str(&format!(",\"nextCursor\":\"{next}\""));
-                }
-                json.push('}');
-                json.into_boxed_str()
-            })
-            .collect();
-        ToolPages { pages, cursors }
+                    json.push(']');
+                    if let Some(next) = cursors.get(page + 1) {
+                        json.push_str(&format!(",\"nextCursor\":\"{next}\""));
+                    }
+                    if form.modern() {
+                        json.push_str(modern_tail);
+                    }
+                    json.push('}');
+                    json.into_boxed_str()
+                })
+                .collect()
+        });
+        ToolPages { forms, cursors }
     }
 
-    /// The page a cursor names; the first page without one.
-    pub fn page(&self, cursor: Option<&str>) -> Result<&str, RpcError> {
+    /// The page a cursor names, in `form`; the first page without one.
+    pub fn page(&self, cursor: Option<&str>, form: PageForm) -> Result<&str, RpcError> {
         let index = match cursor {
             None => 0,
             Some(cursor) => self
@@ -75,6 +128,6 @@ impl ToolPages {
                     )
                 })?,
         };
-        Ok(&self.pages[index])
+        Ok(&self.forms[form as usize][index])
     }
 }

@@ -2,61 +2,78 @@
 
 use std::borrow::Cow;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::jsonrpc::type_name;
+use super::raw::{self, Fields, MetaSlot, ParamsSlot};
+use super::tools::Params;
 use crate::ArgumentError;
 use crate::protocol::{RpcError, error_code};
 
 /// The longest piece of client input quoted back in an error message.
 const QUOTE_LIMIT: usize = 64;
 
-/// `params` as an object; absent params are an empty one.
-pub(crate) fn object(params: Option<Value>) -> Result<Map<String, Value>, RpcError> {
-    match params {
-        None => Ok(Map::new()),
-        Some(Value::Object(object)) => Ok(object),
-        Some(other) => Err(invalid(format!(
-            "`params` must be an object, found {}",
-            type_name(&other)
-        ))),
-    }
+/// The params of a request: their fields and `_meta` keys.
+pub(crate) fn read(params: ParamsSlot<'_>) -> Result<Params<'_>, RpcError> {
+    let mut fields = match params {
+        ParamsSlot::Absent => Fields::default(),
+        ParamsSlot::Object(fields) => fields,
+        ParamsSlot::Other(found) => {
+            return Err(invalid(format!(
+                "`params` must be an object, found {found}"
+            )));
+        }
+    };
+    let meta = match fields.meta.take() {
+        None => None,
+        Some(MetaSlot::Object(meta)) => Some(meta),
+        Some(MetaSlot::Other(found)) => {
+            return Err(invalid(format!("`_meta` must be an object, found {found}"))
+                .with_data(json!({ "path": "_meta" })));
+        }
+    };
+    Ok(Params { fields, meta })
 }
 
-/// A required string field.
-pub(crate) fn required_string(
-    params: &mut Map<String, Value>,
+/// A required string field, read from its raw text.
+pub(crate) fn raw_required_string<'a>(
+    value: Option<&'a RawValue>,
     field: &str,
-) -> Result<String, RpcError> {
-    match params.remove(field) {
-        Some(Value::String(value)) => Ok(value),
+) -> Result<Cow<'a, str>, RpcError> {
+    match value {
         None => Err(invalid(format!("missing `{field}`")).with_data(json!({ "path": field }))),
-        Some(other) => Err(wrong_type(field, "a string", &other)),
+        Some(value) => raw::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)),
     }
 }
 
-/// An optional string field.
-pub(crate) fn optional_string(
-    params: &mut Map<String, Value>,
+/// An optional string field, read from its raw text.
+pub(crate) fn raw_optional_string<'a>(
+    value: Option<&'a RawValue>,
     field: &str,
-) -> Result<Option<String>, RpcError> {
-    match params.remove(field) {
+) -> Result<Option<Cow<'a, str>>, RpcError> {
+    value
+        .map(|value| raw::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)))
+        .transpose()
+}
+
+/// An optional object field, as its JSON text.
+pub(crate) fn raw_optional_object<'a>(
+    value: Option<&'a RawValue>,
+    field: &str,
+) -> Result<Option<&'a str>, RpcError> {
+    match value {
         None => Ok(None),
-        Some(Value::String(value)) => Ok(Some(value)),
-        Some(other) => Err(wrong_type(field, "a string", &other)),
+        Some(value) if raw::is_object(value) => Ok(Some(value.get())),
+        Some(value) => Err(raw_wrong_type(field, "an object", value)),
     }
 }
 
-/// An optional object field.
-pub(crate) fn optional_object(
-    params: &mut Map<String, Value>,
-    field: &str,
-) -> Result<Option<Map<String, Value>>, RpcError> {
-    match params.remove(field) {
-        None => Ok(None),
-        Some(Value::Object(value)) => Ok(Some(value)),
-        Some(other) => Err(wrong_type(field, "an object", &other)),
-    }
+fn raw_wrong_type(field: &str, expected: &str, found: &RawValue) -> RpcError {
+    invalid(format!(
+        "`{field}` must be {expected}, found {}",
+        raw::type_name(found)
+    ))
+    .with_data(json!({ "path": field }))
 }
 
 /// `-32602` with a message.
@@ -64,18 +81,19 @@ pub(crate) fn invalid(message: impl Into<String>) -> RpcError {
     RpcError::new(error_code::INVALID_PARAMS, message)
 }
 
-fn wrong_type(field: &str, expected: &str, found: &Value) -> RpcError {
-    invalid(format!(
-        "`{field}` must be {expected}, found {}",
-        type_name(found)
-    ))
-    .with_data(json!({ "path": field }))
-}
-
 /// `-32602` for a name no registered tool has.
 pub(crate) fn unknown_tool(name: &str) -> RpcError {
     let name = quote(name);
     invalid(format!("unknown tool `{name}`")).with_data(json!({ "name": name }))
+}
+
+/// `-32602` for a tool that is not marked resolvable: its annotations do not
+/// depend on its arguments, so its static annotations are the answer.
+pub(crate) fn not_resolvable(name: &str) -> RpcError {
+    invalid(format!(
+        "tool `{name}` is not resolvable: its annotations do not depend on its arguments"
+    ))
+    .with_data(json!({ "name": name }))
 }
 
 /// `-32602` for arguments that do not fit the tool, with the offending field's

@@ -8,10 +8,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::builder::BuildError;
+use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::render::{ExtensionResults, Fragments};
-use crate::protocol::{Dialect, ResolvedToolAnnotations, TOOL_RESOLUTION_EXTENSION};
+use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::rules::Explanation;
 use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, BoundViolation};
 
@@ -26,7 +27,8 @@ pub(crate) enum CallOutcome {
     Panicked(String),
 }
 
-type ErasedCall = Box<dyn Fn(&Value) -> CallOutcome + Send + Sync>;
+/// Runs a call on the arguments' JSON text (an object).
+type ErasedCall = Box<dyn Fn(&str) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
@@ -43,8 +45,9 @@ pub(crate) struct ErasedTool {
     call: ErasedCall,
 }
 
-/// Resolves arguments, explaining the resolution when asked.
-type ErasedResolve = fn(&Value, bool) -> Result<Evaluation, ArgumentError>;
+/// Resolves arguments (their JSON text, an object), explaining the resolution
+/// when asked.
+type ErasedResolve = fn(&str, bool) -> Result<Evaluation, ArgumentError>;
 
 /// One call's resolution and what comes with it.
 pub(crate) struct Evaluation {
@@ -59,7 +62,10 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &Value| match T::from_arguments(arguments) {
+        // The arguments go to the tool's parser as text: one entry point,
+        // `from_arguments_str`, which a generated borrowing parser can take
+        // over without a `serde_json::Value` in between.
+        let call = move |arguments: &str| match T::from_arguments_str(arguments) {
             Err(error) => CallOutcome::Invalid(error),
             Ok(parsed) => match catch_unwind(AssertUnwindSafe(|| handler(parsed))) {
                 Ok(result) => CallOutcome::Returned(result),
@@ -96,10 +102,10 @@ impl ErasedTool {
 }
 
 fn resolve_erased<T: AnnotatedTool>(
-    arguments: &Value,
+    arguments: &str,
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
-    let parsed = T::from_arguments(arguments)?;
+    let parsed = T::from_arguments_str(arguments)?;
     Ok(Evaluation {
         annotations: parsed.resolve(),
         authorization: parsed.resolve_authorization(),
@@ -144,8 +150,11 @@ pub(crate) struct ToolEntry {
     name: &'static str,
     static_annotations: Annotations,
     static_authorization: Option<Authorization>,
-    /// The Tool of `tools/list`.
-    listed: Box<str>,
+    /// The Tool of `tools/list`, one form per [`Listing`].
+    listed: [Box<str>; 4],
+    /// Whether the annotations can vary with the arguments: only such a tool
+    /// is marked, and only such a tool is resolved.
+    resolvable: bool,
     /// A Tool up to its `annotations` value, and from there on: a resolved
     /// Tool (dialect B) is `head + annotations + tail`.
     head: Box<str>,
@@ -179,18 +188,27 @@ impl ToolEntry {
         }
 
         let head = tool_head(&tool, schema);
-        let tail = tool_tail(dialects);
+        let tail = resolved_tool_tail(dialects);
         let static_json = fragments
             .get(&tool.static_annotations)
             .expect("the static annotations were rendered above");
-        let schemes = security_schemes(tool.static_authorization);
-        let listed = format!("{head}{static_json}{schemes}{tail}").into_boxed_str();
+        let resolvable = can_vary(&tool);
+        let listed = listing::render(
+            &ToolParts {
+                head: &head,
+                annotations: static_json,
+                authorization: tool.static_authorization,
+                resolvable,
+            },
+            dialects,
+        );
 
         Ok(ToolEntry {
             name: tool.name,
             static_annotations: tool.static_annotations,
             static_authorization: tool.static_authorization,
             listed,
+            resolvable,
             head: head.into_boxed_str(),
             tail: tail.into_boxed_str(),
             fragments,
@@ -204,16 +222,22 @@ impl ToolEntry {
         self.name
     }
 
-    /// The Tool JSON of `tools/list`.
-    pub fn listed(&self) -> &str {
-        &self.listed
+    /// The Tool JSON of `tools/list` for one kind of client.
+    pub fn listed(&self, listing: Listing) -> &str {
+        &self.listed[listing.index()]
+    }
+
+    /// Whether the tool is marked resolvable: its annotations can vary with
+    /// its arguments.
+    pub fn resolvable(&self) -> bool {
+        self.resolvable
     }
 
     /// Validates `arguments` and resolves them, with the explanation when
     /// `explain` is set.
     pub fn resolve(
         &self,
-        arguments: &Value,
+        arguments: &str,
         explain: bool,
     ) -> Result<Resolution<'_>, ResolveFailure> {
         let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
@@ -243,13 +267,16 @@ impl ToolEntry {
     }
 
     /// Appends the result of `dialect` for `resolution` to `out`, with `meta`
-    /// (a JSON object's text) as the result's `_meta`.
+    /// (a JSON object's text) as the result's `_meta`, and with
+    /// `"resultType":"complete"` when `result_type` is set (dialect C's
+    /// results always carry it).
     pub fn write_result(
         &self,
         out: &mut Vec<u8>,
         dialect: Dialect,
         resolution: &Resolution<'_>,
         meta: Option<&str>,
+        result_type: bool,
     ) {
         match dialect {
             Dialect::DynamicAnnotations => {
@@ -261,7 +288,9 @@ impl ToolEntry {
                 out.extend_from_slice(self.head.as_bytes());
                 out.extend_from_slice(resolution.json.as_bytes());
                 if self.static_authorization.is_some() {
-                    out.extend_from_slice(security_schemes(resolution.authorization).as_bytes());
+                    out.extend_from_slice(
+                        listing::security_schemes(resolution.authorization).as_bytes(),
+                    );
                 }
                 out.extend_from_slice(self.tail.as_bytes());
             }
@@ -272,6 +301,9 @@ impl ToolEntry {
                 out.extend_from_slice(&result.as_bytes()[..result.len() - 1]);
             }
         }
+        if result_type && dialect != Dialect::ToolResolutionExtension {
+            out.extend_from_slice(br#","resultType":"complete""#);
+        }
         if let Some(meta) = meta {
             out.extend_from_slice(br#","_meta":"#);
             out.extend_from_slice(meta.as_bytes());
@@ -279,8 +311,8 @@ impl ToolEntry {
         out.push(b'}');
     }
 
-    /// Validates `arguments` and runs the handler on them.
-    pub fn call(&self, arguments: &Value) -> CallOutcome {
+    /// Validates `arguments` (JSON text) and runs the handler on them.
+    pub fn call(&self, arguments: &str) -> CallOutcome {
         (self.call)(arguments)
     }
 }
@@ -294,6 +326,23 @@ fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotat
         annotations.title = static_annotations.title;
     }
     annotations
+}
+
+/// Whether a tool's annotations can vary with its arguments: it has rules on
+/// argument values, or its actions resolve to at least two different values.
+/// A tool with a single action, or whose actions all resolve alike, always
+/// resolves to the same annotations, so it is not marked (and a resolution
+/// request for it gets `-32602`, as for an unknown tool).
+fn can_vary(tool: &ErasedTool) -> bool {
+    let hints = |action: &Action| Annotations {
+        title: None,
+        ..normalise(action.annotations, &tool.static_annotations)
+    };
+    tool.has_rules
+        || tool
+            .actions
+            .split_first()
+            .is_some_and(|(first, rest)| rest.iter().any(|action| hints(action) != hints(first)))
 }
 
 /// The input schema as it will be embedded, after checking it is a JSON object
@@ -325,33 +374,4 @@ fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     }
     head.push_str(&format!(",\"inputSchema\":{schema},\"annotations\":"));
     head
-}
-
-/// `,"securitySchemes":[...]` of a tool that declares authorization, else nothing.
-fn security_schemes(authorization: Option<Authorization>) -> String {
-    match authorization {
-        Some(authorization) => format!(
-            ",\"securitySchemes\":{}",
-            serde_json::to_string(&authorization).expect("an authorization always serializes")
-        ),
-        None => String::new(),
-    }
-}
-
-/// The marker of every enabled dialect, then the closing brace.
-fn tool_tail(dialects: DialectSet) -> String {
-    let mut tail = String::new();
-    if dialects.contains(Dialect::DynamicAnnotations) {
-        tail.push_str(",\"dynamicAnnotations\":true");
-    }
-    if dialects.contains(Dialect::ResolveTool) {
-        tail.push_str(",\"resolve\":true");
-    }
-    if dialects.contains(Dialect::ToolResolutionExtension) {
-        tail.push_str(&format!(
-            ",\"_meta\":{{\"{TOOL_RESOLUTION_EXTENSION}\":{{\"resolvable\":true}}}}"
-        ));
-    }
-    tail.push('}');
-    tail
 }

@@ -4,9 +4,14 @@
 //! them, and the pieces of a `tools/call` answer.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use super::{Server, tools};
-use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError};
+use super::listing::Listing;
+use super::negotiation::{Stance, stance};
+use super::raw::ParamsSlot;
+use super::tools::{Asker, Params};
+use super::{Server, params, tools};
+use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, error_code};
 
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
 pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
@@ -18,7 +23,7 @@ pub(crate) fn listed_tools(server: &Server) -> impl Iterator<Item = (&'static st
         .state
         .tools
         .iter()
-        .map(|tool| (tool.name(), tool.listed()))
+        .map(|tool| (tool.name(), tool.listed(Listing::All)))
 }
 
 /// The `capabilities` of this server's `initialize` result.
@@ -40,25 +45,40 @@ pub(crate) fn answer_resolution(
 ) -> Option<Result<Vec<u8>, RpcError>> {
     let state = &*server.state;
     let dialects = state.dialects;
-    let id = Value::Null;
+    let id = RawValue::from_string("null".to_owned()).expect("null is JSON");
+    let id = &*id;
+    // rmcp hands the params over as a tree; the built-in readers take text.
+    let text = params.map(|params| {
+        RawValue::from_string(params.to_string()).expect("a Value always serializes")
+    });
+    let read = || -> Result<Params<'_>, RpcError> {
+        let slot = match text.as_deref() {
+            None => ParamsSlot::Absent,
+            Some(text) => serde_json::from_str(text.get())
+                .map_err(|error| RpcError::new(error_code::INVALID_PARAMS, error.to_string()))?,
+        };
+        params::read(slot)
+    };
+    let params = match read() {
+        Ok(params) => params,
+        Err(error) => return Some(Err(error)),
+    };
+    // What `initialize` records for a session (see `Connection`).
+    let asker = Asker {
+        modern: false,
+        session: client_capabilities.map_or(Stance::Absent, stance),
+        session_capabilities: client_capabilities,
+        protocol_version: None,
+    };
     match method {
         METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            Some(tools::annotations(state, &id, params))
+            Some(tools::annotations(state, id, &params, &asker))
         }
         METHOD_RESOLVE
             if dialects.contains(Dialect::ResolveTool)
                 || dialects.contains(Dialect::ToolResolutionExtension) =>
         {
-            // What `initialize` records for a session (see `Connection`).
-            let extension_negotiated = dialects.contains(Dialect::ToolResolutionExtension)
-                && client_capabilities.is_some_and(super::negotiation::offers_tool_resolution);
-            Some(tools::resolve(
-                state,
-                &id,
-                params,
-                extension_negotiated,
-                client_capabilities,
-            ))
+            Some(tools::resolve(state, id, &params, &asker))
         }
         _ => None,
     }

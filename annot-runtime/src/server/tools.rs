@@ -1,22 +1,51 @@
 //! The `tools/*` methods: listing, calling, and the three resolution dialects.
+//!
+//! Each reads the request's params as borrowed slices ([`Fields`], [`Meta`])
+//! and hands the arguments to the tool's parser as text.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::extras::{Extras, extras, result_meta};
-use super::negotiation::{argument_errors_are_tool_errors, resolve_dialect};
+use super::modern::ModernForms;
+use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
+use super::pagination::PageForm;
+use super::raw::{Fields, Meta};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
-use crate::protocol::{Dialect, ResolveParams, RpcError, error_code};
+use crate::protocol::{Dialect, RpcError, error_code};
+use serde_json::value::RawValue;
 
-/// `tools/list`: a pre-rendered page.
+/// Who asks, as far as the answer's shape goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Asker<'a> {
+    /// A 2026-07-28 request: judged by its own `_meta`, its results closed
+    /// with `resultType` and the server's `_meta`.
+    pub modern: bool,
+    /// What `initialize` said about the extension (`Absent` for a 2026-07-28
+    /// request, which never looks at the session).
+    pub session: Stance,
+    /// The capabilities `initialize` sent (`None` for a 2026-07-28 request).
+    pub session_capabilities: Option<&'a Value>,
+    /// The protocol version whose rules apply to `tools/call` errors.
+    pub protocol_version: Option<&'a str>,
+}
+
+/// One request's params, read once.
+#[derive(Debug)]
+pub(crate) struct Params<'a> {
+    pub fields: Fields<'a>,
+    pub meta: Option<Meta<'a>>,
+}
+
+/// `tools/list`: a pre-rendered page in `form`.
 pub(crate) fn list(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
+    id: &RawValue,
+    params: &Params<'_>,
+    form: PageForm,
 ) -> Result<Vec<u8>, RpcError> {
-    let mut params = params::object(params)?;
-    let cursor = params::optional_string(&mut params, "cursor")?;
-    let page = state.pages.page(cursor.as_deref())?;
+    let cursor = params::raw_optional_string(params.fields.cursor, "cursor")?;
+    let page = state.pages.page(cursor.as_deref(), form)?;
     Ok(jsonrpc::result(id, page))
 }
 
@@ -24,19 +53,18 @@ pub(crate) fn list(
 /// failure or panic as an `isError` result.
 pub(crate) fn call(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
-    protocol_version: Option<&str>,
+    id: &RawValue,
+    params: &Params<'_>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let mut params = params::object(params)?;
-    let name = params::required_string(&mut params, "name")?;
-    let arguments = params::optional_object(&mut params, "arguments")?.unwrap_or_default();
+    let name = params::raw_required_string(params.fields.name, "name")?;
+    let arguments = params::raw_optional_object(params.fields.arguments, "arguments")?;
     let tool = state
         .tool(&name)
         .ok_or_else(|| params::unknown_tool(&name))?;
 
     let mut out = jsonrpc::start_result(id, 128);
-    match tool.call(&Value::Object(arguments)) {
+    match tool.call(arguments.unwrap_or("{}")) {
         CallOutcome::Returned(Ok(output)) => output::write_success(&mut out, &output),
         CallOutcome::Returned(Err(error)) => output::write_failure(&mut out, error.message()),
         CallOutcome::Panicked(message) => {
@@ -51,11 +79,14 @@ pub(crate) fn call(
         }
         // From 2025-11-25 on (SEP-1303) the model should see what is wrong with
         // its arguments, so it can correct them; earlier versions want -32602.
-        CallOutcome::Invalid(error) if argument_errors_are_tool_errors(protocol_version) => {
+        CallOutcome::Invalid(error) if argument_errors_are_tool_errors(asker.protocol_version) => {
             let message = params::quote_message(&error.to_string()).into_owned();
             output::write_failure(&mut out, &format!("invalid arguments: {message}"));
         }
         CallOutcome::Invalid(error) => return Err(params::invalid_arguments(tool.name(), &error)),
+    }
+    if asker.modern {
+        state.modern.close(&mut out);
     }
     Ok(jsonrpc::finish(out))
 }
@@ -63,56 +94,70 @@ pub(crate) fn call(
 /// `tools/annotations` (dialect A).
 pub(crate) fn annotations(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
+    id: &RawValue,
+    params: &Params<'_>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let request = resolve_params(params)?;
-    answer_resolution(state, id, request, Dialect::DynamicAnnotations, None)
+    answer_resolution(state, id, params, Dialect::DynamicAnnotations, asker)
 }
 
-/// `tools/resolve`, in dialect B's or C's shape as negotiated.
+/// `tools/resolve`, in dialect B's or C's shape as negotiated. The capability
+/// is checked before the parameters: a request lacking it gets `-32021`
+/// whatever its arguments.
 pub(crate) fn resolve(
     state: &ServerState,
-    id: &Value,
-    params: Option<Value>,
-    extension_negotiated: bool,
-    session_capabilities: Option<&Value>,
+    id: &RawValue,
+    params: &Params<'_>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let request = resolve_params(params)?;
-    let dialect = resolve_dialect(state.dialects, extension_negotiated, request.meta.as_ref())?;
-    answer_resolution(state, id, request, dialect, session_capabilities)
+    let per_request = params
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.client_capabilities)
+        .map(raw_stance);
+    let dialect = resolve_dialect(state.dialects, asker.session, per_request, asker.modern)?;
+    answer_resolution(state, id, params, dialect, asker)
 }
 
 fn answer_resolution(
     state: &ServerState,
-    id: &Value,
-    request: ResolveParams,
+    id: &RawValue,
+    params: &Params<'_>,
     dialect: Dialect,
-    session_capabilities: Option<&Value>,
+    asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
+    let name = params::raw_required_string(params.fields.name, "name")?;
+    let Some(arguments) = params::raw_optional_object(params.fields.arguments, "arguments")? else {
+        return Err(params::invalid("missing `arguments`")
+            .with_data(serde_json::json!({ "path": "arguments" })));
+    };
     let extras = extras(
         dialect,
         state.extensions,
-        session_capabilities,
-        request.meta.as_ref(),
+        asker.session_capabilities,
+        params.meta.as_ref(),
     );
     let tool: &ToolEntry = state
-        .tool(&request.name)
-        .ok_or_else(|| params::unknown_tool(&request.name))?;
+        .tool(&name)
+        .ok_or_else(|| params::unknown_tool(&name))?;
+    if !tool.resolvable() {
+        return Err(params::not_resolvable(tool.name()));
+    }
     let mut out = jsonrpc::start_result(id, 256);
-    write_resolution(&mut out, tool, request.arguments, dialect, extras)?;
+    let modern = asker.modern.then_some(&state.modern);
+    write_resolution(&mut out, tool, arguments, dialect, extras, modern)?;
     Ok(jsonrpc::finish(out))
 }
 
-/// Resolves `arguments` with `tool` and appends the result of `dialect`, with
-/// the `_meta` extras the request may see, to `out`. Both runtimes answer
-/// resolutions through it: this server and the rmcp adapter.
-pub(crate) fn write_resolution(
+/// Resolves `arguments` (JSON text) with `tool` and appends the result of
+/// `dialect`, with the `_meta` extras the request may see, to `out`.
+fn write_resolution(
     out: &mut Vec<u8>,
     tool: &ToolEntry,
-    arguments: Map<String, Value>,
+    arguments: &str,
     dialect: Dialect,
     extras: Extras,
+    modern: Option<&ModernForms>,
 ) -> Result<(), RpcError> {
     let internal = || {
         RpcError::new(
@@ -120,7 +165,7 @@ pub(crate) fn write_resolution(
             "internal error: the resolution broke the tool's static bound",
         )
     };
-    let resolution = match tool.resolve(&Value::Object(arguments), extras.explanation) {
+    let resolution = match tool.resolve(arguments, extras.explanation) {
         Ok(resolution) => resolution,
         Err(ResolveFailure::Invalid(error)) => {
             return Err(params::invalid_arguments(tool.name(), &error));
@@ -145,25 +190,12 @@ pub(crate) fn write_resolution(
         resolution.explanation.as_ref(),
         resolution.authorization,
     );
-    tool.write_result(out, dialect, &resolution, meta.as_deref());
-    Ok(())
-}
-
-/// `{ name, arguments, _meta? }` of both resolution methods.
-pub(crate) fn resolve_params(params: Option<Value>) -> Result<ResolveParams, RpcError> {
-    let mut object: Map<String, Value> = params::object(params)?;
-    let name = params::required_string(&mut object, "name")?;
-    let arguments = match params::optional_object(&mut object, "arguments")? {
-        Some(arguments) => arguments,
-        None => {
-            return Err(params::invalid("missing `arguments`")
-                .with_data(serde_json::json!({ "path": "arguments" })));
+    match modern {
+        None => tool.write_result(out, dialect, &resolution, meta.as_deref(), false),
+        Some(forms) => {
+            let meta = forms.meta_with(meta.as_deref());
+            tool.write_result(out, dialect, &resolution, Some(&meta), true);
         }
-    };
-    let meta = params::optional_object(&mut object, "_meta")?;
-    Ok(ResolveParams {
-        name,
-        arguments,
-        meta,
-    })
+    }
+    Ok(())
 }

@@ -11,173 +11,40 @@ and ends with the line `python: N passed, N failed`. Exits 1 on any failure.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
 import traceback
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal
+from typing import Any, Awaitable, Callable
 
 import anyio
-from jsonschema import Draft202012Validator
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from mcp import Client, ClientSession, StdioServerParameters, types
+from mcp.client import advertise
 from mcp.client.stdio import stdio_client
-from mcp.shared.exceptions import MCPError
 
-EXTENSION = "io.modelcontextprotocol/tool-resolution"
-CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
-RAW = TypeAdapter(dict[str, Any])
-
-# Seed 003's table: (readOnly, destructive, idempotent, openWorld) of each action.
-TABLE = {
-    "read": (True, False, True, False),
-    "append": (False, False, False, False),
-    "replace": (False, True, True, False),
-    "delete": (False, True, True, False),
-}
-
-
-def arguments(action: str) -> dict[str, Any]:
-    if action in ("read", "delete"):
-        return {"action": action, "path": "notes.txt"}
-    return {"action": action, "path": "notes.txt", "content": "more\n"}
-
-
-# --- The custom methods, as a client of the SDK declares them -------------
-
-
-class ResolveParams(types.RequestParams):
-    name: str
-    arguments: dict[str, Any]
-
-
-class AnnotationsRequest(types.Request[ResolveParams, Literal["tools/annotations"]]):
-    method: Literal["tools/annotations"] = "tools/annotations"
-    params: ResolveParams
-
-
-class ResolveRequest(types.Request[ResolveParams, Literal["tools/resolve"]]):
-    method: Literal["tools/resolve"] = "tools/resolve"
-    params: ResolveParams
-
-
-class AnnotationsResult(BaseModel):
-    """Dialect A: `{ annotations }`."""
-
-    model_config = ConfigDict(extra="forbid")
-    annotations: types.ToolAnnotations
-
-
-class ResolvedToolResult(BaseModel):
-    """Dialect B (SEP-1862): `{ tool }`."""
-
-    model_config = ConfigDict(extra="forbid")
-    tool: types.Tool
-
-
-class ResolvedAnnotations(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    readOnlyHint: bool
-    destructiveHint: bool
-    idempotentHint: bool
-    openWorldHint: bool
-
-
-class ExtensionResolveResult(BaseModel):
-    """Dialect C: `{ resultType, name, annotations, _meta? }`."""
-
-    model_config = ConfigDict(extra="forbid")
-    resultType: Literal["complete"]
-    name: str
-    annotations: ResolvedAnnotations
-    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
-
-
-# --- Schemas and the conservative bound -------------------------------------
-
-
-class Schemas:
-    def __init__(self, directory: Path) -> None:
-        self.mcp = json.loads((directory / "mcp-2025-11-25.schema.json").read_text())
-        self.extension = json.loads((directory / "tool-resolution.schema.json").read_text())
-
-    @staticmethod
-    def _check(document: dict[str, Any], name: str, instance: Any) -> None:
-        schema = {"$ref": f"#/$defs/{name}", "$defs": document["$defs"]}
-        validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
-        errors = sorted(validator.iter_errors(instance), key=str)
-        if errors:
-            raise AssertionError(f"{name}: {errors[0].message} in {json.dumps(instance)}")
-
-    def mcp_def(self, name: str, instance: Any) -> None:
-        self._check(self.mcp, name, instance)
-
-    def extension_def(self, name: str, instance: Any) -> None:
-        self._check(self.extension, name, instance)
-
-
-def effective(hints: dict[str, Any]) -> tuple[bool, bool, bool, bool]:
-    """The four core hints with the specification's defaults applied."""
-    read_only = hints.get("readOnlyHint", False)
-    destructive = hints.get("destructiveHint", True)
-    idempotent = hints.get("idempotentHint", False)
-    open_world = hints.get("openWorldHint", True)
-    if read_only:
-        destructive, idempotent = False, True
-    return read_only, destructive, idempotent, open_world
-
-
-# The SEP-1984 hints and the value of each that claims the risk.
-SEP_1984_RISKY = {
-    "aiProcessingHint": True,
-    "slowExecutionHint": True,
-    "resourceIntensiveHint": True,
-    "sensitiveDataHint": True,
-    "privilegedAccessHint": True,
-    "reversibleHint": False,
-}
-
-
-def risk(value: Any, risky: bool) -> int:
-    """Ruling the risk out < making no claim < claiming the risk."""
-    return 1 if value is None else (2 if value == risky else 0)
-
-
-def check_bound(static: dict[str, Any], resolved: dict[str, Any]) -> None:
-    """PROTOCOL.md section 4: a resolution claims no more risk than tools/list,
-    for the core hints and, the same way, the SEP-1984 hints."""
-    s_ro, s_d, s_i, s_o = effective(static)
-    r_ro, r_d, r_i, r_o = effective(resolved)
-    if s_ro and not r_ro:
-        raise AssertionError(f"static read-only, resolved writes: {resolved}")
-    if not s_ro and not s_d and not r_ro and r_d:
-        raise AssertionError(f"static not destructive, resolved destructive: {resolved}")
-    if s_i and not r_ro and not r_i:
-        raise AssertionError(f"static idempotent, resolved not: {resolved}")
-    if not s_o and r_o:
-        raise AssertionError(f"static closed world, resolved open: {resolved}")
-    for hint, risky in SEP_1984_RISKY.items():
-        if hint == "reversibleHint" and r_ro:
-            continue  # reversibility means nothing for a read
-        if risk(resolved.get(hint), risky) > risk(static.get(hint), risky):
-            raise AssertionError(f"{hint} claims more than tools/list: {resolved}")
-
-
-def expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise AssertionError(message)
-
-
-async def expect_error(call: Awaitable[Any], code: int) -> MCPError:
-    try:
-        await call
-    except MCPError as error:
-        expect(error.code == code, f"expected error {code}, got {error.code}: {error.message}")
-        return error
-    raise AssertionError(f"expected error {code}, got a result")
+from common import (
+    CLIENT_CAPABILITIES,
+    EXTENSION,
+    HINTS,
+    MODERN,
+    RAW,
+    SERVER_INFO,
+    TABLE,
+    AnnotationsRequest,
+    AnnotationsResult,
+    ExtensionResolveResult,
+    ResolvedToolResult,
+    ResolveParams,
+    ResolveRequest,
+    Schemas,
+    arguments,
+    check_bound,
+    effective,
+    expect,
+    expect_error,
+)
 
 
 class Tap:
@@ -252,8 +119,8 @@ class Run:
     async def plain_session(self) -> None:
         async with stdio_client(self.server()) as (read, write):
             async with ClientSession(Tap(read, self.received), write) as session:
-                await self.check("server/discover is answered at once with an error",
-                                 lambda: self.discover_falls_back(session))
+                await self.check("server/discover (raw, not adopted) and -32022",
+                                 lambda: self.discover_raw(session))
                 await self.check("initialize", lambda: self.initialize(session))
                 await self.check("ping", lambda: self.ping(session))
                 await self.check("tools/list", lambda: self.list_tools(session))
@@ -271,18 +138,98 @@ class Run:
 
     async def auto_client(self) -> None:
         """The high-level `mcp.Client` probes `server/discover` first (its default
-        `auto` mode) and must fall back to `initialize` on the error it gets."""
+        `auto` mode) and settles on 2026-07-28, which the server offers; the
+        legacy mode still gets the handshake."""
 
         async def body() -> None:
             started = anyio.current_time()
             async with Client(self.server()) as client:
+                expect(client.protocol_version == MODERN, f"{client.protocol_version}")
+                listed = await client.list_tools()
+                expect([tool.name for tool in listed.tools] == ["manage_files"], f"{listed}")
+            async with Client(self.server(), mode="legacy") as client:
                 expect(client.protocol_version == "2025-11-25", f"{client.protocol_version}")
                 listed = await client.list_tools()
                 expect([tool.name for tool in listed.tools] == ["manage_files"], f"{listed}")
             elapsed = anyio.current_time() - started
-            expect(elapsed < 5, f"the fallback took {elapsed:.1f} s")
+            expect(elapsed < 10, f"connecting took {elapsed:.1f} s")
 
-        await self.check("mcp.Client (auto mode) falls back from server/discover", body)
+        await self.check("mcp.Client auto mode discovers 2026-07-28; legacy mode initializes", body)
+
+    def modern(self, extension: bool) -> Client:
+        return Client(
+            self.server(),
+            mode=MODERN,
+            extensions=[advertise(EXTENSION)] if extension else None,
+            client_info=types.Implementation(name="annot-interop-python", version="1"),
+        )
+
+    def check_modern_result(self, raw: dict[str, Any]) -> None:
+        expect(raw["resultType"] == "complete", f"resultType: {raw}")
+        expect(raw["_meta"][SERVER_INFO]["name"] == "annot-manage-files", f"serverInfo: {raw}")
+
+    async def modern_sessions(self) -> None:
+        """`mcp.Client(..., mode="2026-07-28")`: no handshake; the SDK stamps
+        every request's `_meta` with its version, identity and capabilities
+        (with the extension or without, per client)."""
+        async with self.modern(extension=True) as client:
+            await self.check("2026-07-28: tools/list (typed, and raw against the 2026-07-28 schema)",
+                             lambda: self.modern_list(client, extension=True))
+            await self.check("2026-07-28: tools/call", lambda: self.modern_call(client))
+            await self.check("2026-07-28: tools/resolve with per-request capabilities",
+                             lambda: self.modern_resolve(client))
+        async with self.modern(extension=False) as client:
+            await self.check("2026-07-28 without the extension: no marker",
+                             lambda: self.modern_list(client, extension=False))
+            await self.check("2026-07-28 without the extension: tools/resolve gets -32021",
+                             lambda: self.modern_missing_capability(client))
+
+    async def modern_list(self, client: Client, extension: bool) -> None:
+        typed = await client.list_tools(cache_mode="bypass")
+        expect([tool.name for tool in typed.tools] == ["manage_files"], f"{typed}")
+        raw = await client.session.send_request(types.ListToolsRequest(), RAW)
+        self.schemas.mcp_2026_def("ListToolsResult", raw)
+        self.check_modern_result(raw)
+        expect(isinstance(raw["ttlMs"], int) and raw["ttlMs"] >= 0, f"ttlMs: {raw}")
+        tool = raw["tools"][0]
+        if extension:
+            self.schemas.extension_def("ResolvableTool", tool)
+            expect(tool["_meta"][EXTENSION] == {"resolvable": True}, f"{tool}")
+        else:
+            expect(EXTENSION not in tool.get("_meta", {}), f"{tool}")
+            expect("resolve" not in tool, f"SEP-1862 is for handshake sessions: {tool}")
+        self.static = tool["annotations"]
+
+    async def modern_call(self, client: Client) -> None:
+        file = self.sandbox / "modern.txt"
+        result = await client.call_tool("manage_files", {"action": "append", "path": "modern.txt", "content": "m\n"})
+        expect(not result.is_error, f"{result}")
+        expect(file.read_text() == "m\n", f"on disk: {file.read_text()!r}")
+        request = types.CallToolRequest(
+            params=types.CallToolRequestParams(name="manage_files", arguments={"action": "read", "path": "modern.txt"})
+        )
+        raw = await client.session.send_request(request, RAW)
+        self.schemas.mcp_2026_def("CallToolResult", raw)
+        self.check_modern_result(raw)
+        expect(raw["content"][0]["text"] == "m\n", f"{raw}")
+
+    async def modern_resolve(self, client: Client) -> None:
+        for action, expected in TABLE.items():
+            request = ResolveRequest(params=ResolveParams(name="manage_files", arguments=arguments(action)))
+            raw = await client.session.send_request(request, RAW)
+            self.schemas.extension_def("ResolveToolResult", raw)
+            self.schemas.mcp_2026_def("Result", raw)
+            self.check_modern_result(raw)
+            # The raw hints exactly: all four present, nothing normalised first.
+            expect(raw["annotations"] == dict(zip(HINTS, expected)), f"{action}: {raw}")
+            expect(set(raw["_meta"]) == {SERVER_INFO}, f"{action}: {raw}")
+            check_bound(self.static, raw["annotations"])
+
+    async def modern_missing_capability(self, client: Client) -> None:
+        request = ResolveRequest(params=ResolveParams(name="manage_files", arguments=arguments("read")))
+        error = await expect_error(client.session.send_request(request, RAW), -32021)
+        required = error.error.data["requiredCapabilities"]
+        expect(required == {"extensions": {EXTENSION: {}}}, f"{error.error}")
 
     async def extension_session(self) -> None:
         async with stdio_client(self.server()) as (read, write):
@@ -299,9 +246,15 @@ class Run:
         for message in self.received:
             self.schemas.mcp_def("JSONRPCResponse", message)
 
-    async def discover_falls_back(self, session: ClientSession) -> None:
-        error = await expect_error(session.discover(), -32601)
-        expect("initialize" in error.message, error.message)
+    async def discover_raw(self, session: ClientSession) -> None:
+        raw = await session.send_discover(MODERN)
+        self.schemas.mcp_2026_def("DiscoverResult", raw)
+        expect(MODERN in raw["supportedVersions"], f"{raw}")
+        expect(raw["resultType"] == "complete" and raw["cacheScope"] in ("private", "public"), f"{raw}")
+        expect(raw["_meta"][SERVER_INFO]["name"] == "annot-manage-files", f"{raw}")
+        error = await expect_error(session.send_discover("2099-01-01"), -32022)
+        expect(error.error.data["requested"] == "2099-01-01", f"{error.error}")
+        expect(MODERN in error.error.data["supported"], f"{error.error}")
 
     async def initialize(self, session: ClientSession) -> None:
         request = types.InitializeRequest(
@@ -335,7 +288,8 @@ class Run:
         tool = raw["tools"][0]
         expect(tool.get("dynamicAnnotations") is True, "dialect A marker")
         expect(tool.get("resolve") is True, "dialect B marker")
-        expect(tool["_meta"][EXTENSION] == {"resolvable": True}, "dialect C marker")
+        # The extension's marker only for clients that advertise the extension.
+        expect(EXTENSION not in tool.get("_meta", {}), f"no dialect C marker: {tool}")
         self.static = tool["annotations"]
         expect(effective(self.static) == (False, True, False, False), f"static {self.static}")
 
@@ -471,6 +425,7 @@ async def main() -> int:
     await run.plain_session()
     await run.extension_session()
     await run.auto_client()
+    await run.modern_sessions()
     await run.check("every response fits JSONRPCResponse", run.every_response)
     print(f"python: {run.passed} passed, {run.failed} failed")
     return 1 if run.failed else 0

@@ -273,6 +273,8 @@ class Run {
     await this.check('initialize negotiating the extension', async () => {
       client = await this.connect({ extensions: { [EXTENSION]: {} } });
       const raw = await client.request({ method: 'tools/list' }, Raw);
+      same(raw.tools[0]._meta[EXTENSION], { resolvable: true }, 'dialect C marker');
+      this.schemas.extensionDef('ResolvableTool', raw.tools[0]);
       this.static = raw.tools[0].annotations;
     });
     if (!client) return;
@@ -298,7 +300,8 @@ class Run {
     const tool = raw.tools[0];
     expect(tool.dynamicAnnotations === true, 'dialect A marker');
     expect(tool.resolve === true, 'dialect B marker');
-    same(tool._meta[EXTENSION], { resolvable: true }, 'dialect C marker');
+    // The extension's marker only for clients that advertise the extension.
+    expect(tool._meta?.[EXTENSION] === undefined, 'no dialect C marker without the extension');
     this.static = tool.annotations;
     same(effective(this.static), [false, true, false, false], 'static annotations');
   }
