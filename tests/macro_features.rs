@@ -72,6 +72,7 @@ fn serde_renames_are_honoured() {
 #[derive(Debug)]
 #[allow(dead_code)]
 enum Types {
+    #[annotate]
     Numbers {
         tiny: i8,
         small: u16,
@@ -82,6 +83,7 @@ enum Types {
         flag: bool,
         letter: char,
     },
+    #[annotate]
     Collections {
         list: Vec<String>,
         nested: Vec<Vec<u8>>,
@@ -91,6 +93,7 @@ enum Types {
         boxed: Box<u32>,
         anything: serde_json::Value,
     },
+    #[annotate]
     Optional {
         maybe: Option<u32>,
         maybe_list: Option<Vec<bool>>,

@@ -95,12 +95,20 @@ fn annotations(variants: &[Variant], options: &ToolOptions, attribute: &str, err
                 &variant.ident,
                 format!(
                     "action `{}` has no #[annotate(...)]: declare its hints (for example \
-                     #[annotate(read_only)] or #[annotate(destructive = false)]), or give \
-                     tool-level defaults in {attribute}",
+                     #[annotate(read_only)] or #[annotate(destructive = false)]); an action \
+                     with every hint at the specification's worst case is #[annotate]",
                     variant.ident
                 ),
             ),
-            None => {}
+            None => errors.spanned(
+                &variant.ident,
+                format!(
+                    "action `{}` has no #[annotate(...)]: declare its hints (for example \
+                     #[annotate(read_only)]), or write a bare #[annotate] to take the \
+                     defaults of {attribute} as they are",
+                    variant.ident
+                ),
+            ),
             Some(annotate) => {
                 for error in annotate
                     .hints

@@ -55,7 +55,11 @@ pub const HINTS: [Hint; 10] = [
     },
 ];
 
-const READ_ONLY: usize = 0;
+pub const READ_ONLY: usize = 0;
+
+/// The hints that only mean something for writes: `destructive`,
+/// `idempotent`, `reversible`.
+pub const WRITE_ONLY: [usize; 3] = [1, 2, 9];
 
 /// Hints a read-only action cannot hold at the given value, and why.
 const READ_ONLY_CONTRADICTIONS: [(usize, bool, &str); 3] = [
@@ -104,10 +108,20 @@ impl HintSet {
         self.values.iter().all(Option::is_none)
     }
 
-    /// These values, with `defaults` filling the hints left unset.
+    /// These values, with `defaults` filling the hints left unset; on a
+    /// read-only action, defaults of the hints that only mean something for
+    /// writes are skipped (they would be normalised away, and contradict).
     pub fn with_defaults(&self, defaults: &HintSet) -> HintSet {
         let mut merged = self.clone();
-        for (value, default) in merged.values.iter_mut().zip(&defaults.values) {
+        let read_only = matches!(
+            self.values[READ_ONLY].or(defaults.values[READ_ONLY]),
+            Some(HintValue { value: true, .. })
+        );
+        for (index, (value, default)) in merged.values.iter_mut().zip(&defaults.values).enumerate()
+        {
+            if read_only && WRITE_ONLY.contains(&index) {
+                continue;
+            }
             if value.is_none() {
                 *value = default.map(|default| HintValue {
                     inherited: true,

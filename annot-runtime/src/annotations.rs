@@ -83,6 +83,26 @@ impl Annotations {
         }
     }
 
+    /// Every hint at its risky value: the most a call can claim.
+    ///
+    /// ```
+    /// use annot_runtime::{Annotations, Hint};
+    ///
+    /// let worst = Annotations::worst();
+    /// assert!(Hint::ALL.iter().all(|h| worst.get(*h) == Some(h.risky_value())));
+    /// assert!(Annotations::new().read_only(true).is_within(&worst));
+    /// ```
+    pub const fn worst() -> Self {
+        let mut worst = Annotations::new();
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            worst = worst.with(hint, Some(hint.risky_value()));
+            index += 1;
+        }
+        worst
+    }
+
     hint_setters! {
         read_only: "readOnlyHint",
         destructive: "destructiveHint",

@@ -16,6 +16,21 @@
 //! authorization of a call follows the same scheme, the join being the union
 //! of scopes.
 //!
+//! A predicate is three-valued: besides holding or not, it is *undecided*
+//! when a path it tests has no safe normal form (see [`normalize_path`]).
+//! `all`, `any` and `not` follow Kleene's logic (`all` with one false part
+//! is false, `any` with one true part is true, `not` of undecided is
+//! undecided). A rule whose predicate is undecided never lowers risk: for
+//! each hint it names, its value is joined with the value the hint has
+//! without it (the decided rules' join, or the action's), so the call is as
+//! risky as the riskier of "fires" and "does not fire".
+//!
+//! When a rule turns a read-only action's `read_only` off, the hints that
+//! only mean something for writes (`destructive`, `idempotent`,
+//! `reversible`) that no firing rule sets take the values an action declared
+//! `read_only = false` would have: the tool's defaults, then the
+//! specification's. See [`action_base`].
+//!
 //! The static worst case of an action (its [`Action::annotations`](crate::Action))
 //! joins its own annotations with every rule that can fire on it, so every
 //! resolution is within it by construction; a rule that is certain to fire on
@@ -24,11 +39,13 @@
 
 mod authorization;
 pub(crate) mod explain;
+mod path;
 mod patterns;
 
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};
-pub use patterns::{Matches, PatternSet};
+pub use path::{PathKind, normalize_path};
+pub use patterns::{Matches, PatternSet, pattern_tri};
 
 use crate::{Annotations, Hint};
 
@@ -47,8 +64,9 @@ pub struct Rule {
     pub authorization: Option<Authorization>,
 }
 
-/// Whether a rule can fire on an action, as far as the discriminator tells:
-/// the three-valued logic the static bound is computed in.
+/// Three-valued truth: whether a rule can fire on an action, as far as the
+/// discriminator tells (the logic the static bound is computed in), and at
+/// run time whether a predicate holds, fails or is undecided (`Maybe`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tri {
     /// It never fires on this action.
@@ -60,6 +78,11 @@ pub enum Tri {
 }
 
 impl Tri {
+    /// `Always` for `true`, `Never` for `false`.
+    pub const fn from_bool(value: bool) -> Tri {
+        if value { Tri::Always } else { Tri::Never }
+    }
+
     /// Conjunction.
     pub const fn all(parts: &[Tri]) -> Tri {
         let mut result = Tri::Always;
@@ -151,14 +174,53 @@ pub const fn fill_defaults(declared: Annotations, defaults: Annotations) -> Anno
     filled
 }
 
+/// The annotations a call of an action starts from, before rules and
+/// [`Annotations::effective`]: the action's declared hints, then the tool's
+/// `defaults` for the hints it leaves unset.
+///
+/// On a read-only action the hints that only mean something for writes are
+/// the tool's defaults (or unset), whatever the action declares: they are
+/// normalised away while the call stays read-only, and if a rule turns
+/// `read_only` off they are what an action declared `read_only = false`
+/// would have. So a tool-level `destructive` default never contradicts a
+/// read-only action, and a rule making a GET a write is as risky as the
+/// same rule on any read-only action.
+///
+/// ```
+/// use annot_runtime::Annotations;
+/// use annot_runtime::rules::action_base;
+///
+/// let read = Annotations::new().read_only(true).destructive(false);
+/// let defaults = Annotations::new().open_world(false);
+/// let base = action_base(read, defaults);
+/// assert_eq!((base.read_only, base.destructive, base.open_world), (Some(true), None, Some(false)));
+/// ```
+pub const fn action_base(declared: Annotations, defaults: Annotations) -> Annotations {
+    let mut base = fill_defaults(declared, defaults);
+    if base.is_read_only() {
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            if hint.only_meaningful_when_writing() {
+                base = base.with(hint, defaults.get(hint));
+            }
+            index += 1;
+        }
+    }
+    base
+}
+
 /// The resolution of one call in progress: its action's base, and the joined
-/// values of the rules fired so far. `Copy`, so resolving never allocates.
+/// values of the rules fired so far, decided and undecided apart. `Copy`, so
+/// resolving never allocates.
 #[derive(Clone, Copy, Debug)]
 pub struct Resolver {
     base: Annotations,
     base_authorization: Option<Authorization>,
     fired: Annotations,
     fired_authorization: Option<Authorization>,
+    undecided: Annotations,
+    undecided_authorization: Option<Authorization>,
 }
 
 impl Resolver {
@@ -170,25 +232,34 @@ impl Resolver {
             base_authorization: authorization,
             fired: Annotations::new(),
             fired_authorization: None,
+            undecided: Annotations::new(),
+            undecided_authorization: None,
         }
     }
 
     /// Records that `rule` fires.
     pub const fn fire(&mut self, rule: &Rule) {
-        let mut index = 0;
-        while index < Hint::ALL.len() {
-            let hint = Hint::ALL[index];
-            if let Some(value) = rule.hints.get(hint) {
-                let joined = match self.fired.get(hint) {
-                    None => Some(value),
-                    Some(before) => hint.join(Some(before), Some(value)),
-                };
-                self.fired = self.fired.with(hint, joined);
-            }
-            index += 1;
-        }
+        self.fired = join_named(self.fired, rule.hints);
         self.fired_authorization =
             Authorization::join_optional(self.fired_authorization, rule.authorization);
+    }
+
+    /// Records that `rule`'s predicate is undecided on this call: its hints
+    /// will be joined with the call's value instead of replacing it.
+    pub const fn fire_undecided(&mut self, rule: &Rule) {
+        self.undecided = join_named(self.undecided, rule.hints);
+        self.undecided_authorization =
+            Authorization::join_optional(self.undecided_authorization, rule.authorization);
+    }
+
+    /// Records `rule` as its predicate evaluated: fires on [`Tri::Always`],
+    /// undecided on [`Tri::Maybe`], nothing on [`Tri::Never`].
+    pub const fn apply(&mut self, rule: &Rule, truth: Tri) {
+        match truth {
+            Tri::Always => self.fire(rule),
+            Tri::Maybe => self.fire_undecided(rule),
+            Tri::Never => {}
+        }
     }
 
     /// The effective annotations of the call.
@@ -197,9 +268,15 @@ impl Resolver {
         let mut index = 0;
         while index < Hint::ALL.len() {
             let hint = Hint::ALL[index];
-            if let Some(value) = self.fired.get(hint) {
-                resolved = resolved.with(hint, Some(value));
-            }
+            let decided = match self.fired.get(hint) {
+                Some(value) => Some(value),
+                None => self.base.get(hint),
+            };
+            let value = match self.undecided.get(hint) {
+                Some(value) => hint.join(decided, Some(value)),
+                None => decided,
+            };
+            resolved = resolved.with(hint, value);
             index += 1;
         }
         resolved.effective()
@@ -207,11 +284,35 @@ impl Resolver {
 
     /// The authorization the call needs, if the tool declares any.
     pub const fn authorization(&self) -> Option<Authorization> {
-        match self.fired_authorization {
+        let decided = match self.fired_authorization {
             Some(fired) => Some(fired),
             None => self.base_authorization,
-        }
+        };
+        Authorization::join_optional(decided, self.undecided_authorization)
     }
+
+    /// The action's base the call started from (see [`action_base`]).
+    pub const fn base(&self) -> Annotations {
+        self.base
+    }
+}
+
+/// `joined` with each hint `rule` names set to the join of both values.
+const fn join_named(joined: Annotations, rule: Annotations) -> Annotations {
+    let mut result = joined;
+    let mut index = 0;
+    while index < Hint::ALL.len() {
+        let hint = Hint::ALL[index];
+        if let Some(value) = rule.get(hint) {
+            let value = match joined.get(hint) {
+                None => Some(value),
+                Some(before) => hint.join(Some(before), Some(value)),
+            };
+            result = result.with(hint, value);
+        }
+        index += 1;
+    }
+    result
 }
 
 /// The worst case of an action under `rules`: for each hint, the join of the
