@@ -32,7 +32,7 @@ enum Renamed {
 
 #[test]
 fn serde_renames_are_honoured() {
-    assert_eq!(Renamed::DISCRIMINATOR, "op");
+    assert_eq!(Renamed::DISCRIMINATOR, Some("op"));
     let names: Vec<&str> = Renamed::ACTIONS.iter().map(|action| action.name).collect();
     assert_eq!(names, ["list-all", "purge!", "add-item"]);
     assert_eq!(
@@ -112,7 +112,7 @@ fn tool_level_defaults_stand_in_for_annotate() {
         assert_eq!(action.annotations.open_world, Some(false));
         assert_eq!(action.annotations.destructive, Some(true));
     }
-    assert_eq!(Types::DISCRIMINATOR, "kind");
+    assert_eq!(Types::DISCRIMINATOR, Some("kind"));
     assert_eq!(Types::NAME, "types");
 }
 

@@ -80,7 +80,7 @@ fn static_annotations_cover_every_method() {
         .collect();
     assert_within_static_bound::<HttpApi>(&every_method);
     assert_eq!(HttpApi::NAME, "http_request");
-    assert_eq!(HttpApi::DISCRIMINATOR, "method");
+    assert_eq!(HttpApi::DISCRIMINATOR, Some("method"));
 }
 
 #[test]

@@ -94,7 +94,7 @@ fn identity_comes_from_the_declaration() {
         ManageFiles::DESCRIPTION,
         Some("Read, append, replace, or delete file contents.")
     );
-    assert_eq!(ManageFiles::DISCRIMINATOR, "action");
+    assert_eq!(ManageFiles::DISCRIMINATOR, Some("action"));
 }
 
 #[test]

@@ -55,6 +55,9 @@ pub enum Shape {
     Enum(Vec<Variant>),
     /// Shape (b): a struct whose discriminator field has an `#[mcp_actions]` type.
     Struct(Vec<Field>),
+    /// A single-action tool: a struct of arguments with no discriminator;
+    /// `braced` unless a unit struct (a tool without arguments).
+    Single { fields: Vec<Field>, braced: bool },
 }
 
 pub struct Tool {
@@ -97,6 +100,7 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
     reject_generics(input, "#[mcp_tool]", errors);
     reject_annotate(&input.attrs, "the tool itself", errors);
     let serde = parse_serde(&input.attrs, Level::Container, errors);
+    let chose_discriminator = options.discriminator.is_some() || serde.tag.is_some();
     let discriminator = match (&options.discriminator, &serde.tag) {
         (Some(discriminator), Some(tag)) if discriminator.value() != tag.value() => {
             errors.spanned(
@@ -125,12 +129,24 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
             return None;
         }
         Data::Struct(data) => match &data.fields {
-            Fields::Named(named) => Shape::Struct(fields(
-                named.named.iter(),
-                serde.rename_all,
-                "a field of the tool",
-                errors,
-            )),
+            Fields::Named(named) => {
+                let fields = fields(
+                    named.named.iter(),
+                    serde.rename_all,
+                    "a field of the tool",
+                    errors,
+                );
+                // No discriminator chosen and no `action` field: the struct is
+                // the arguments of one action.
+                if chose_discriminator || fields.iter().any(|f| f.name == discriminator.0) {
+                    Shape::Struct(fields)
+                } else {
+                    Shape::Single {
+                        fields,
+                        braced: true,
+                    }
+                }
+            }
             Fields::Unnamed(unnamed) => {
                 errors.spanned(
                     unnamed,
@@ -138,11 +154,15 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
                 );
                 return None;
             }
+            Fields::Unit if !chose_discriminator => Shape::Single {
+                fields: Vec::new(),
+                braced: false,
+            },
             Fields::Unit => {
                 errors.spanned(
                     &input.ident,
-                    "#[mcp_tool] on a unit struct: there is no action field; use an enum \
-                     whose variants are the actions, or a struct with an action field",
+                    "#[mcp_tool] on a unit struct has no action field: leave out the \
+                     discriminator for a tool without arguments",
                 );
                 return None;
             }

@@ -37,6 +37,10 @@ pub fn tool(tool: &Tool, errors: &Errors) {
                 unique_field_names(&variant.fields, errors);
             }
         }
+        Shape::Single { fields, .. } => {
+            tool_defaults(&tool.options, errors);
+            unique_field_names(fields, errors);
+        }
         Shape::Struct(fields) => {
             tool_defaults(&tool.options, errors);
             unique_field_names(fields, errors);
@@ -46,7 +50,8 @@ pub fn tool(tool: &Tool, errors: &Errors) {
                     format!(
                         "no field `{discriminator}` selects the action: add a field \
                          `{discriminator}: YourActions` whose type is an #[mcp_actions] enum, \
-                         or name the field with #[mcp_tool(discriminator = \"...\")]"
+                         name the field with #[mcp_tool(discriminator = \"...\")], or leave \
+                         `discriminator` out for a tool with a single action"
                     ),
                 ),
                 Some(field) if !field.required() => errors.at(

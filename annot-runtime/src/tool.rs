@@ -28,8 +28,10 @@ pub trait AnnotatedTool: Sized {
     const TITLE: Option<&'static str>;
     /// Description of the tool, by default its doc comment.
     const DESCRIPTION: Option<&'static str>;
-    /// The argument whose value selects the action (`"action"` by default).
-    const DISCRIMINATOR: &'static str;
+    /// The argument whose value selects the action (`"action"` by default);
+    /// `None` for a tool with a single action, whose arguments are exactly
+    /// its fields.
+    const DISCRIMINATOR: Option<&'static str>;
     /// Every action, in declaration order.
     const ACTIONS: &'static [Action];
     /// The worst case over every valid argument set: what `tools/list` advertises.

@@ -25,4 +25,11 @@ enum Defaulted {
     Read { size: u32 },
 }
 
+
+
+// A single-action tool declared read-only.
+#[mcp_tool(read_only, when(path path_matches "^/etc/") => (destructive))]
+struct Single {
+    path: String,
+}
 fn main() {}

@@ -13,7 +13,7 @@ use super::template::template_regex;
 use super::{Haystack, Literal, Predicate, Rule, Test};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
-use crate::hints::{HINTS, HintValue, READ_ONLY, WRITE_ONLY};
+use crate::hints::{HINTS, HintSet, HintValue, READ_ONLY, WRITE_ONLY};
 use crate::suggest::did_you_mean;
 
 /// Where a rule was written.
@@ -130,6 +130,11 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
                 check_predicate(&rule.predicate, &kinds, &Place::Struct, errors);
                 vec![true]
             }
+            (Shape::Single { fields, .. }, _) => {
+                let kinds = field_kinds(fields, None);
+                check_predicate(&rule.predicate, &kinds, &Place::Struct, errors);
+                vec![true]
+            }
             (Shape::Enum(variants), Owner::Variant(position)) => {
                 let variant = &variants[position];
                 let kinds = field_kinds(&variant.fields, None);
@@ -151,8 +156,24 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
     }
     check_pattern_sets(&checked, errors);
     check_authorization(tool, &mut checked, errors);
-    if let Shape::Enum(variants) = &tool.shape {
-        check_dead_hints(&checked, variants, &tool.options.defaults, errors);
+    let defaults = &tool.options.defaults;
+    match &tool.shape {
+        Shape::Enum(variants) => {
+            let actions: Vec<(String, HintSet)> = variants
+                .iter()
+                .map(|variant| {
+                    let hints = variant.annotate.as_ref().map(|a| a.hints.clone());
+                    let merged = hints.unwrap_or_default().with_defaults(defaults);
+                    (format!("action `{}`", variant.ident), merged)
+                })
+                .collect();
+            check_dead_hints(&checked, &actions, errors);
+        }
+        Shape::Single { .. } => {
+            let actions = [(format!("tool `{}`", tool.ident), defaults.clone())];
+            check_dead_hints(&checked, &actions, errors);
+        }
+        Shape::Struct(_) => {} // checked in const evaluation, see `expand`
     }
     checked
 }
@@ -179,30 +200,19 @@ pub fn write_only_hints(rule: &Rule) -> Vec<(&'static str, Span)> {
 /// A rule that sets write-only hints on a read-only action (its own, or the
 /// tool default's read-only) does nothing there: an error, so that no
 /// declaration silently does nothing.
-fn check_dead_hints(
-    checked: &Checked,
-    variants: &[crate::ast::Variant],
-    defaults: &crate::hints::HintSet,
-    errors: &Errors,
-) {
+fn check_dead_hints(checked: &Checked, actions: &[(String, HintSet)], errors: &Errors) {
     for rule in &checked.rules {
         let dead = write_only_hints(&rule.rule);
         if dead.is_empty() {
             continue;
         }
-        let read_only: Vec<String> = variants
+        let read_only: Vec<&str> = actions
             .iter()
             .zip(&rule.applies)
-            .filter(|(variant, applies)| {
-                let hints = variant.annotate.as_ref().map(|a| &a.hints);
-                let merged = hints.cloned().unwrap_or_default().with_defaults(defaults);
-                **applies
-                    && matches!(
-                        merged.values[READ_ONLY],
-                        Some(HintValue { value: true, .. })
-                    )
+            .filter(|((_, hints), applies)| {
+                **applies && matches!(hints.values[READ_ONLY], Some(HintValue { value: true, .. }))
             })
-            .map(|(variant, _)| format!("`{}`", variant.ident))
+            .map(|((name, _), _)| name.as_str())
             .collect();
         if read_only.is_empty() {
             continue;
@@ -211,7 +221,7 @@ fn check_dead_hints(
             errors.at(
                 span,
                 format!(
-                    "`{key}` does nothing on read-only action {}: a read-only call is never \
+                    "`{key}` does nothing on read-only {}: a read-only call is never \
                      destructive, always idempotent, has nothing to reverse. If the call \
                      writes when the rule fires, add `read_only = false` to the rule; \
                      otherwise remove `{key}`{}",

@@ -30,6 +30,7 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
     let (items, resolve, evaluate) = match &tool.shape {
         Shape::Enum(variants) => generator.enum_shape(variants),
         Shape::Struct(fields) => generator.struct_shape(fields),
+        Shape::Single { fields, .. } => generator.single_shape(fields),
     };
     let ident = &tool.ident;
     let trait_items = quote! {
@@ -345,6 +346,50 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
+    /// A single-action tool: the tool-level hints are its action's, every
+    /// rule may fire, and the action is named after the tool.
+    fn single_shape(&self, fields: &[Field]) -> (TokenStream, TokenStream, TokenStream) {
+        let p = self.p;
+        let ident = &self.tool.ident;
+        let maybe = self.checked.rules.iter().map(|_| quote!(#p::Tri::Maybe));
+        let items = quote! {
+            const __BASE: #p::Annotations = #p::action_base(#p::Annotations::new(), __DEFAULTS);
+            const __FIRES: &[#p::Tri] = &[#(#maybe),*];
+            const __ACTIONS: [#p::Action; 1] = [#p::Action {
+                name: <#ident as #p::AnnotatedTool>::NAME,
+                annotations: #p::bound_annotations(__BASE, __RULES, __FIRES),
+            }];
+            const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; 1] =
+                [#p::bound_authorization(__DEFAULT_AUTHORIZATION, __RULES, __FIRES)];
+        };
+        let resolve = if self.checked.rules.is_empty() {
+            quote!(__BASE.effective())
+        } else {
+            quote!(__evaluate(self, &mut |_| {}).resolver.annotations())
+        };
+        let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
+        let bindings = used_fields(&rules, fields).into_iter().map(|used| {
+            let binding = binding(used);
+            let ident = &used.ident;
+            quote!(let #binding = &__tool.#ident;)
+        });
+        let body = code::fire_rules(self.checked, &rules, fields, None, p);
+        let evaluate = quote! {
+            let mut __resolver = #p::Resolver::new(__BASE, __DEFAULT_AUTHORIZATION);
+            #(#bindings)*
+            #body
+            #p::Evaluated {
+                action: <#ident as #p::AnnotatedTool>::NAME,
+                declared: #p::Annotations::new(),
+                defaults: __DEFAULTS,
+                declared_authorization: #p::core::option::Option::None,
+                default_authorization: __DEFAULT_AUTHORIZATION,
+                resolver: __resolver,
+            }
+        };
+        (items, resolve, evaluate)
+    }
+
     /// For each rule setting hints that only mean something for writes
     /// without turning `read_only` off: a compile-time check that it cannot
     /// fire on a read-only action of the action type, where it would do

@@ -49,7 +49,7 @@ pub enum ToolConversionError {
 /// #     const NAME: &'static str = "files";
 /// #     const TITLE: Option<&'static str> = Some("Files");
 /// #     const DESCRIPTION: Option<&'static str> = None;
-/// #     const DISCRIMINATOR: &'static str = "action";
+/// #     const DISCRIMINATOR: Option<&'static str> = Some("action");
 /// #     const ACTIONS: &'static [Action] = &[];
 /// #     const STATIC_ANNOTATIONS: Annotations = Annotations::new().sensitive_data(true);
 /// #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
