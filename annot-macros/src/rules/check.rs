@@ -13,7 +13,9 @@ use super::template::template_regex;
 use super::{Haystack, Literal, Predicate, Rule, Test};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
-use crate::hints::{HINTS, HintSet, HintValue, READ_ONLY, WRITE_ONLY};
+use annot_model::{Annotations, action_base};
+
+use crate::hints::{HINTS, HintValue, READ_ONLY, is_write_only};
 use crate::suggest::did_you_mean;
 
 /// Where a rule was written.
@@ -159,18 +161,19 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
     let defaults = &tool.options.defaults;
     match &tool.shape {
         Shape::Enum(variants) => {
-            let actions: Vec<(String, HintSet)> = variants
+            let actions: Vec<(String, Annotations)> = variants
                 .iter()
                 .map(|variant| {
-                    let hints = variant.annotate.as_ref().map(|a| a.hints.clone());
-                    let merged = hints.unwrap_or_default().with_defaults(defaults);
-                    (format!("action `{}`", variant.ident), merged)
+                    let hints = variant.annotate.as_ref().map(|a| a.hints.to_model());
+                    let base = action_base(hints.unwrap_or_default(), defaults.to_model());
+                    (format!("action `{}`", variant.ident), base)
                 })
                 .collect();
             check_dead_hints(&checked, &actions, errors);
         }
         Shape::Single { .. } => {
-            let actions = [(format!("tool `{}`", tool.ident), defaults.clone())];
+            let base = action_base(Annotations::new(), defaults.to_model());
+            let actions = [(format!("tool `{}`", tool.ident), base)];
             check_dead_hints(&checked, &actions, errors);
         }
         Shape::Struct(_) => {} // checked in const evaluation, see `expand`
@@ -188,9 +191,9 @@ pub fn write_only_hints(rule: &Rule) -> Vec<(&'static str, Span)> {
     if turns_read_only_off {
         return Vec::new();
     }
-    WRITE_ONLY
-        .iter()
-        .filter_map(|&index| {
+    (0..HINTS.len())
+        .filter(|&index| is_write_only(index))
+        .filter_map(|index| {
             let value = rule.hints.values[index]?;
             Some((HINTS[index].key, value.span))
         })
@@ -200,7 +203,7 @@ pub fn write_only_hints(rule: &Rule) -> Vec<(&'static str, Span)> {
 /// A rule that sets write-only hints on a read-only action (its own, or the
 /// tool default's read-only) does nothing there: an error, so that no
 /// declaration silently does nothing.
-fn check_dead_hints(checked: &Checked, actions: &[(String, HintSet)], errors: &Errors) {
+fn check_dead_hints(checked: &Checked, actions: &[(String, Annotations)], errors: &Errors) {
     for rule in &checked.rules {
         let dead = write_only_hints(&rule.rule);
         if dead.is_empty() {
@@ -209,9 +212,7 @@ fn check_dead_hints(checked: &Checked, actions: &[(String, HintSet)], errors: &E
         let read_only: Vec<&str> = actions
             .iter()
             .zip(&rule.applies)
-            .filter(|((_, hints), applies)| {
-                **applies && matches!(hints.values[READ_ONLY], Some(HintValue { value: true, .. }))
-            })
+            .filter(|((_, base), applies)| **applies && base.is_read_only())
             .map(|((name, _), _)| name.as_str())
             .collect();
         if read_only.is_empty() {

@@ -29,7 +29,8 @@
 //! only mean something for writes (`destructive`, `idempotent`,
 //! `reversible`) that no firing rule sets take the values an action declared
 //! `read_only = false` would have: the tool's defaults, then the
-//! specification's. See [`action_base`].
+//! specification's. See [`action_base`]. This precedence, like the lattice,
+//! is defined once in `annot-model`, which the macro uses too.
 //!
 //! The static worst case of an action (its [`Action::annotations`](crate::Action))
 //! joins its own annotations with every rule that can fire on it, so every
@@ -42,10 +43,13 @@ pub(crate) mod explain;
 mod path;
 mod patterns;
 
+pub use annot_model::{action_base, fill_defaults};
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};
 pub use path::{PathKind, normalize_path};
 pub use patterns::{Matches, PatternSet, pattern_tri};
+
+use annot_model::join_named;
 
 use crate::{Annotations, Hint};
 
@@ -159,57 +163,6 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// `declared` with every hint it leaves unset taken from `defaults`, without
-/// [`Annotations::effective`]: the base that rules override.
-pub const fn fill_defaults(declared: Annotations, defaults: Annotations) -> Annotations {
-    let mut filled = declared;
-    let mut index = 0;
-    while index < Hint::ALL.len() {
-        let hint = Hint::ALL[index];
-        if filled.get(hint).is_none() {
-            filled = filled.with(hint, defaults.get(hint));
-        }
-        index += 1;
-    }
-    filled
-}
-
-/// The annotations a call of an action starts from, before rules and
-/// [`Annotations::effective`]: the action's declared hints, then the tool's
-/// `defaults` for the hints it leaves unset.
-///
-/// On a read-only action the hints that only mean something for writes are
-/// the tool's defaults (or unset), whatever the action declares: they are
-/// normalised away while the call stays read-only, and if a rule turns
-/// `read_only` off they are what an action declared `read_only = false`
-/// would have. So a tool-level `destructive` default never contradicts a
-/// read-only action, and a rule making a GET a write is as risky as the
-/// same rule on any read-only action.
-///
-/// ```
-/// use annot_runtime::Annotations;
-/// use annot_runtime::rules::action_base;
-///
-/// let read = Annotations::new().read_only(true).destructive(false);
-/// let defaults = Annotations::new().open_world(false);
-/// let base = action_base(read, defaults);
-/// assert_eq!((base.read_only, base.destructive, base.open_world), (Some(true), None, Some(false)));
-/// ```
-pub const fn action_base(declared: Annotations, defaults: Annotations) -> Annotations {
-    let mut base = fill_defaults(declared, defaults);
-    if base.is_read_only() {
-        let mut index = 0;
-        while index < Hint::ALL.len() {
-            let hint = Hint::ALL[index];
-            if hint.only_meaningful_when_writing() {
-                base = base.with(hint, defaults.get(hint));
-            }
-            index += 1;
-        }
-    }
-    base
-}
-
 /// The resolution of one call in progress: its action's base, and the joined
 /// values of the rules fired so far, decided and undecided apart. `Copy`, so
 /// resolving never allocates.
@@ -262,24 +215,9 @@ impl Resolver {
         }
     }
 
-    /// The effective annotations of the call.
+    /// The effective annotations of the call ([`annot_model::resolve`]).
     pub const fn annotations(&self) -> Annotations {
-        let mut resolved = self.base;
-        let mut index = 0;
-        while index < Hint::ALL.len() {
-            let hint = Hint::ALL[index];
-            let decided = match self.fired.get(hint) {
-                Some(value) => Some(value),
-                None => self.base.get(hint),
-            };
-            let value = match self.undecided.get(hint) {
-                Some(value) => hint.join(decided, Some(value)),
-                None => decided,
-            };
-            resolved = resolved.with(hint, value);
-            index += 1;
-        }
-        resolved.effective()
+        annot_model::resolve(self.base, self.fired, self.undecided)
     }
 
     /// The authorization the call needs, if the tool declares any.
@@ -295,24 +233,6 @@ impl Resolver {
     pub const fn base(&self) -> Annotations {
         self.base
     }
-}
-
-/// `joined` with each hint `rule` names set to the join of both values.
-const fn join_named(joined: Annotations, rule: Annotations) -> Annotations {
-    let mut result = joined;
-    let mut index = 0;
-    while index < Hint::ALL.len() {
-        let hint = Hint::ALL[index];
-        if let Some(value) = rule.get(hint) {
-            let value = match joined.get(hint) {
-                None => Some(value),
-                Some(before) => hint.join(Some(before), Some(value)),
-            };
-            result = result.with(hint, value);
-        }
-        index += 1;
-    }
-    result
 }
 
 /// The worst case of an action under `rules`: for each hint, the join of the
