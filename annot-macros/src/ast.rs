@@ -33,7 +33,7 @@ impl Field {
 
     /// Whether the field's type is `Option<_>` (as serde decides it: by name).
     pub fn is_option(&self) -> bool {
-        crate::schema::option_inner(&self.ty).is_some()
+        crate::types::option_inner(&self.ty).is_some()
     }
 }
 
@@ -83,6 +83,27 @@ fn reject_generics(input: &DeriveInput, macro_name: &str, errors: &Errors) {
             &input.generics,
             format!("{macro_name} does not support generic parameters: a tool has one schema"),
         );
+    }
+}
+
+/// `#[cfg]` and `#[cfg_attr]` on a variant or a field would remove it (or
+/// change its serde attributes) after the schema, the parser and the
+/// annotations were derived from it: refused, spanned on the attribute.
+fn reject_cfg(attrs: &[syn::Attribute], what: &str, errors: &Errors) {
+    for attr in attrs {
+        if attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr") {
+            errors.spanned(
+                attr,
+                format!(
+                    "#[mcp_tool] and #[mcp_actions] do not support `#[{}]` on {what}: the schema, \
+                     the parser and the annotations are derived before configuration; put the \
+                     `#[cfg]` on the whole item, with one declaration per configuration",
+                    attr.path()
+                        .get_ident()
+                        .map_or_else(String::new, ToString::to_string)
+                ),
+            );
+        }
     }
 }
 
@@ -289,7 +310,10 @@ fn variant(
         name,
         name_span,
         doc: doc_string(&variant.attrs),
-        annotate: parse_annotate(&variant.attrs, errors),
+        annotate: {
+            reject_cfg(&variant.attrs, "an action", errors);
+            parse_annotate(&variant.attrs, errors)
+        },
         fields: Vec::new(),
         braced: false,
     }
@@ -304,6 +328,7 @@ fn fields<'a>(
     fields
         .filter_map(|field| {
             reject_annotate(&field.attrs, place, errors);
+            reject_cfg(&field.attrs, "a field", errors);
             let ident = field.ident.clone()?;
             let serde = parse_serde(&field.attrs, Level::Field, errors);
             let unraw = ident.unraw();

@@ -11,10 +11,26 @@ use crate::ctxt::Errors;
 
 /// Every check of a `#[mcp_tool]` item.
 pub fn tool(tool: &Tool, errors: &Errors) {
-    if let Some(name) = &tool.options.name
-        && let Err(problem) = valid_tool_name(&name.value())
-    {
-        errors.spanned(name, problem);
+    match &tool.options.name {
+        Some(name) => {
+            if let Err(problem) = valid_tool_name(&name.value()) {
+                errors.spanned(name, problem);
+            }
+        }
+        None => {
+            // The derived name is checked like an explicit one.
+            let derived = derived_tool_name(&tool.ident);
+            if let Err(problem) = valid_tool_name(&derived) {
+                errors.spanned(
+                    &tool.ident,
+                    format!(
+                        "the tool name derived from `{}` is `{derived}`: {problem}; name the \
+                         tool with #[mcp_tool(name = \"...\")]",
+                        tool.ident
+                    ),
+                );
+            }
+        }
     }
     let discriminator = &tool.discriminator.0;
     match &tool.shape {
@@ -137,6 +153,12 @@ fn unique_field_names(fields: &[Field], errors: &Errors) {
             );
         }
     }
+}
+
+/// The tool name of a type without `name = "..."`: the snake_case of its name.
+pub fn derived_tool_name(ident: &syn::Ident) -> String {
+    use syn::ext::IdentExt;
+    crate::case::RenameRule::Snake.apply_to_variant(&ident.unraw().to_string())
 }
 
 /// MCP tool names: 1 to 128 characters among ASCII letters, digits, `_`, `-`, `.`.

@@ -6,12 +6,10 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 use crate::ast::{Field, Shape, Tool, Variant};
-use crate::case::RenameRule;
 use crate::json::{Json, Piece};
 use crate::rules::{self, Checked, Generated};
 use crate::schema::{Builder, FillKind};
@@ -49,7 +47,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
     let ident = &tool.ident;
     let name = match &tool.options.name {
         Some(name) => name.value(),
-        None => RenameRule::Snake.apply_to_variant(&ident.unraw().to_string()),
+        None => crate::check::derived_tool_name(ident),
     };
     let title = tool.options.title.as_ref().map(|title| title.value());
     let title_tokens = option_str(title.clone(), &p);

@@ -21,6 +21,7 @@ mod schema;
 mod serde_attr;
 mod shapes;
 mod suggest;
+mod types;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
