@@ -46,7 +46,7 @@ mod patterns;
 pub use annot_model::{action_base, fill_defaults};
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};
-pub use path::{PathKind, normalize_path};
+pub use path::{NormalPath, PathKind, normalize_path};
 pub use patterns::{Matches, PatternSet, pattern_tri};
 
 use annot_model::join_named;

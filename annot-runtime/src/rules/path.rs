@@ -37,22 +37,24 @@ pub enum PathKind {
 }
 
 /// The normal form of `value` read as a path of `kind`, or `None` when it is
-/// undecided. Borrows when `value` is already normal.
+/// undecided. Borrows when `value` is already normal, and builds other
+/// forms of up to [`NormalPath::INLINE`] bytes without touching the heap
+/// (resolving stays allocation-free for ordinary paths).
 ///
 /// ```
 /// use annot_runtime::rules::{PathKind, normalize_path};
 ///
 /// let file = |path| normalize_path(path, PathKind::File);
 /// assert_eq!(file("/home/../etc//./shadow").as_deref(), Some("/etc/shadow"));
-/// assert_eq!(file("/etc/"), Some("/etc".into()));
-/// assert_eq!(file("/.."), None); // above the root
+/// assert_eq!(file("/etc/").as_deref(), Some("/etc"));
+/// assert!(file("/..").is_none()); // above the root
 /// assert_eq!(file("etc/shadow").as_deref(), Some("/etc/shadow")); // from the root
 ///
 /// let url = |path| normalize_path(path, PathKind::Url);
 /// assert_eq!(url("//repos/acme/%2e/secret/?x=1").as_deref(), Some("/repos/acme/secret"));
-/// assert_eq!(url("/repos/acme%2Fsecret"), None); // an escaped separator
+/// assert!(url("/repos/acme%2Fsecret").is_none()); // an escaped separator
 /// ```
-pub fn normalize_path(value: &str, kind: PathKind) -> Option<Cow<'_, str>> {
+pub fn normalize_path(value: &str, kind: PathKind) -> Option<NormalPath<'_>> {
     let path = match kind {
         PathKind::File => value,
         PathKind::Url => value.split(['?', '#']).next().unwrap_or(""),
@@ -60,32 +62,113 @@ pub fn normalize_path(value: &str, kind: PathKind) -> Option<Cow<'_, str>> {
     if path.contains(['\\', '\0']) {
         return None;
     }
-    let decoded = match kind {
+    let decoded: Cow<'_, str> = match kind {
         PathKind::Url if path.contains('%') => Cow::Owned(percent_decode(path)?),
         _ => Cow::Borrowed(path),
     };
     if decoded.starts_with('/') && is_normal(&decoded) {
-        return Some(decoded);
+        return Some(match decoded {
+            Cow::Borrowed(path) => NormalPath(Repr::Borrowed(path)),
+            Cow::Owned(path) => NormalPath(Repr::Heap(path)),
+        });
     }
-    let mut segments: Vec<&str> = Vec::new();
+    let mut normal = NormalPath(Repr::Inline {
+        bytes: [0; NormalPath::INLINE],
+        len: 0,
+    });
     for segment in decoded.split('/') {
         match segment {
             "" | "." => {}
             ".." => {
-                segments.pop()?;
+                let text = normal.as_str();
+                if text.is_empty() {
+                    return None;
+                }
+                let cut = text.rfind('/').unwrap_or(0);
+                normal.truncate(cut);
             }
-            other => segments.push(other),
+            other => {
+                normal.push("/");
+                normal.push(other);
+            }
         }
     }
-    let mut normal = String::with_capacity(decoded.len());
-    for segment in &segments {
-        normal.push('/');
-        normal.push_str(segment);
+    if normal.as_str().is_empty() {
+        normal.push("/");
     }
-    if normal.is_empty() {
-        normal.push('/');
+    Some(normal)
+}
+
+/// A path in normal form: borrowed from the value, built in place when short,
+/// on the heap otherwise. Dereferences to `str`.
+#[derive(Clone)]
+pub struct NormalPath<'a>(Repr<'a>);
+
+#[derive(Clone)]
+enum Repr<'a> {
+    Borrowed(&'a str),
+    Inline {
+        bytes: [u8; NormalPath::INLINE],
+        len: usize,
+    },
+    Heap(String),
+}
+
+impl NormalPath<'_> {
+    /// The longest normal form built without the heap, in bytes.
+    pub const INLINE: usize = 256;
+
+    /// The path as text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Borrowed(path) => path,
+            // Only whole `str`s are pushed and cuts fall before a `/`.
+            Repr::Inline { bytes, len } => core::str::from_utf8(&bytes[..*len]).unwrap_or(""),
+            Repr::Heap(path) => path,
+        }
     }
-    Some(Cow::Owned(normal))
+
+    /// Whether the value was already normal, and is borrowed.
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self.0, Repr::Borrowed(_))
+    }
+
+    fn push(&mut self, text: &str) {
+        match &mut self.0 {
+            Repr::Inline { bytes, len } if *len + text.len() <= NormalPath::INLINE => {
+                bytes[*len..*len + text.len()].copy_from_slice(text.as_bytes());
+                *len += text.len();
+            }
+            Repr::Heap(path) => path.push_str(text),
+            _ => {
+                let mut path = self.as_str().to_owned();
+                path.push_str(text);
+                self.0 = Repr::Heap(path);
+            }
+        }
+    }
+
+    fn truncate(&mut self, at: usize) {
+        match &mut self.0 {
+            Repr::Inline { len, .. } => *len = at,
+            Repr::Heap(path) => path.truncate(at),
+            Repr::Borrowed(path) => *path = &path[..at],
+        }
+    }
+}
+
+impl core::ops::Deref for NormalPath<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl core::fmt::Debug for NormalPath<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 /// Whether an absolute path has no empty, `.` or `..` segment and no
@@ -138,11 +221,11 @@ mod tests {
     use super::*;
 
     fn file(path: &str) -> Option<String> {
-        normalize_path(path, PathKind::File).map(Cow::into_owned)
+        normalize_path(path, PathKind::File).map(|path| path.to_string())
     }
 
     fn url(path: &str) -> Option<String> {
-        normalize_path(path, PathKind::Url).map(Cow::into_owned)
+        normalize_path(path, PathKind::Url).map(|path| path.to_string())
     }
 
     #[test]
@@ -217,14 +300,22 @@ mod tests {
     }
 
     #[test]
-    fn normal_paths_are_borrowed() {
-        assert!(matches!(
-            normalize_path("/etc/shadow", PathKind::File),
-            Some(Cow::Borrowed("/etc/shadow"))
-        ));
-        assert!(matches!(
-            normalize_path("/repos/a/b?q", PathKind::Url),
-            Some(Cow::Borrowed("/repos/a/b"))
-        ));
+    fn normal_paths_are_borrowed_and_long_ones_spill() {
+        assert!(
+            normalize_path("/etc/shadow", PathKind::File)
+                .unwrap()
+                .is_borrowed()
+        );
+        let query = normalize_path("/repos/a/b?q", PathKind::Url).unwrap();
+        assert!(query.is_borrowed());
+        assert_eq!(&*query, "/repos/a/b");
+        assert!(!normalize_path("etc", PathKind::File).unwrap().is_borrowed());
+        let long = format!("{}/../x/", "a/".repeat(200));
+        let expected = format!("/{}x", "a/".repeat(199));
+        assert_eq!(file(&long).as_deref(), Some(expected.as_str()));
+        let deep = format!("/{}", "é/".repeat(300));
+        let normal = normalize_path(&deep, PathKind::File).unwrap();
+        assert!(normal.is_borrowed() || normal.len() + 1 == deep.len());
+        assert_eq!(file(&format!("{deep}..")).unwrap().len(), deep.len() - 4);
     }
 }
