@@ -33,7 +33,7 @@ enum Renamed {
 
 #[test]
 fn serde_renames_are_honoured() {
-    assert_eq!(Renamed::DISCRIMINATOR, "op");
+    assert_eq!(Renamed::DISCRIMINATOR, Some("op"));
     let names: Vec<&str> = Renamed::ACTIONS.iter().map(|action| action.name).collect();
     assert_eq!(names, ["list-all", "purge!", "add-item"]);
     assert_eq!(
@@ -73,6 +73,7 @@ fn serde_renames_are_honoured() {
 #[derive(Debug)]
 #[allow(dead_code)]
 enum Types {
+    #[annotate]
     Numbers {
         tiny: i8,
         small: u16,
@@ -83,6 +84,7 @@ enum Types {
         flag: bool,
         letter: char,
     },
+    #[annotate]
     Collections {
         list: Vec<String>,
         nested: Vec<Vec<u8>>,
@@ -92,6 +94,7 @@ enum Types {
         boxed: Box<u32>,
         anything: serde_json::Value,
     },
+    #[annotate]
     Optional {
         maybe: Option<u32>,
         maybe_list: Option<Vec<bool>>,
@@ -110,7 +113,7 @@ fn tool_level_defaults_stand_in_for_annotate() {
         assert_eq!(action.annotations.open_world, Some(false));
         assert_eq!(action.annotations.destructive, Some(true));
     }
-    assert_eq!(Types::DISCRIMINATOR, "kind");
+    assert_eq!(Types::DISCRIMINATOR, Some("kind"));
     assert_eq!(Types::NAME, "types");
 }
 

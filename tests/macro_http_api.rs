@@ -20,12 +20,15 @@ fn the_actions_enum_knows_its_names() {
     );
     assert_eq!(HttpMethod::from_name("PUT"), Some(HttpMethod::Put));
     assert_eq!(HttpMethod::from_name("put"), None);
-    assert_eq!(HttpMethod::Delete.name(), "DELETE");
+    assert_eq!(HttpMethod::Delete.action().name, "DELETE");
     let names: serde_json::Value = serde_json::from_str(HttpMethod::NAMES_JSON).unwrap();
     assert_eq!(names, json!(HttpMethod::NAMES));
     // Declared annotations: the specification's defaults are not applied yet.
-    assert_eq!(HttpMethod::Get.annotations().open_world, None);
-    assert_eq!(HttpMethod::Delete.annotations().reversible, Some(false));
+    assert_eq!(HttpMethod::Get.action().annotations.open_world, None);
+    assert_eq!(
+        HttpMethod::Delete.action().annotations.reversible,
+        Some(false)
+    );
 }
 
 #[test]
@@ -77,7 +80,7 @@ fn static_annotations_cover_every_method() {
         .collect();
     assert_within_static_bound::<HttpApi>(&every_method);
     assert_eq!(HttpApi::NAME, "http_request");
-    assert_eq!(HttpApi::DISCRIMINATOR, "method");
+    assert_eq!(HttpApi::DISCRIMINATOR, Some("method"));
 }
 
 #[test]

@@ -94,7 +94,7 @@ fn identity_comes_from_the_declaration() {
         ManageFiles::DESCRIPTION,
         Some("Read, append, replace, or delete file contents.")
     );
-    assert_eq!(ManageFiles::DISCRIMINATOR, "action");
+    assert_eq!(ManageFiles::DISCRIMINATOR, Some("action"));
 }
 
 #[test]
@@ -223,6 +223,14 @@ fn system_paths_need_privileges_and_touch_sensitive_data() {
         "/root",
         "/sys/kernel/debug",
         "/var/log/syslog",
+        // Other spellings of the same paths: relative to the root, with
+        // `//`, `.` and `..` segments.
+        "etc/passwd",
+        "./root",
+        "//etc/shadow",
+        "/./etc/shadow",
+        "/home/../etc/shadow",
+        "/tmp/../../etc",
     ] {
         for arguments in [
             json!({"action": "read", "path": path}),
@@ -240,13 +248,7 @@ fn system_paths_need_privileges_and_touch_sensitive_data() {
         core_hints(read),
         [Some(true), Some(false), Some(true), Some(false)]
     );
-    for path in [
-        "notes.txt",
-        "etc/passwd",
-        "/home/me/etc",
-        "/etcetera",
-        "./root",
-    ] {
+    for path in ["notes.txt", "/home/me/etc", "/etcetera", "home/./etc/../x"] {
         let resolved = resolve(json!({"action": "read", "path": path}));
         assert_eq!(resolved.privileged_access, None, "{path}");
         assert_eq!(resolved.sensitive_data, None, "{path}");
@@ -257,6 +259,6 @@ fn system_paths_need_privileges_and_touch_sensitive_data() {
     assert_eq!(explanation.fired.len(), 1);
     assert_eq!(
         explanation.fired[0].source,
-        r#"when(path matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)") => (sensitive_data, privileged_access)"#
+        r#"when(path path_matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)") => (sensitive_data, privileged_access)"#
     );
 }

@@ -61,7 +61,7 @@ impl AnnotatedTool for OneOfRoot {
     const NAME: &'static str = "one_of_root";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = None;
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[];
     const STATIC_ANNOTATIONS: Annotations = Annotations::new();
 

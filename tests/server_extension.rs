@@ -24,7 +24,7 @@ impl AnnotatedTool for Clock {
     const NAME: &'static str = "clock";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = None;
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[Action {
         name: "now",
         annotations: READ_ONLY,
@@ -53,7 +53,7 @@ impl AnnotatedTool for Steady {
     const NAME: &'static str = "steady";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = None;
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[
         Action {
             name: "look",

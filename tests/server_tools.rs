@@ -290,7 +290,7 @@ impl AnnotatedTool for Unchecked {
     const NAME: &'static str = "unchecked";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = None;
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[Action {
         name: "write",
         annotations: Annotations::new().read_only(false),
@@ -316,7 +316,7 @@ impl AnnotatedTool for Overreach {
     const NAME: &'static str = "overreach";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = None;
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[Action {
         name: "wipe",
         annotations: Annotations::new().destructive(true),

@@ -78,6 +78,7 @@ pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
         .iter()
         .map(|variant| &variant.name)
         .collect();
+    let indices = 0..actions.variants.len();
     let names_json = Json::strings(names.iter().map(|name| name.as_str())).text();
     let schema = actions_schema(actions.doc.as_deref(), &actions.variants).text();
     let copy = copy_impls(ident, attrs, &p);
@@ -98,15 +99,9 @@ pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
                 const NAMES_JSON: &'static str = #names_json;
                 const SCHEMA: &'static str = #schema;
 
-                fn annotations(self) -> #p::Annotations {
+                fn index(self) -> usize {
                     match self {
-                        #(Self::#idents => #consts,)*
-                    }
-                }
-
-                fn name(self) -> &'static str {
-                    match self {
-                        #(Self::#idents => #names,)*
+                        #(Self::#idents => #indices,)*
                     }
                 }
 
@@ -140,10 +135,7 @@ pub fn actions_fallback(
                 const NAMES: &'static [&'static str] = &[];
                 const NAMES_JSON: &'static str = "[]";
                 const SCHEMA: &'static str = "{}";
-                fn annotations(self) -> #p::Annotations {
-                    ::core::unreachable!()
-                }
-                fn name(self) -> &'static str {
+                fn index(self) -> usize {
                     ::core::unreachable!()
                 }
                 fn from_name(_: &str) -> #p::core::option::Option<Self> {

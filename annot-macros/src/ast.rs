@@ -33,7 +33,7 @@ impl Field {
 
     /// Whether the field's type is `Option<_>` (as serde decides it: by name).
     pub fn is_option(&self) -> bool {
-        crate::schema::option_inner(&self.ty).is_some()
+        crate::types::option_inner(&self.ty).is_some()
     }
 }
 
@@ -55,6 +55,9 @@ pub enum Shape {
     Enum(Vec<Variant>),
     /// Shape (b): a struct whose discriminator field has an `#[mcp_actions]` type.
     Struct(Vec<Field>),
+    /// A single-action tool: a struct of arguments with no discriminator;
+    /// `braced` unless a unit struct (a tool without arguments).
+    Single { fields: Vec<Field>, braced: bool },
 }
 
 pub struct Tool {
@@ -83,6 +86,27 @@ fn reject_generics(input: &DeriveInput, macro_name: &str, errors: &Errors) {
     }
 }
 
+/// `#[cfg]` and `#[cfg_attr]` on a variant or a field would remove it (or
+/// change its serde attributes) after the schema, the parser and the
+/// annotations were derived from it: refused, spanned on the attribute.
+fn reject_cfg(attrs: &[syn::Attribute], what: &str, errors: &Errors) {
+    for attr in attrs {
+        if attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr") {
+            errors.spanned(
+                attr,
+                format!(
+                    "#[mcp_tool] and #[mcp_actions] do not support `#[{}]` on {what}: the schema, \
+                     the parser and the annotations are derived before configuration; put the \
+                     `#[cfg]` on the whole item, with one declaration per configuration",
+                    attr.path()
+                        .get_ident()
+                        .map_or_else(String::new, ToString::to_string)
+                ),
+            );
+        }
+    }
+}
+
 fn reject_annotate(attrs: &[syn::Attribute], place: &str, errors: &Errors) {
     for attr in attrs.iter().filter(|attr| is_annotate(attr)) {
         errors.spanned(
@@ -97,6 +121,7 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
     reject_generics(input, "#[mcp_tool]", errors);
     reject_annotate(&input.attrs, "the tool itself", errors);
     let serde = parse_serde(&input.attrs, Level::Container, errors);
+    let chose_discriminator = options.discriminator.is_some() || serde.tag.is_some();
     let discriminator = match (&options.discriminator, &serde.tag) {
         (Some(discriminator), Some(tag)) if discriminator.value() != tag.value() => {
             errors.spanned(
@@ -125,12 +150,24 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
             return None;
         }
         Data::Struct(data) => match &data.fields {
-            Fields::Named(named) => Shape::Struct(fields(
-                named.named.iter(),
-                serde.rename_all,
-                "a field of the tool",
-                errors,
-            )),
+            Fields::Named(named) => {
+                let fields = fields(
+                    named.named.iter(),
+                    serde.rename_all,
+                    "a field of the tool",
+                    errors,
+                );
+                // No discriminator chosen and no `action` field: the struct is
+                // the arguments of one action.
+                if chose_discriminator || fields.iter().any(|f| f.name == discriminator.0) {
+                    Shape::Struct(fields)
+                } else {
+                    Shape::Single {
+                        fields,
+                        braced: true,
+                    }
+                }
+            }
             Fields::Unnamed(unnamed) => {
                 errors.spanned(
                     unnamed,
@@ -138,11 +175,15 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
                 );
                 return None;
             }
+            Fields::Unit if !chose_discriminator => Shape::Single {
+                fields: Vec::new(),
+                braced: false,
+            },
             Fields::Unit => {
                 errors.spanned(
                     &input.ident,
-                    "#[mcp_tool] on a unit struct: there is no action field; use an enum \
-                     whose variants are the actions, or a struct with an action field",
+                    "#[mcp_tool] on a unit struct has no action field: leave out the \
+                     discriminator for a tool without arguments",
                 );
                 return None;
             }
@@ -269,7 +310,10 @@ fn variant(
         name,
         name_span,
         doc: doc_string(&variant.attrs),
-        annotate: parse_annotate(&variant.attrs, errors),
+        annotate: {
+            reject_cfg(&variant.attrs, "an action", errors);
+            parse_annotate(&variant.attrs, errors)
+        },
         fields: Vec::new(),
         braced: false,
     }
@@ -284,6 +328,7 @@ fn fields<'a>(
     fields
         .filter_map(|field| {
             reject_annotate(&field.attrs, place, errors);
+            reject_cfg(&field.attrs, "a field", errors);
             let ident = field.ident.clone()?;
             let serde = parse_serde(&field.attrs, Level::Field, errors);
             let unraw = ident.unraw();

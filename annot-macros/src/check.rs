@@ -11,10 +11,26 @@ use crate::ctxt::Errors;
 
 /// Every check of a `#[mcp_tool]` item.
 pub fn tool(tool: &Tool, errors: &Errors) {
-    if let Some(name) = &tool.options.name
-        && let Err(problem) = valid_tool_name(&name.value())
-    {
-        errors.spanned(name, problem);
+    match &tool.options.name {
+        Some(name) => {
+            if let Err(problem) = valid_tool_name(&name.value()) {
+                errors.spanned(name, problem);
+            }
+        }
+        None => {
+            // The derived name is checked like an explicit one.
+            let derived = derived_tool_name(&tool.ident);
+            if let Err(problem) = valid_tool_name(&derived) {
+                errors.spanned(
+                    &tool.ident,
+                    format!(
+                        "the tool name derived from `{}` is `{derived}`: {problem}; name the \
+                         tool with #[mcp_tool(name = \"...\")]",
+                        tool.ident
+                    ),
+                );
+            }
+        }
     }
     let discriminator = &tool.discriminator.0;
     match &tool.shape {
@@ -37,6 +53,10 @@ pub fn tool(tool: &Tool, errors: &Errors) {
                 unique_field_names(&variant.fields, errors);
             }
         }
+        Shape::Single { fields, .. } => {
+            tool_defaults(&tool.options, errors);
+            unique_field_names(fields, errors);
+        }
         Shape::Struct(fields) => {
             tool_defaults(&tool.options, errors);
             unique_field_names(fields, errors);
@@ -46,7 +66,8 @@ pub fn tool(tool: &Tool, errors: &Errors) {
                     format!(
                         "no field `{discriminator}` selects the action: add a field \
                          `{discriminator}: YourActions` whose type is an #[mcp_actions] enum, \
-                         or name the field with #[mcp_tool(discriminator = \"...\")]"
+                         name the field with #[mcp_tool(discriminator = \"...\")], or leave \
+                         `discriminator` out for a tool with a single action"
                     ),
                 ),
                 Some(field) if !field.required() => errors.at(
@@ -95,12 +116,20 @@ fn annotations(variants: &[Variant], options: &ToolOptions, attribute: &str, err
                 &variant.ident,
                 format!(
                     "action `{}` has no #[annotate(...)]: declare its hints (for example \
-                     #[annotate(read_only)] or #[annotate(destructive = false)]), or give \
-                     tool-level defaults in {attribute}",
+                     #[annotate(read_only)] or #[annotate(destructive = false)]); an action \
+                     with every hint at the specification's worst case is #[annotate]",
                     variant.ident
                 ),
             ),
-            None => {}
+            None => errors.spanned(
+                &variant.ident,
+                format!(
+                    "action `{}` has no #[annotate(...)]: declare its hints (for example \
+                     #[annotate(read_only)]), or write a bare #[annotate] to take the \
+                     defaults of {attribute} as they are",
+                    variant.ident
+                ),
+            ),
             Some(annotate) => {
                 for error in annotate
                     .hints
@@ -124,6 +153,12 @@ fn unique_field_names(fields: &[Field], errors: &Errors) {
             );
         }
     }
+}
+
+/// The tool name of a type without `name = "..."`: the snake_case of its name.
+pub fn derived_tool_name(ident: &syn::Ident) -> String {
+    use syn::ext::IdentExt;
+    crate::case::RenameRule::Snake.apply_to_variant(&ident.unraw().to_string())
 }
 
 /// MCP tool names: 1 to 128 characters among ASCII letters, digits, `_`, `-`, `.`.

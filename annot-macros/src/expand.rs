@@ -6,12 +6,10 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 use crate::ast::{Field, Shape, Tool, Variant};
-use crate::case::RenameRule;
 use crate::json::{Json, Piece};
 use crate::rules::{self, Checked, Generated};
 use crate::schema::{Builder, FillKind, SchemaShape};
@@ -49,7 +47,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
     let ident = &tool.ident;
     let name = match &tool.options.name {
         Some(name) => name.value(),
-        None => RenameRule::Snake.apply_to_variant(&ident.unraw().to_string()),
+        None => crate::check::derived_tool_name(ident),
     };
     let title = tool.options.title.as_ref().map(|title| title.value());
     let title_tokens = option_str(title.clone(), &p);
@@ -62,6 +60,10 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
         &p,
     );
     let discriminator = &tool.discriminator.0;
+    let discriminator_tokens = match &tool.shape {
+        Shape::Single { .. } => option_str(None, &p),
+        _ => option_str(Some(discriminator.clone()), &p),
+    };
 
     let mut builder = Builder::default();
     let shape = tool
@@ -88,10 +90,14 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
                 .find(|field| &field.name == discriminator)
                 .expect("checked: the struct has its discriminator field");
             (
-                builder.struct_schema(discriminator, fields),
+                builder.struct_schema(Some(discriminator), fields),
                 struct_from_arguments(discriminator, action, fields, &p),
             )
         }
+        Shape::Single { fields, braced } => (
+            builder.struct_schema(None, fields),
+            single_from_arguments(fields, *braced, &p),
+        ),
     };
     let Generated {
         items,
@@ -116,7 +122,8 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
                 const NAME: &'static str = #name;
                 const TITLE: #p::core::option::Option<&'static str> = #title_tokens;
                 const DESCRIPTION: #p::core::option::Option<&'static str> = #description;
-                const DISCRIMINATOR: &'static str = #discriminator;
+                const DISCRIMINATOR: #p::core::option::Option<&'static str> =
+                    #discriminator_tokens;
                 const ACTIONS: &'static [#p::Action] = &__ACTIONS;
                 const STATIC_ANNOTATIONS: #p::Annotations =
                     #p::static_annotations(&__ACTIONS, #title_tokens);
@@ -176,6 +183,26 @@ fn allowed_fields<'a>(discriminator: &'a str, fields: &'a [Field]) -> Vec<&'a st
             .map(|field| field.name.as_str()),
     );
     allowed
+}
+
+/// A single-action tool: the object's fields, none other.
+fn single_from_arguments(fields: &[Field], braced: bool, p: &TokenStream) -> TokenStream {
+    let allowed = fields
+        .iter()
+        .filter(|field| !field.skip)
+        .map(|field| field.name.as_str());
+    let idents = fields.iter().map(|field| &field.ident);
+    let values = fields.iter().map(|field| field_value(field, p));
+    let construct = if braced {
+        quote!(Self { #(#idents: #values,)* })
+    } else {
+        quote!(Self)
+    };
+    quote! {
+        let __object = #p::object(__arguments)?;
+        #p::deny_unknown_fields(__object, &[#(#allowed),*])?;
+        #p::core::result::Result::Ok(#construct)
+    }
 }
 
 fn enum_from_arguments(discriminator: &str, variants: &[Variant], p: &TokenStream) -> TokenStream {
@@ -315,7 +342,8 @@ pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
                 const TITLE: #p::core::option::Option<&'static str> = #p::core::option::Option::None;
                 const DESCRIPTION: #p::core::option::Option<&'static str> =
                     #p::core::option::Option::None;
-                const DISCRIMINATOR: &'static str = "";
+                const DISCRIMINATOR: #p::core::option::Option<&'static str> =
+                    #p::core::option::Option::None;
                 const ACTIONS: &'static [#p::Action] = &[];
                 const STATIC_ANNOTATIONS: #p::Annotations = #p::Annotations::new();
                 fn input_schema() -> &'static str {

@@ -3,74 +3,57 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-/// One hint: the key written in attributes and the facts the checks need.
+/// One hint: the key written in attributes and the facts the checks need,
+/// read from `annot_model`, where the runtime reads them too.
+#[derive(Clone, Copy)]
 pub struct Hint {
     /// Key in `#[annotate(...)]`, also the name of the `Annotations` setter.
     pub key: &'static str,
     /// Name on the wire, accepted by nothing but suggested from.
     pub wire: &'static str,
+    /// The hint in the shared model.
+    pub model: annot_model::Hint,
 }
 
-/// Every hint, in the runtime's `Hint::ALL` order.
-pub const HINTS: [Hint; 10] = [
-    Hint {
-        key: "read_only",
-        wire: "readOnlyHint",
-    },
-    Hint {
-        key: "destructive",
-        wire: "destructiveHint",
-    },
-    Hint {
-        key: "idempotent",
-        wire: "idempotentHint",
-    },
-    Hint {
-        key: "open_world",
-        wire: "openWorldHint",
-    },
-    Hint {
-        key: "ai_processing",
-        wire: "aiProcessingHint",
-    },
-    Hint {
-        key: "slow_execution",
-        wire: "slowExecutionHint",
-    },
-    Hint {
-        key: "resource_intensive",
-        wire: "resourceIntensiveHint",
-    },
-    Hint {
-        key: "sensitive_data",
-        wire: "sensitiveDataHint",
-    },
-    Hint {
-        key: "privileged_access",
-        wire: "privilegedAccessHint",
-    },
-    Hint {
-        key: "reversible",
-        wire: "reversibleHint",
-    },
-];
+/// Every hint, in the model's `Hint::ALL` order.
+pub const HINTS: [Hint; 10] = {
+    let all = annot_model::Hint::ALL;
+    let mut hints = [Hint {
+        key: "",
+        wire: "",
+        model: annot_model::Hint::ReadOnly,
+    }; 10];
+    let mut index = 0;
+    while index < all.len() {
+        hints[index] = Hint {
+            key: all[index].attribute_name(),
+            wire: all[index].wire_name(),
+            model: all[index],
+        };
+        index += 1;
+    }
+    hints
+};
 
-const READ_ONLY: usize = 0;
+/// The position of `readOnlyHint`.
+pub const READ_ONLY: usize = annot_model::Hint::ReadOnly as usize;
 
-/// Hints a read-only action cannot hold at the given value, and why.
-const READ_ONLY_CONTRADICTIONS: [(usize, bool, &str); 3] = [
-    (
-        1,
-        true,
-        "a read-only action changes nothing, so it cannot be destructive",
-    ),
-    (2, false, "a read-only action is always idempotent"),
-    (
-        9,
-        false,
-        "a read-only action has nothing to undo, so it cannot be irreversible",
-    ),
-];
+/// Whether the hint at `index` only means something for writes
+/// (`destructive`, `idempotent`, `reversible`).
+pub fn is_write_only(index: usize) -> bool {
+    HINTS[index].model.only_meaningful_when_writing()
+}
+
+/// Why a read-only action cannot hold a write-only hint at its risky value.
+fn read_only_reason(hint: annot_model::Hint) -> &'static str {
+    match hint {
+        annot_model::Hint::Destructive => {
+            "a read-only action changes nothing, so it cannot be destructive"
+        }
+        annot_model::Hint::Idempotent => "a read-only action is always idempotent",
+        _ => "a read-only action has nothing to undo, so it cannot be irreversible",
+    }
+}
 
 pub fn hint_index(key: &str) -> Option<usize> {
     HINTS.iter().position(|hint| hint.key == key)
@@ -104,10 +87,20 @@ impl HintSet {
         self.values.iter().all(Option::is_none)
     }
 
-    /// These values, with `defaults` filling the hints left unset.
+    /// These values, with `defaults` filling the hints left unset; on a
+    /// read-only action, defaults of the hints that only mean something for
+    /// writes are skipped (they would be normalised away, and contradict).
     pub fn with_defaults(&self, defaults: &HintSet) -> HintSet {
         let mut merged = self.clone();
-        for (value, default) in merged.values.iter_mut().zip(&defaults.values) {
+        let read_only = matches!(
+            self.values[READ_ONLY].or(defaults.values[READ_ONLY]),
+            Some(HintValue { value: true, .. })
+        );
+        for (index, (value, default)) in merged.values.iter_mut().zip(&defaults.values).enumerate()
+        {
+            if read_only && is_write_only(index) {
+                continue;
+            }
             if value.is_none() {
                 *value = default.map(|default| HintValue {
                     inherited: true,
@@ -126,7 +119,12 @@ impl HintSet {
             return Vec::new();
         };
         let mut errors = Vec::new();
-        for (index, risky, reason) in READ_ONLY_CONTRADICTIONS {
+        for (index, hint) in HINTS.iter().enumerate() {
+            if !is_write_only(index) {
+                continue;
+            }
+            let risky = hint.model.risky_value();
+            let reason = read_only_reason(hint.model);
             let Some(other) = self.values[index].filter(|other| other.value == risky) else {
                 continue;
             };
@@ -149,6 +147,15 @@ impl HintSet {
             ));
         }
         errors
+    }
+
+    /// These values in the shared model, to reason with as the runtime will.
+    pub fn to_model(&self) -> annot_model::Annotations {
+        let mut annotations = annot_model::Annotations::new();
+        for (value, hint) in self.values.iter().zip(&HINTS) {
+            annotations = annotations.with(hint.model, value.map(|value| value.value));
+        }
+        annotations
     }
 
     /// `<private>::Annotations::new().read_only(true)...` with an optional title.

@@ -21,6 +21,7 @@ mod schema;
 mod serde_attr;
 mod shapes;
 mod suggest;
+mod types;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
@@ -30,8 +31,41 @@ use syn::{Data, DeriveInput, Fields};
 use crate::attr::{OptionsOf, derives_serde, is_annotate, is_serde, parse_options};
 use crate::ctxt::Errors;
 
-/// Generates `annot::AnnotatedTool` for an enum whose variants are a tool's
-/// actions, or for a struct whose action field has an `#[mcp_actions]` type.
+/// Generates `annot::AnnotatedTool` for a struct of arguments (a tool with a
+/// single action), for an enum whose variants are a tool's actions, or for a
+/// struct whose action field has an `#[mcp_actions]` type.
+///
+/// # The common shape: a struct of arguments
+///
+/// A struct with no discriminator (no `discriminator = "..."`, no
+/// `#[serde(tag)]`, no field named `action`) is a tool with one action: the
+/// hints and rules of `#[mcp_tool(...)]` are its own, its `inputSchema` is an
+/// object of exactly its fields, `DISCRIMINATOR` is `None`, and its one
+/// action is named after the tool. A unit struct is a tool without arguments.
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_tool};
+///
+/// /// Run one SQL statement.
+/// #[mcp_tool(
+///     open_world = false,
+///     destructive,
+///     when(sql matches r"(?i)^\s*(select|show|explain)\b") => (read_only),
+/// )]
+/// struct RunQuery {
+///     sql: String,
+/// }
+///
+/// let select = RunQuery::from_arguments_str(r#"{"sql":"select 1"}"#).unwrap();
+/// assert!(select.resolve().is_read_only());
+/// let drop = RunQuery::from_arguments_str(r#"{"sql":"drop table t"}"#).unwrap();
+/// assert_eq!(drop.resolve().destructive, Some(true));
+/// assert_eq!(RunQuery::DISCRIMINATOR, None);
+/// assert_eq!(
+///     RunQuery::input_schema(),
+///     r#"{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"],"additionalProperties":false}"#
+/// );
+/// ```
 ///
 /// # Shape (a): an enum of actions
 ///
@@ -116,8 +150,10 @@ use crate::ctxt::Errors;
 /// `ai_processing`, `slow_execution`, `resource_intensive`, `sensitive_data`,
 /// `privileged_access`, `reversible` (SEP-1984), each written `key` (true) or
 /// `key = true|false`; and `title = "..."`. A bare `#[annotate]` takes the
-/// defaults explicitly. A variant with no `#[annotate]` is an error unless the
-/// tool gives at least one default.
+/// tool's defaults explicitly. A variant with no `#[annotate]` is an error,
+/// even when the tool gives defaults: nothing is left to the specification's
+/// worst case silently. Tool-level defaults of `destructive`, `idempotent`
+/// and `reversible` apply to the actions that are not read-only.
 ///
 /// # serde attributes
 ///
@@ -148,8 +184,8 @@ use crate::ctxt::Errors;
 ///
 /// #[mcp_tool(
 ///     open_world = false,
-///     // Any action with a `path` field.
-///     when(path matches "^/(etc|root|sys)(/|$)") => (privileged_access, sensitive_data),
+///     // Any action with a `path` field, whatever the spelling of the path.
+///     when(path path_matches "^/(etc|root|sys)(/|$)") => (privileged_access, sensitive_data),
 /// )]
 /// #[serde(rename_all = "snake_case")]
 /// enum Files {
@@ -166,6 +202,9 @@ use crate::ctxt::Errors;
 ///
 /// let etc = Files::from_arguments_str(r#"{"action":"read","path":"/etc/passwd"}"#).unwrap();
 /// assert_eq!(etc.resolve().privileged_access, Some(true));
+/// let dotted = Files::from_arguments_str(r#"{"action":"read","path":"/tmp/..//etc/passwd"}"#)
+///     .unwrap();
+/// assert_eq!(dotted.resolve(), etc.resolve());
 /// let kept = Files::from_arguments_str(
 ///     r#"{"action":"delete","path":"a","backup":"a.bak"}"#,
 /// ).unwrap();
@@ -186,8 +225,9 @@ use crate::ctxt::Errors;
 ///            | "any" "(" predicate ("," predicate)* ")"
 ///            | "not" "(" predicate ")"
 ///            | "some" "(" field ")"              -- an Option field is present, not null
-///            | field "matches" string            -- regex search (the `regex` crate's syntax)
-///            | field "matches_template" string   -- HTTP path template, see below
+///            | field "matches" string            -- regex search of the raw string
+///            | field "path_matches" string       -- regex search of the normalised file path
+///            | field "matches_template" string   -- template of the normalised URL path
 ///            | field ("==" | "!=") literal
 ///            | field "in" "[" literal ("," literal)* "]"
 ///            | field ("<" | "<=" | ">" | ">=") number
@@ -198,7 +238,7 @@ use crate::ctxt::Errors;
 /// `field` is the Rust name of a field of the action (of the struct, in shape
 /// (b), where the action field itself is compared with action names:
 /// `method == "DELETE"`, `method in ["POST", "PUT"]`). Strings (`String`,
-/// `Box<str>`, `Cow<str>`, ...) take `matches`, `matches_template`, `==`,
+/// `Box<str>`, `Cow<str>`, ...) take `matches`, `path_matches`, `matches_template`, `==`,
 /// `!=`, `in` with strings; integers and floats take numbers and comparisons;
 /// `bool` takes `true`/`false`. A test of an absent `Option` field is false
 /// (so `not(mode == "a")` holds when `mode` is absent); `some` tests presence.
@@ -208,11 +248,30 @@ use crate::ctxt::Errors;
 /// segment and a final `*` (or `*name`) for any rest; one trailing `/` and a
 /// query string or fragment are ignored.
 ///
+/// **Paths.** `matches` sees the raw string: `//etc/shadow` does not match
+/// `^/etc/`. `path_matches` and `matches_template` see the lexical normal
+/// form of the path (`annot::rules::normalize_path`): empty and `.`
+/// segments removed, `..` resolved, a trailing `/` dropped, a relative path
+/// read from the root, and for `matches_template` (an HTTP path) the query
+/// and fragment cut off and `%XX` escapes decoded first. A template's
+/// parameters therefore never match a dot or an empty segment. A path with
+/// no safe normal form (`..` above the root, a backslash or NUL, an escaped
+/// `/`, `\` or `%`, escapes that are not UTF-8) leaves the test
+/// *undecided*; predicates follow Kleene's three-valued logic, and a rule
+/// whose predicate is undecided joins its hints with the call's (the riskier
+/// wins) instead of replacing them: it can raise risk, never lower it.
+/// Operators, not a field attribute, choose the reading, because one field
+/// may be tested both ways and the rule shows which reading it relies on.
+///
 /// Checked at compile time: every field exists (with a suggestion when
 /// misspelt) and has a type its test fits; every regex and template
 /// compiles, and the patterns of one field compile together; every action
 /// name compared with the action field is an action of its type; a rule sets
-/// at least one hint, never a contradictory pair (`read_only, destructive`).
+/// at least one hint, never a contradictory pair (`read_only, destructive`);
+/// a rule that sets `destructive`, `idempotent` or `reversible` where the
+/// action is read-only (where they mean nothing) also sets `read_only =
+/// false` (for a struct with an action field, checked in const evaluation
+/// against every action the rule can fire on).
 ///
 /// **Semantics.** A call's annotations are its action's (the action's hints,
 /// then the tool's defaults for the hints it leaves unset) with, for each
@@ -220,7 +279,11 @@ use crate::ctxt::Errors;
 /// the firing rules' values (the riskier value wins: `destructive` over
 /// `destructive = false`), then the specification's defaults and read-only
 /// normalisation (`annot::Annotations::effective`). The order of rules never
-/// matters. The static annotations of an action (`ACTIONS`) join its own
+/// matters. When a rule turns a read-only action's `read_only` off, the
+/// hints `destructive`, `idempotent`, `reversible` that no firing rule sets
+/// take what an action declared `read_only = false` would have: the tool's
+/// defaults, then the specification's. This precedence is defined once, in
+/// `annot-model`, which the macro and the runtime share. The static annotations of an action (`ACTIONS`) join its own
 /// hints with every rule that can fire on it, so every resolution stays
 /// within them by construction; a rule certain to fire on an action (it only
 /// tests the action field) replaces that action's value instead. Overriding
@@ -280,7 +343,8 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// [`macro@mcp_tool`] struct (see its shape (b)).
 ///
 /// Options, `#[mcp_actions(...)]`: `crate = "path"` and hint defaults, as for
-/// `#[mcp_tool]`. serde's `rename_all` on the enum and `rename` on variants are
+/// `#[mcp_tool]`. Each value's annotations and name are its row of
+/// `ACTIONS`, found by `index()` (see `annot::AnnotatedActions`). serde's `rename_all` on the enum and `rename` on variants are
 /// honoured. `Clone` and `Copy` are implemented unless derived.
 ///
 /// ```
@@ -298,8 +362,9 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// }
 ///
 /// assert_eq!(CacheOp::NAMES, ["get", "evict"]);
-/// assert_eq!(CacheOp::from_name("evict").map(CacheOp::name), Some("evict"));
-/// assert_eq!(CacheOp::Get.annotations().open_world, Some(false));
+/// assert_eq!(CacheOp::from_name("evict").map(|op| op.action().name), Some("evict"));
+/// assert_eq!(CacheOp::Get.action().annotations.open_world, Some(false));
+/// assert_eq!(CacheOp::Evict.index(), 1);
 /// ```
 #[proc_macro_attribute]
 pub fn mcp_actions(args: TokenStream, input: TokenStream) -> TokenStream {

@@ -13,10 +13,11 @@
 //! it; how per-action rules are stated depends on the [`SchemaShape`].
 
 use quote::ToTokens;
-use syn::{GenericArgument, PathArguments, Type};
+use syn::Type;
 
 use crate::ast::Field;
 use crate::json::Json;
+use crate::types::{Class, classify, peel};
 
 /// How a tool with several actions states its per-action fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,45 +95,39 @@ impl Builder {
             .any(|fill| matches!(fill.kind, FillKind::Schemars))
     }
 
-    /// The schema of a type, as serde deserializes it.
+    /// The schema of a type, as serde deserializes it, by its one
+    /// classification (`types::classify`).
     pub fn type_schema(&mut self, ty: &Type) -> Json {
-        let ty = peel(ty);
-        let Some((name, args)) = last_segment(ty) else {
-            return self.fill(FillKind::Schemars, Some(ty));
-        };
         let simple = |kind: &str| Json::object([("type", Json::str(kind))]);
-        match (name.as_str(), args.as_slice()) {
-            ("bool", []) => simple("boolean"),
-            ("String", []) => simple("string"),
-            ("char", []) => Json::object([
+        match classify(ty) {
+            Class::Bool => simple("boolean"),
+            Class::Str => simple("string"),
+            Class::Char => Json::object([
                 ("type", Json::str("string")),
                 ("minLength", Json::Number("1".into())),
                 ("maxLength", Json::Number("1".into())),
             ]),
-            ("f32" | "f64", []) => simple("number"),
-            ("Option", [inner]) => {
+            Class::Float => simple("number"),
+            Class::Option(inner) => {
                 let inner = self.type_schema(inner);
                 nullable(inner)
             }
-            ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [item, ..]) => Json::object([
+            Class::Seq(item) => Json::object([
                 ("type", Json::str("array")),
                 ("items", self.type_schema(item)),
             ]),
-            ("HashMap" | "BTreeMap", [key, value, ..]) if is_string(key) => Json::object([
+            Class::Map(value) => Json::object([
                 ("type", Json::str("object")),
                 ("additionalProperties", self.type_schema(value)),
             ]),
-            ("Box", [inner]) => self.type_schema(inner),
-            ("Value", []) if is_serde_json_value(ty) => any_value(),
-            (integer, []) => match integer_range(integer) {
-                Some((min, max)) => Json::object([
-                    ("type", Json::str("integer")),
-                    ("minimum", Json::Number(min)),
-                    ("maximum", Json::Number(max)),
-                ]),
-                None => self.fill(FillKind::Schemars, Some(ty)),
-            },
-            _ => self.fill(FillKind::Schemars, Some(ty)),
+            Class::Boxed(inner) => self.type_schema(inner),
+            Class::JsonValue => any_value(),
+            Class::Int(range) => Json::object([
+                ("type", Json::str("integer")),
+                ("minimum", Json::Number(range.min.to_string())),
+                ("maximum", Json::Number(range.max.to_string())),
+            ]),
+            Class::Other => self.fill(FillKind::Schemars, Some(peel(ty))),
         }
     }
 
@@ -205,76 +200,6 @@ fn nullable(inner: Json) -> Json {
     )])
 }
 
-/// Strips groups and parentheses around a type.
-pub(crate) fn peel(ty: &Type) -> &Type {
-    match ty {
-        Type::Group(group) => peel(&group.elem),
-        Type::Paren(paren) => peel(&paren.elem),
-        other => other,
-    }
-}
-
-/// The last path segment's name and its type arguments.
-pub(crate) fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
-    let Type::Path(path) = ty else { return None };
-    if path.qself.is_some() {
-        return None;
-    }
-    let segment = path.path.segments.last()?;
-    let args = match &segment.arguments {
-        PathArguments::None => Vec::new(),
-        PathArguments::AngleBracketed(args) => args
-            .args
-            .iter()
-            .filter_map(|arg| match arg {
-                GenericArgument::Type(ty) => Some(ty),
-                _ => None,
-            })
-            .collect(),
-        PathArguments::Parenthesized(_) => return None,
-    };
-    Some((segment.ident.to_string(), args))
-}
-
-/// The `T` of `Option<T>`, recognised by name as serde does.
-pub fn option_inner(ty: &Type) -> Option<&Type> {
-    match last_segment(peel(ty))? {
-        (name, args) if name == "Option" && args.len() == 1 => Some(args[0]),
-        _ => None,
-    }
-}
-
-fn is_string(ty: &Type) -> bool {
-    matches!(last_segment(peel(ty)), Some((name, args)) if name == "String" && args.is_empty())
-}
-
-fn is_serde_json_value(ty: &Type) -> bool {
-    let Type::Path(path) = ty else { return false };
-    let segments: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
-    segments.len() >= 2 && segments[segments.len() - 2] == "serde_json"
-}
-
-/// The range of a primitive integer type. `usize`/`isize` take the 64-bit range.
-fn integer_range(name: &str) -> Option<(String, String)> {
-    let (min, max): (i128, i128) = match name {
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" => (0, u64::MAX.into()),
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
-        _ => return None,
-    };
-    Some((min.to_string(), max.to_string()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,8 +267,19 @@ mod tests {
     #[test]
     fn option_is_recognised_by_name() {
         let ty: Type = syn::parse_str("std::option::Option<u8>").unwrap();
-        assert!(option_inner(&ty).is_some());
+        assert!(crate::types::option_inner(&ty).is_some());
         let ty: Type = syn::parse_str("Vec<u8>").unwrap();
-        assert!(option_inner(&ty).is_none());
+        assert!(crate::types::option_inner(&ty).is_none());
+    }
+
+    #[test]
+    fn string_pointers_and_wide_integers() {
+        for ty in ["Box<str>", "std::sync::Arc<str>", "Cow<'static, str>"] {
+            assert_eq!(schema_of(ty), r#"{"type":"string"}"#, "{ty}");
+        }
+        assert_eq!(
+            schema_of("u128"),
+            r#"{"type":"integer","minimum":0,"maximum":18446744073709551615}"#
+        );
     }
 }

@@ -183,11 +183,13 @@ impl Builder {
 
     /// Shape (b): a flat object; the discriminator field's schema comes from its
     /// `#[mcp_actions]` type.
-    pub fn struct_schema(&mut self, discriminator: &str, fields: &[Field]) -> Json {
+    /// The schema of a struct tool: with its action field (shape b), or of
+    /// exactly its fields (`discriminator` `None`, a single-action tool).
+    pub fn struct_schema(&mut self, discriminator: Option<&str>, fields: &[Field]) -> Json {
         let mut properties = Vec::new();
         let mut required = Vec::new();
         for field in fields.iter().filter(|field| !field.skip) {
-            let schema = if field.name == discriminator {
+            let schema = if Some(field.name.as_str()) == discriminator {
                 self.action_field_schema(field)
             } else {
                 self.field_schema(field)

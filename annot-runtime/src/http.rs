@@ -10,21 +10,26 @@ use crate::{Action, AnnotatedActions, Annotations};
 ///
 /// | method | readOnlyHint | destructiveHint | idempotentHint |
 /// |---|---|---|---|
-/// | `GET`, `HEAD`, `OPTIONS` | true | false | true |
+/// | `GET`, `HEAD`, `OPTIONS` | true | (false) | (true) |
 /// | `POST` | false | false | false |
 /// | `PUT` | false | false | true |
 /// | `PATCH` | false | false | false |
 /// | `DELETE` | false | true | true |
 ///
 /// `openWorldHint` and the SEP-1984 hints are left to the tool
-/// (`#[mcp_tool(open_world = true)]`).
+/// (`#[mcp_tool(open_world = true)]`). The read-only methods declare
+/// `readOnlyHint` only: the values in parentheses are what
+/// [`Annotations::effective`] implies for a read, and a rule that turns
+/// `read_only` off on a `GET` gets the hints any read-only action would get
+/// (the tool's defaults, then the specification's: destructive, not
+/// idempotent), not a `GET`-specific guess.
 ///
 /// ```
 /// use annot_runtime::{AnnotatedActions, HttpMethod};
 ///
 /// let delete: HttpMethod = "DELETE".parse().unwrap();
-/// assert_eq!(delete.annotations().destructive, Some(true));
-/// assert!(HttpMethod::Get.annotations().is_read_only());
+/// assert_eq!(delete.action().annotations.destructive, Some(true));
+/// assert!(HttpMethod::Get.action().annotations.is_read_only());
 /// assert_eq!(HttpMethod::NAMES[3], "POST");
 /// ```
 ///
@@ -59,10 +64,7 @@ pub enum HttpMethod {
     Delete,
 }
 
-const READ: Annotations = Annotations::new()
-    .read_only(true)
-    .destructive(false)
-    .idempotent(true);
+const READ: Annotations = Annotations::new().read_only(true);
 
 impl HttpMethod {
     /// Every method, in the order of [`AnnotatedActions::ACTIONS`].
@@ -137,12 +139,8 @@ impl AnnotatedActions for HttpMethod {
         r#"`PATCH`: change part of a resource.\n`DELETE`: remove a resource."}"#
     );
 
-    fn annotations(self) -> Annotations {
-        self.inferred_annotations()
-    }
-
-    fn name(self) -> &'static str {
-        self.as_str()
+    fn index(self) -> usize {
+        self as usize
     }
 
     fn from_name(name: &str) -> Option<Self> {
@@ -184,6 +182,9 @@ mod tests {
             assert_eq!(action.name.parse::<HttpMethod>(), Ok(*method));
         }
         assert_eq!(HttpMethod::NAMES.len(), HttpMethod::ACTIONS.len());
+        for method in HttpMethod::ALL {
+            assert_eq!(method.action().name, method.as_str());
+        }
         let json: Vec<String> = serde_json::from_str(HttpMethod::NAMES_JSON).unwrap();
         assert_eq!(json, HttpMethod::NAMES);
         assert!("get".parse::<HttpMethod>().is_err());
@@ -202,7 +203,7 @@ mod tests {
     #[test]
     fn the_table_of_seed_002() {
         let hints = |method: HttpMethod| {
-            let a = method.annotations().effective();
+            let a = method.action().annotations.effective();
             (a.read_only, a.destructive, a.idempotent)
         };
         let t = Some(true);
@@ -214,11 +215,18 @@ mod tests {
         assert_eq!(hints(HttpMethod::Put), (f, f, t));
         assert_eq!(hints(HttpMethod::Patch), (f, f, f));
         assert_eq!(hints(HttpMethod::Delete), (f, t, t));
+        // Reads declare `readOnlyHint` only: the rest is what a read implies.
+        for read in [HttpMethod::Get, HttpMethod::Head, HttpMethod::Options] {
+            assert_eq!(
+                read.action().annotations,
+                Annotations::new().read_only(true)
+            );
+        }
         // The tool decides whether it reaches an open world.
         assert!(
             HttpMethod::ALL
                 .iter()
-                .all(|m| m.annotations().open_world.is_none())
+                .all(|m| m.action().annotations.open_world.is_none())
         );
     }
 }

@@ -7,9 +7,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod annotations;
 pub mod client;
-mod hint;
 mod http;
 pub mod protocol;
 #[cfg(feature = "rmcp")]
@@ -22,8 +20,7 @@ mod wire;
 #[doc(hidden)]
 pub mod private;
 
-pub use annotations::{Annotations, BoundViolation};
-pub use hint::Hint;
+pub use annot_model::{Annotations, BoundViolation, Hint};
 pub use http::{HttpMethod, UnknownMethod};
 pub use rules::{Authorization, Explanation, Rule, Scopes};
 pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};

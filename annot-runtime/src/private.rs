@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
 use crate::ArgumentError;
+pub use crate::tool::declared_action;
 use crate::tool::json_type;
 
 mod consts;
@@ -14,8 +15,9 @@ mod schema;
 
 pub use crate::rules::explain::{Evaluated, explain};
 pub use crate::rules::{
-    Authorization, Matches, PatternSet, Resolver, Rule, Scopes, Tri, bound_annotations,
-    bound_authorization, contains, fill_defaults, static_authorization,
+    Authorization, Matches, PathKind, PatternSet, Resolver, Rule, Scopes, Tri, action_base,
+    bound_annotations, bound_authorization, contains, fill_defaults, pattern_tri,
+    static_authorization,
 };
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,

@@ -28,8 +28,10 @@ pub trait AnnotatedTool: Sized {
     const TITLE: Option<&'static str>;
     /// Description of the tool, by default its doc comment.
     const DESCRIPTION: Option<&'static str>;
-    /// The argument whose value selects the action (`"action"` by default).
-    const DISCRIMINATOR: &'static str;
+    /// The argument whose value selects the action (`"action"` by default);
+    /// `None` for a tool with a single action, whose arguments are exactly
+    /// its fields.
+    const DISCRIMINATOR: Option<&'static str>;
     /// Every action, in declaration order.
     const ACTIONS: &'static [Action];
     /// The worst case over every valid argument set: what `tools/list` advertises.
@@ -99,6 +101,40 @@ pub trait AnnotatedTool: Sized {
 /// own defaults, not the specification's): the `#[mcp_tool]` struct fills the
 /// hints an action leaves unset with its tool-level defaults, then applies
 /// [`Annotations::effective`].
+///
+/// **One table.** A value's annotations and name are its row of
+/// [`ACTIONS`](Self::ACTIONS), found by [`index`](Self::index): `#[mcp_tool]`
+/// reads nothing else, so the static worst case it advertises (built from
+/// `ACTIONS`) and every resolution (built from the value's row) come from the
+/// same rows, and a hand-written impl cannot make them disagree. A value
+/// whose `index` is past the end of the table resolves to
+/// [`Annotations::worst`], every hint at its risky value.
+///
+/// ```
+/// use annot_runtime::{Action, AnnotatedActions, Annotations};
+///
+/// #[derive(Clone, Copy)]
+/// enum Op { Get, Wipe }
+///
+/// impl AnnotatedActions for Op {
+///     const ACTIONS: &'static [Action] = &[
+///         Action { name: "get", annotations: Annotations::new().read_only(true) },
+///         Action { name: "wipe", annotations: Annotations::new().destructive(true) },
+///     ];
+///     const NAMES: &'static [&'static str] = &["get", "wipe"];
+///     const NAMES_JSON: &'static str = r#"["get","wipe"]"#;
+///     const SCHEMA: &'static str = r#"{"type":"string","enum":["get","wipe"]}"#;
+///     fn index(self) -> usize {
+///         self as usize
+///     }
+///     fn from_name(name: &str) -> Option<Self> {
+///         match name { "get" => Some(Op::Get), "wipe" => Some(Op::Wipe), _ => None }
+///     }
+/// }
+///
+/// assert_eq!(Op::Wipe.action().annotations.destructive, Some(true));
+/// assert_eq!(Op::Get.action().name, "get");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an enum of actions",
     label = "the action field of an #[mcp_tool] struct needs an #[mcp_actions] enum",
@@ -115,14 +151,31 @@ pub trait AnnotatedActions: Sized + Copy + 'static {
     /// the enum's and the variants' doc comments.
     const SCHEMA: &'static str;
 
-    /// The declared annotations of this action.
-    fn annotations(self) -> Annotations;
-
-    /// The wire name of this action.
-    fn name(self) -> &'static str;
+    /// The position of this action's row in [`ACTIONS`](Self::ACTIONS).
+    fn index(self) -> usize;
 
     /// The action of a wire name, if there is one.
     fn from_name(name: &str) -> Option<Self>;
+
+    /// This action's row of [`ACTIONS`](Self::ACTIONS): its name and declared
+    /// annotations; a row named `""` with [`Annotations::worst`] when
+    /// [`index`](Self::index) is past the end.
+    fn action(self) -> Action {
+        declared_action(Self::ACTIONS, self.index())
+    }
+}
+
+/// Row `index` of `actions`, or the worst case when there is none: an action
+/// nobody declared may do anything.
+pub const fn declared_action(actions: &[Action], index: usize) -> Action {
+    if index < actions.len() {
+        actions[index]
+    } else {
+        Action {
+            name: "",
+            annotations: Annotations::worst(),
+        }
+    }
 }
 
 /// Arguments that do not fit the tool's input schema.

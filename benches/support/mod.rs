@@ -73,7 +73,8 @@ pub fn assert_every_action<T: AnnotatedTool>(arguments: &[Value]) {
         assert!(
             arguments
                 .iter()
-                .any(|arguments| arguments[T::DISCRIMINATOR] == action.name),
+                .any(|arguments| T::DISCRIMINATOR
+                    .is_none_or(|field| arguments[field] == action.name)),
             "no arguments for the action `{}` of `{}`",
             action.name,
             T::NAME

@@ -21,7 +21,7 @@ use annot::mcp_tool;
 #[mcp_tool(
     open_world = false,
     title = "Manage files",
-    when(path matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)")
+    when(path path_matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)")
         => (privileged_access, sensitive_data),
 )]
 #[serde(rename_all = "snake_case")]

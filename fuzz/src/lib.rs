@@ -32,7 +32,7 @@ pub struct ToolInfo {
 fn info<T: AnnotatedTool>() -> ToolInfo {
     ToolInfo {
         name: T::NAME,
-        discriminator: T::DISCRIMINATOR,
+        discriminator: T::DISCRIMINATOR.expect("the fuzzed example tools have actions"),
         declared: T::STATIC_ANNOTATIONS,
         actions: T::ACTIONS,
         schema: serde_json::from_str(T::input_schema()).expect("inputSchema is JSON"),

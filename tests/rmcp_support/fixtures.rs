@@ -46,7 +46,7 @@ impl AnnotatedTool for Fetch {
     const NAME: &'static str = "fetch";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = Some("GET or POST a URL.");
-    const DISCRIMINATOR: &'static str = "method";
+    const DISCRIMINATOR: Option<&'static str> = Some("method");
     const ACTIONS: &'static [Action] = &[
         Action {
             name: "get",

@@ -325,7 +325,7 @@ pub fn junk(known: &[String]) -> BoxedStrategy<Value> {
 /// `field matches_template "/a/:b/*"` and `field == literal`.
 pub fn rule_values(rules: &[&str]) -> BTreeMap<String, Vec<BoxedStrategy<Value>>> {
     let tests = regex::Regex::new(
-        r#"(\w+) (matches_template|matches|==) (r"[^"]*"|"(?:[^"\\]|\\.)*"|true|false|-?[0-9.]+)"#,
+        r#"(\w+) (matches_template|path_matches|matches|==) (r"[^"]*"|"(?:[^"\\]|\\.)*"|true|false|-?[0-9.]+)"#,
     )
     .expect("a valid regex");
     let mut values: BTreeMap<String, Vec<BoxedStrategy<Value>>> = BTreeMap::new();
@@ -337,7 +337,7 @@ pub fn rule_values(rules: &[&str]) -> BTreeMap<String, Vec<BoxedStrategy<Value>>
                 None => serde_json::from_str::<String>(literal).ok(),
             };
             let strategy = match (operator, text) {
-                ("matches", Some(pattern)) => matching(&pattern),
+                ("matches" | "path_matches", Some(pattern)) => matching(&pattern),
                 ("matches_template", Some(template)) => matching(&template_regex(&template)),
                 ("==", Some(text)) => Some(Just(Value::String(text)).boxed()),
                 ("==", None) => serde_json::from_str(literal).ok().map(|v| Just(v).boxed()),

@@ -68,6 +68,7 @@ pub enum MixedExact {
 #[mcp_tool(read_only, open_world = false)]
 #[allow(dead_code)]
 pub enum Lookup {
+    #[annotate]
     Get {
         key: String,
         default: Option<String>,

@@ -40,7 +40,7 @@ impl AnnotatedTool for ManageFiles {
     const TITLE: Option<&'static str> = Some("Manage files");
     const DESCRIPTION: Option<&'static str> =
         Some("Read, append, replace, or delete file contents");
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[
         Action {
             name: "read",
@@ -134,7 +134,7 @@ impl AnnotatedTool for Counter {
     const NAME: &'static str = "counter";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = None;
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[
         Action {
             name: "peek",
@@ -193,7 +193,7 @@ impl AnnotatedTool for Liar {
     const NAME: &'static str = "liar";
     const TITLE: Option<&'static str> = None;
     const DESCRIPTION: Option<&'static str> = Some("Breaks its promises");
-    const DISCRIMINATOR: &'static str = "action";
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = &[
         Action {
             name: "speak",

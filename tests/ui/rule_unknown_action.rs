@@ -2,7 +2,7 @@ use annot::{HttpMethod, mcp_tool};
 
 #[mcp_tool(
     discriminator = "method",
-    when(method in ["GET", "DELET"]) => (destructive = false),
+    when(method in ["GET", "DELET"]) => (sensitive_data = false),
 )]
 struct Api {
     method: HttpMethod,

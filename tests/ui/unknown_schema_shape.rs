@@ -2,7 +2,9 @@ use annot::mcp_tool;
 
 #[mcp_tool(read_only, schema = "strict")]
 enum Files {
+    #[annotate]
     Read { path: String },
+    #[annotate]
     List,
 }
 

@@ -10,9 +10,12 @@ use super::kind::{Base, Kind, kind_of};
 use super::patterns::{check_pattern_sets, collect_patterns, pattern_regex};
 use super::scopes::check_authorization;
 use super::template::template_regex;
-use super::{Literal, Predicate, Rule, Test};
+use super::{Haystack, Literal, Predicate, Rule, Test};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
+use annot_model::{Annotations, action_base};
+
+use crate::hints::{HINTS, HintValue, READ_ONLY, is_write_only};
 use crate::suggest::did_you_mean;
 
 /// Where a rule was written.
@@ -34,9 +37,11 @@ pub struct CheckedRule {
     pub source: String,
 }
 
-/// The patterns every rule tests one field against: one `RegexSet`.
+/// The patterns every rule tests one field against, read one way (raw, as
+/// a file path, as a URL path): one `RegexSet`.
 pub struct FieldPatterns {
     pub field: String,
+    pub haystack: Haystack,
     pub regexes: Vec<String>,
 }
 
@@ -55,7 +60,11 @@ impl Checked {
     /// The set and position of a `matches`/`matches_template` test of `field`.
     pub fn pattern(&self, field: &str, test: &Test) -> Option<(usize, usize)> {
         let regex = pattern_regex(test)?.ok()?;
-        let set = self.patterns.iter().position(|set| set.field == field)?;
+        let haystack = test.haystack()?;
+        let set = self
+            .patterns
+            .iter()
+            .position(|set| set.field == field && set.haystack == haystack)?;
         let position = self.patterns[set]
             .regexes
             .iter()
@@ -123,6 +132,11 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
                 check_predicate(&rule.predicate, &kinds, &Place::Struct, errors);
                 vec![true]
             }
+            (Shape::Single { fields, .. }, _) => {
+                let kinds = field_kinds(fields, None);
+                check_predicate(&rule.predicate, &kinds, &Place::Struct, errors);
+                vec![true]
+            }
             (Shape::Enum(variants), Owner::Variant(position)) => {
                 let variant = &variants[position];
                 let kinds = field_kinds(&variant.fields, None);
@@ -144,7 +158,84 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
     }
     check_pattern_sets(&checked, errors);
     check_authorization(tool, &mut checked, errors);
+    let defaults = &tool.options.defaults;
+    match &tool.shape {
+        Shape::Enum(variants) => {
+            let actions: Vec<(String, Annotations)> = variants
+                .iter()
+                .map(|variant| {
+                    let hints = variant.annotate.as_ref().map(|a| a.hints.to_model());
+                    let base = action_base(hints.unwrap_or_default(), defaults.to_model());
+                    (format!("action `{}`", variant.ident), base)
+                })
+                .collect();
+            check_dead_hints(&checked, &actions, errors);
+        }
+        Shape::Single { .. } => {
+            let base = action_base(Annotations::new(), defaults.to_model());
+            let actions = [(format!("tool `{}`", tool.ident), base)];
+            check_dead_hints(&checked, &actions, errors);
+        }
+        Shape::Struct(_) => {} // checked in const evaluation, see `expand`
+    }
     checked
+}
+
+/// The hints a rule sets that only mean something for writes, when it does
+/// not also turn `read_only` off: on a read-only action they are dead.
+pub fn write_only_hints(rule: &Rule) -> Vec<(&'static str, Span)> {
+    let turns_read_only_off = matches!(
+        rule.hints.values[READ_ONLY],
+        Some(HintValue { value: false, .. })
+    );
+    if turns_read_only_off {
+        return Vec::new();
+    }
+    (0..HINTS.len())
+        .filter(|&index| is_write_only(index))
+        .filter_map(|index| {
+            let value = rule.hints.values[index]?;
+            Some((HINTS[index].key, value.span))
+        })
+        .collect()
+}
+
+/// A rule that sets write-only hints on a read-only action (its own, or the
+/// tool default's read-only) does nothing there: an error, so that no
+/// declaration silently does nothing.
+fn check_dead_hints(checked: &Checked, actions: &[(String, Annotations)], errors: &Errors) {
+    for rule in &checked.rules {
+        let dead = write_only_hints(&rule.rule);
+        if dead.is_empty() {
+            continue;
+        }
+        let read_only: Vec<&str> = actions
+            .iter()
+            .zip(&rule.applies)
+            .filter(|((_, base), applies)| **applies && base.is_read_only())
+            .map(|((name, _), _)| name.as_str())
+            .collect();
+        if read_only.is_empty() {
+            continue;
+        }
+        for (key, span) in dead {
+            errors.at(
+                span,
+                format!(
+                    "`{key}` does nothing on read-only {}: a read-only call is never \
+                     destructive, always idempotent, has nothing to reverse. If the call \
+                     writes when the rule fires, add `read_only = false` to the rule; \
+                     otherwise remove `{key}`{}",
+                    read_only.join(", "),
+                    if rule.applies.iter().filter(|a| **a).count() > 1 {
+                        ", or write the rule on the actions that write"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+    }
 }
 
 /// Where a predicate's fields come from, for messages.
@@ -349,7 +440,7 @@ fn check_test(name: &str, span: Span, kind: &Kind, test: &Test, errors: &Errors)
                  `{ty}`"
             ),
         ),
-        (Base::Str, Test::Matches(lit)) => {
+        (Base::Str, Test::Matches(lit) | Test::PathMatches(lit)) => {
             if let Err(problem) = regex::Regex::new(&lit.value()) {
                 errors.spanned(lit, format!("invalid regex: {problem}"));
             }
@@ -359,12 +450,8 @@ fn check_test(name: &str, span: Span, kind: &Kind, test: &Test, errors: &Errors)
                 errors.spanned(lit, format!("invalid path template: {problem}"));
             }
         }
-        (_, Test::Matches(_) | Test::MatchesTemplate(_)) => {
-            let operator = if matches!(test, Test::Matches(_)) {
-                "matches"
-            } else {
-                "matches_template"
-            };
+        (_, Test::Matches(_) | Test::PathMatches(_) | Test::MatchesTemplate(_)) => {
+            let operator = test.operator();
             errors.at(
                 span,
                 format!("`{operator}` tests a string field; `{name}` is `{ty}`"),

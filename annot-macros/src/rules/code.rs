@@ -9,7 +9,7 @@ use syn::{Ident, Type};
 
 use super::check::{Checked, CheckedRule};
 use super::kind::{Base, Kind, kind_of};
-use super::{Comparison, Literal, Predicate, Test};
+use super::{Comparison, Haystack, Literal, Predicate, Test};
 use crate::ast::Field;
 
 /// A field's Rust name, unrawed, as rules name it.
@@ -48,27 +48,38 @@ pub fn fire_rules(
         let patterns = format_ident!("__PATTERNS_{}", set);
         let matches = format_ident!("__matches_{}", set);
         let value = binding(name);
+        let search = |value: TokenStream| {
+            let text = quote!(#p::core::convert::AsRef::<str>::as_ref(#value));
+            match checked.patterns[set].haystack {
+                Haystack::Raw => quote!(#patterns.matches(#text)),
+                Haystack::FilePath => quote!(#patterns.matches_path(#text, #p::PathKind::File)),
+                Haystack::UrlPath => quote!(#patterns.matches_path(#text, #p::PathKind::Url)),
+            }
+        };
+        let absent = match checked.patterns[set].haystack {
+            Haystack::Raw => quote!(#p::Matches::One(false)),
+            _ => quote!(#p::core::option::Option::Some(#p::Matches::One(false))),
+        };
         if kind.optional {
+            let search = search(quote!(__value));
             quote! {
                 let #matches = match #value {
-                    #p::core::option::Option::Some(__value) => #patterns.matches(
-                        #p::core::convert::AsRef::<str>::as_ref(__value),
-                    ),
-                    #p::core::option::Option::None => #p::Matches::One(false),
+                    #p::core::option::Option::Some(__value) => #search,
+                    #p::core::option::Option::None => #absent,
                 };
             }
         } else {
-            quote! {
-                let #matches = #patterns.matches(#p::core::convert::AsRef::<str>::as_ref(#value));
-            }
+            let search = search(quote!(#value));
+            quote!(let #matches = #search;)
         }
     });
     let fires = rules.iter().map(|rule| {
         let index = rule.index;
         let condition = predicate(checked, &rule.rule.predicate, fields, discriminator, p);
         quote! {
-            if #condition {
-                __resolver.fire(&__RULES[#index]);
+            let __truth = #condition;
+            if !#p::core::matches!(__truth, #p::Tri::Never) {
+                __resolver.apply(&__RULES[#index], __truth);
                 __on_fire(&__RULES[#index]);
             }
         }
@@ -106,29 +117,34 @@ fn predicate(
     match predicate {
         Predicate::All(parts) => {
             let parts = parts.iter().map(recurse);
-            quote!((#(#parts)&&*))
+            quote!(#p::Tri::all(&[#(#parts),*]))
         }
         Predicate::Any(parts) => {
             let parts = parts.iter().map(recurse);
-            quote!((#(#parts)||*))
+            quote!(#p::Tri::any(&[#(#parts),*]))
         }
         Predicate::Not(inner) => {
             let inner = recurse(inner);
-            quote!((!(#inner)))
+            quote!(#inner.not())
         }
         Predicate::Some(field) => {
             let kind = kind_of(&field_named(fields, &field.name).ty, false);
             let value = binding(&field.name);
             if kind.optional {
-                quote!(#value.is_some())
+                quote!(#p::Tri::from_bool(#value.is_some()))
             } else {
-                quote!(true)
+                quote!(#p::Tri::Always)
             }
         }
         Predicate::Test(field, test) => {
             if let Some((set, position)) = checked.pattern(&field.name, test) {
                 let matches = format_ident!("__matches_{}", set);
-                return quote!(#matches.matched(#position));
+                return match test.haystack() {
+                    Some(Haystack::Raw) => {
+                        quote!(#p::Tri::from_bool(#matches.matched(#position)))
+                    }
+                    _ => quote!(#p::pattern_tri(&#matches, #position)),
+                };
             }
             let found = field_named(fields, &field.name);
             let is_action = discriminator == Some(found.name.as_str());
@@ -138,8 +154,7 @@ fn predicate(
                 let kind = kind_of(&found.ty, false);
                 optional_test(&binding(&field.name), &kind, test, p)
             };
-            // Parenthesised, so that `not(...)` negates the whole test.
-            quote!((#test))
+            quote!(#p::Tri::from_bool(#test))
         }
     }
 }
@@ -226,7 +241,7 @@ fn value_test(value: &TokenStream, base: &Base, test: &Test, p: &TokenStream) ->
                 Comparison::GreaterOrEqual => quote!(#value >= #literal),
             }
         }
-        Test::Matches(_) | Test::MatchesTemplate(_) => {
+        Test::Matches(_) | Test::PathMatches(_) | Test::MatchesTemplate(_) => {
             unreachable!("pattern tests read their field's pattern set")
         }
     }
@@ -311,7 +326,7 @@ pub fn action_name_checks(
 }
 
 /// `tokens` with every span set to `span`.
-fn respan(tokens: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+pub fn respan(tokens: &TokenStream, span: proc_macro2::Span) -> TokenStream {
     tokens
         .clone()
         .into_iter()

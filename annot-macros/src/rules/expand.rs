@@ -30,6 +30,7 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
     let (items, resolve, evaluate) = match &tool.shape {
         Shape::Enum(variants) => generator.enum_shape(variants),
         Shape::Struct(fields) => generator.struct_shape(fields),
+        Shape::Single { fields, .. } => generator.single_shape(fields),
     };
     let ident = &tool.ident;
     let trait_items = quote! {
@@ -163,7 +164,7 @@ impl Gen<'_> {
                 const #declared: #p::Annotations = #declared_value;
                 const #declared_auth: #p::core::option::Option<#p::Authorization> =
                     #declared_auth_value;
-                const #base: #p::Annotations = #p::fill_defaults(#declared, __DEFAULTS);
+                const #base: #p::Annotations = #p::action_base(#declared, __DEFAULTS);
                 const #resolved: #p::Annotations = #base.effective();
                 const #action: #p::Annotations = #p::bound_annotations(#base, __RULES, #tris);
                 // The authorization a call starts from: the action's own, else the tool's.
@@ -252,6 +253,7 @@ impl Gen<'_> {
             .map(|rule| code::tri(&rule.rule.predicate, fields, discriminator, p));
         let rule_count = self.checked.rules.len();
         let name_checks = code::action_name_checks(self.checked, action_field, ty, p);
+        let dead_checks = self.dead_hint_checks(ty);
         let items = quote! {
             const __DECLARED_ACTIONS: &[#p::Action] = #declared_actions;
             const __ACTION_COUNT: usize = __DECLARED_ACTIONS.len();
@@ -270,7 +272,7 @@ impl Gen<'_> {
                     __actions[__index] = #p::Action {
                         name: __declared.name,
                         annotations: #p::bound_annotations(
-                            #p::fill_defaults(__declared.annotations, __DEFAULTS),
+                            #p::action_base(__declared.annotations, __DEFAULTS),
                             __RULES,
                             &__fires(__declared.name),
                         ),
@@ -293,13 +295,19 @@ impl Gen<'_> {
                 __authorizations
             };
             #name_checks
+            #dead_checks
+        };
+        // The action's row of its table, by index: the rows `ACTIONS` (and so
+        // the static bound) is built from.
+        let row = quote! {
+            #p::declared_action(
+                <#ty as #p::AnnotatedActions>::ACTIONS,
+                <#ty as #p::AnnotatedActions>::index(self.#field),
+            )
         };
         let resolve = if self.checked.rules.is_empty() {
             quote! {
-                #p::fill_defaults(
-                    <#ty as #p::AnnotatedActions>::annotations(self.#field),
-                    __DEFAULTS,
-                ).effective()
+                #p::action_base(#row.annotations, __DEFAULTS).effective()
             }
         } else {
             quote!(__evaluate(self, &mut |_| {}).resolver.annotations())
@@ -312,11 +320,14 @@ impl Gen<'_> {
         });
         let body = code::fire_rules(self.checked, &rules, fields, Some(discriminator), p);
         let evaluate = quote! {
-            let __action = __tool.#field;
-            let __action_name = <#ty as #p::AnnotatedActions>::name(__action);
-            let __declared = <#ty as #p::AnnotatedActions>::annotations(__action);
+            let __row = #p::declared_action(
+                <#ty as #p::AnnotatedActions>::ACTIONS,
+                <#ty as #p::AnnotatedActions>::index(__tool.#field),
+            );
+            let __action_name = __row.name;
+            let __declared = __row.annotations;
             let mut __resolver = #p::Resolver::new(
-                #p::fill_defaults(__declared, __DEFAULTS),
+                #p::action_base(__declared, __DEFAULTS),
                 __DEFAULT_AUTHORIZATION,
             );
             #(#bindings)*
@@ -331,6 +342,92 @@ impl Gen<'_> {
             }
         };
         (items, resolve, evaluate)
+    }
+}
+
+impl Gen<'_> {
+    /// A single-action tool: the tool-level hints are its action's, every
+    /// rule may fire, and the action is named after the tool.
+    fn single_shape(&self, fields: &[Field]) -> (TokenStream, TokenStream, TokenStream) {
+        let p = self.p;
+        let ident = &self.tool.ident;
+        let maybe = self.checked.rules.iter().map(|_| quote!(#p::Tri::Maybe));
+        let items = quote! {
+            const __BASE: #p::Annotations = #p::action_base(#p::Annotations::new(), __DEFAULTS);
+            const __FIRES: &[#p::Tri] = &[#(#maybe),*];
+            const __ACTIONS: [#p::Action; 1] = [#p::Action {
+                name: <#ident as #p::AnnotatedTool>::NAME,
+                annotations: #p::bound_annotations(__BASE, __RULES, __FIRES),
+            }];
+            const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; 1] =
+                [#p::bound_authorization(__DEFAULT_AUTHORIZATION, __RULES, __FIRES)];
+        };
+        let resolve = if self.checked.rules.is_empty() {
+            quote!(__BASE.effective())
+        } else {
+            quote!(__evaluate(self, &mut |_| {}).resolver.annotations())
+        };
+        let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
+        let bindings = used_fields(&rules, fields).into_iter().map(|used| {
+            let binding = binding(used);
+            let ident = &used.ident;
+            quote!(let #binding = &__tool.#ident;)
+        });
+        let body = code::fire_rules(self.checked, &rules, fields, None, p);
+        let evaluate = quote! {
+            let mut __resolver = #p::Resolver::new(__BASE, __DEFAULT_AUTHORIZATION);
+            #(#bindings)*
+            #body
+            #p::Evaluated {
+                action: <#ident as #p::AnnotatedTool>::NAME,
+                declared: #p::Annotations::new(),
+                defaults: __DEFAULTS,
+                declared_authorization: #p::core::option::Option::None,
+                default_authorization: __DEFAULT_AUTHORIZATION,
+                resolver: __resolver,
+            }
+        };
+        (items, resolve, evaluate)
+    }
+
+    /// For each rule setting hints that only mean something for writes
+    /// without turning `read_only` off: a compile-time check that it cannot
+    /// fire on a read-only action of the action type, where it would do
+    /// nothing.
+    fn dead_hint_checks(&self, ty: &syn::Type) -> TokenStream {
+        let checks = self.checked.rules.iter().filter_map(|rule| {
+            let dead = super::check::write_only_hints(&rule.rule);
+            let (key, span) = *dead.first()?;
+            let index = self
+                .checked
+                .rules
+                .iter()
+                .position(|r| r.index == rule.index)?;
+            let message = format!(
+                "`{key}` does nothing on the read-only actions of `{}` this rule can fire on: \
+                 a read-only call is never destructive, always idempotent, has nothing to \
+                 reverse. If the call writes when the rule fires, add `read_only = false` to \
+                 the rule; otherwise test the action field so that it skips the read-only \
+                 actions (`method != \"GET\"`), or remove `{key}`",
+                quote!(#ty).to_string().replace(' ', "")
+            );
+            let p = code::respan(self.p, span);
+            Some(quote_spanned! {span=>
+                const _: () = {
+                    let mut __index = 0;
+                    while __index < __ACTION_COUNT {
+                        let __declared = __DECLARED_ACTIONS[__index];
+                        if #p::action_base(__declared.annotations, __DEFAULTS).is_read_only()
+                            && !#p::core::matches!(__fires(__declared.name)[#index], #p::Tri::Never)
+                        {
+                            #p::core::panic!(#message);
+                        }
+                        __index += 1;
+                    }
+                };
+            })
+        });
+        quote!(#(#checks)*)
     }
 }
 

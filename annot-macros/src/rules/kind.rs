@@ -3,7 +3,7 @@
 use quote::ToTokens;
 use syn::Type;
 
-use crate::schema::{last_segment, option_inner, peel};
+use crate::types::{Class, IntRange, classify, option_inner};
 
 /// The value a rule sees, once an `Option` is unwrapped.
 #[derive(Clone, PartialEq)]
@@ -61,36 +61,13 @@ pub fn kind_of(ty: &Type, action: bool) -> Kind {
 }
 
 fn base_of(ty: &Type) -> Base {
-    let Some((name, args)) = last_segment(peel(ty)) else {
-        return Base::Other;
-    };
-    let is_str = |ty: &Type| matches!(last_segment(peel(ty)), Some((name, args)) if name == "str" && args.is_empty());
-    match (name.as_str(), args.as_slice()) {
-        ("String", []) => Base::Str,
-        ("Box" | "Arc" | "Rc" | "Cow", [inner]) if is_str(inner) => Base::Str,
-        ("bool", []) => Base::Bool,
-        ("f32" | "f64", []) => Base::Float,
-        (integer, []) => match integer_range(integer) {
-            Some((min, max)) => Base::Int { min, max },
-            None => Base::Other,
-        },
+    match classify(ty) {
+        Class::Str => Base::Str,
+        Class::Bool => Base::Bool,
+        Class::Float => Base::Float,
+        Class::Int(IntRange { min, max }) => Base::Int { min, max },
         _ => Base::Other,
     }
-}
-
-fn integer_range(name: &str) -> Option<(i128, i128)> {
-    Some(match name {
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" => (0, u64::MAX.into()),
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
-        "i128" => (i128::MIN, i128::MAX),
-        _ => return None,
-    })
 }
 
 #[cfg(test)]
@@ -112,7 +89,14 @@ mod tests {
         assert!(kind("bool").base == Base::Bool);
         assert!(kind("Vec<String>").base == Base::Other);
         assert!(kind("Option<Option<u8>>").base == Base::Other);
-        assert!(kind("u128").base == Base::Other);
+        assert!(
+            kind("u128").base
+                == Base::Int {
+                    min: 0,
+                    max: u64::MAX.into()
+                }
+        );
+        assert!(kind("Arc<str>").base == Base::Str);
         assert_eq!(kind("Vec<String>").text, "Vec<String>");
     }
 }

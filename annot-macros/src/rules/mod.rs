@@ -59,9 +59,11 @@ pub struct FieldRef {
 /// What a field is tested with.
 #[derive(Clone)]
 pub enum Test {
-    /// `matches "regex"`: an unanchored regex search.
+    /// `matches "regex"`: an unanchored regex search of the raw string.
     Matches(LitStr),
-    /// `matches_template "/repos/:owner/:repo"`.
+    /// `path_matches "regex"`: a regex search of the normalised file path.
+    PathMatches(LitStr),
+    /// `matches_template "/repos/:owner/:repo"`: the normalised URL path.
     MatchesTemplate(LitStr),
     /// `== lit`, `!= lit` (`negated`).
     Equals { value: Literal, negated: bool },
@@ -182,6 +184,7 @@ impl fmt::Display for Predicate {
                 write!(f, "{} ", field.name)?;
                 match test {
                     Test::Matches(lit) => write!(f, "matches {}", lit.token()),
+                    Test::PathMatches(lit) => write!(f, "path_matches {}", lit.token()),
                     Test::MatchesTemplate(lit) => write!(f, "matches_template {}", lit.token()),
                     Test::Equals { value, negated } => {
                         write!(f, "{} {value}", if *negated { "!=" } else { "==" })
@@ -257,6 +260,42 @@ impl Predicate {
             }
             Predicate::Not(inner) => inner.collect_fields(into),
             Predicate::Some(field) | Predicate::Test(field, _) => into.push(field),
+        }
+    }
+}
+
+/// What a pattern test searches: the raw string or a normalised path.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Haystack {
+    /// `matches`.
+    Raw,
+    /// `path_matches`.
+    FilePath,
+    /// `matches_template`.
+    UrlPath,
+}
+
+impl Test {
+    /// The haystack of a pattern test; `None` for other tests.
+    pub fn haystack(&self) -> Option<Haystack> {
+        match self {
+            Test::Matches(_) => Some(Haystack::Raw),
+            Test::PathMatches(_) => Some(Haystack::FilePath),
+            Test::MatchesTemplate(_) => Some(Haystack::UrlPath),
+            _ => None,
+        }
+    }
+
+    /// The operator's name, for messages.
+    pub fn operator(&self) -> &'static str {
+        match self {
+            Test::Matches(_) => "matches",
+            Test::PathMatches(_) => "path_matches",
+            Test::MatchesTemplate(_) => "matches_template",
+            Test::Equals { negated: false, .. } => "==",
+            Test::Equals { negated: true, .. } => "!=",
+            Test::In(_) => "in",
+            Test::Compare(comparison, _) => comparison.symbol(),
         }
     }
 }

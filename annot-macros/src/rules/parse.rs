@@ -14,7 +14,8 @@ use crate::hints::{HINTS, HintSet, hint_index};
 use crate::suggest::did_you_mean;
 
 const COMBINATORS: [&str; 4] = ["all", "any", "not", "some"];
-const OPERATORS: &str = "`matches`, `matches_template`, `==`, `!=`, `in`, `<`, `<=`, `>` or `>=`";
+const OPERATORS: &str =
+    "`matches`, `path_matches`, `matches_template`, `==`, `!=`, `in`, `<`, `<=`, `>` or `>=`";
 
 /// Parses a rule whose `when` key has just been read with its `(...)`: the
 /// `=> (<hints>)` still waits in `meta.input`. `None` after recording an error.
@@ -319,10 +320,13 @@ fn test(input: ParseStream, field: &FieldRef) -> syn::Result<Test> {
         if operator == "matches" {
             return Ok(Test::Matches(pattern(input)?));
         }
+        if operator == "path_matches" {
+            return Ok(Test::PathMatches(pattern(input)?));
+        }
         if operator == "matches_template" {
             return Ok(Test::MatchesTemplate(pattern(input)?));
         }
-        let candidates = ["matches", "matches_template"];
+        let candidates = ["matches", "path_matches", "matches_template"];
         return Err(syn::Error::new(
             operator.span(),
             format!(

@@ -8,10 +8,10 @@ use super::template::template_regex;
 use super::{Predicate, Test};
 use crate::ctxt::Errors;
 
-/// The regex of a `matches` or `matches_template` test.
+/// The regex of a `matches`, `path_matches` or `matches_template` test.
 pub fn pattern_regex(test: &Test) -> Option<Result<String, String>> {
     match test {
-        Test::Matches(lit) => Some(Ok(lit.value())),
+        Test::Matches(lit) | Test::PathMatches(lit) => Some(Ok(lit.value())),
         Test::MatchesTemplate(lit) => Some(template_regex(&lit.value())),
         _ => None,
     }
@@ -27,17 +27,21 @@ pub fn collect_patterns(predicate: &Predicate, sets: &mut Vec<FieldPatterns>) {
         Predicate::Not(inner) => collect_patterns(inner, sets),
         Predicate::Some(_) => {}
         Predicate::Test(field, test) => {
-            let Some(Ok(regex)) = pattern_regex(test) else {
+            let (Some(Ok(regex)), Some(haystack)) = (pattern_regex(test), test.haystack()) else {
                 return;
             };
             if regex::Regex::new(&regex).is_err() {
                 return; // reported by check_test
             }
-            let set = match sets.iter_mut().position(|set| set.field == field.name) {
+            let found = sets
+                .iter_mut()
+                .position(|set| set.field == field.name && set.haystack == haystack);
+            let set = match found {
                 Some(index) => &mut sets[index],
                 None => {
                     sets.push(FieldPatterns {
                         field: field.name.clone(),
+                        haystack,
                         regexes: Vec::new(),
                     });
                     sets.last_mut().expect("just pushed")

@@ -25,7 +25,7 @@ pub fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) 
     );
     let variants: &[crate::ast::Variant] = match &tool.shape {
         Shape::Enum(variants) => variants,
-        Shape::Struct(_) => &[],
+        Shape::Struct(_) | Shape::Single { .. } => &[],
     };
     specs.extend(
         variants
@@ -62,7 +62,7 @@ pub fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) 
         return;
     }
     match &tool.shape {
-        Shape::Struct(_) => errors.at(
+        Shape::Struct(_) | Shape::Single { .. } => errors.at(
             specs[0].span(),
             "rules set authorization, so every call needs one to start from: add \
              `scopes = [...]` or `no_auth` to #[mcp_tool(...)]",

@@ -49,7 +49,7 @@ pub enum ToolConversionError {
 /// #     const NAME: &'static str = "files";
 /// #     const TITLE: Option<&'static str> = Some("Files");
 /// #     const DESCRIPTION: Option<&'static str> = None;
-/// #     const DISCRIMINATOR: &'static str = "action";
+/// #     const DISCRIMINATOR: Option<&'static str> = Some("action");
 /// #     // Two actions that resolve differently: only such a tool is marked.
 /// #     const ACTIONS: &'static [Action] = &[
 /// #         Action { name: "read", annotations: Annotations::new().read_only(true).sensitive_data(true) },

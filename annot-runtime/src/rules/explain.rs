@@ -143,7 +143,12 @@ pub fn explain(evaluated: Evaluated, fired: Vec<&'static Rule>) -> Explanation {
                 Source::ReadOnly
             } else if !deciding.is_empty() {
                 Source::Rules(deciding)
-            } else if evaluated.declared.get(hint).is_some() {
+            } else if evaluated.declared.get(hint).is_some()
+                && !(hint.only_meaningful_when_writing()
+                    && evaluated.resolver.base().is_read_only())
+            {
+                // A read-only action's write-only hints give way to the
+                // defaults when a rule turns `read_only` off (`action_base`).
                 Source::Action
             } else if evaluated.defaults.get(hint).is_some() {
                 Source::ToolDefault

@@ -16,6 +16,22 @@
 //! authorization of a call follows the same scheme, the join being the union
 //! of scopes.
 //!
+//! A predicate is three-valued: besides holding or not, it is *undecided*
+//! when a path it tests has no safe normal form (see [`normalize_path`]).
+//! `all`, `any` and `not` follow Kleene's logic (`all` with one false part
+//! is false, `any` with one true part is true, `not` of undecided is
+//! undecided). A rule whose predicate is undecided never lowers risk: for
+//! each hint it names, its value is joined with the value the hint has
+//! without it (the decided rules' join, or the action's), so the call is as
+//! risky as the riskier of "fires" and "does not fire".
+//!
+//! When a rule turns a read-only action's `read_only` off, the hints that
+//! only mean something for writes (`destructive`, `idempotent`,
+//! `reversible`) that no firing rule sets take the values an action declared
+//! `read_only = false` would have: the tool's defaults, then the
+//! specification's. See [`action_base`]. This precedence, like the lattice,
+//! is defined once in `annot-model`, which the macro uses too.
+//!
 //! The static worst case of an action (its [`Action::annotations`](crate::Action))
 //! joins its own annotations with every rule that can fire on it, so every
 //! resolution is within it by construction; a rule that is certain to fire on
@@ -24,11 +40,16 @@
 
 mod authorization;
 pub(crate) mod explain;
+mod path;
 mod patterns;
 
+pub use annot_model::{action_base, fill_defaults};
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};
-pub use patterns::{Matches, PatternSet};
+pub use path::{NormalPath, PathKind, normalize_path};
+pub use patterns::{Matches, PatternSet, pattern_tri};
+
+use annot_model::join_named;
 
 use crate::{Annotations, Hint};
 
@@ -47,8 +68,9 @@ pub struct Rule {
     pub authorization: Option<Authorization>,
 }
 
-/// Whether a rule can fire on an action, as far as the discriminator tells:
-/// the three-valued logic the static bound is computed in.
+/// Three-valued truth: whether a rule can fire on an action, as far as the
+/// discriminator tells (the logic the static bound is computed in), and at
+/// run time whether a predicate holds, fails or is undecided (`Maybe`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tri {
     /// It never fires on this action.
@@ -60,6 +82,11 @@ pub enum Tri {
 }
 
 impl Tri {
+    /// `Always` for `true`, `Never` for `false`.
+    pub const fn from_bool(value: bool) -> Tri {
+        if value { Tri::Always } else { Tri::Never }
+    }
+
     /// Conjunction.
     pub const fn all(parts: &[Tri]) -> Tri {
         let mut result = Tri::Always;
@@ -136,29 +163,17 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// `declared` with every hint it leaves unset taken from `defaults`, without
-/// [`Annotations::effective`]: the base that rules override.
-pub const fn fill_defaults(declared: Annotations, defaults: Annotations) -> Annotations {
-    let mut filled = declared;
-    let mut index = 0;
-    while index < Hint::ALL.len() {
-        let hint = Hint::ALL[index];
-        if filled.get(hint).is_none() {
-            filled = filled.with(hint, defaults.get(hint));
-        }
-        index += 1;
-    }
-    filled
-}
-
 /// The resolution of one call in progress: its action's base, and the joined
-/// values of the rules fired so far. `Copy`, so resolving never allocates.
+/// values of the rules fired so far, decided and undecided apart. `Copy`, so
+/// resolving never allocates.
 #[derive(Clone, Copy, Debug)]
 pub struct Resolver {
     base: Annotations,
     base_authorization: Option<Authorization>,
     fired: Annotations,
     fired_authorization: Option<Authorization>,
+    undecided: Annotations,
+    undecided_authorization: Option<Authorization>,
 }
 
 impl Resolver {
@@ -170,47 +185,53 @@ impl Resolver {
             base_authorization: authorization,
             fired: Annotations::new(),
             fired_authorization: None,
+            undecided: Annotations::new(),
+            undecided_authorization: None,
         }
     }
 
     /// Records that `rule` fires.
     pub const fn fire(&mut self, rule: &Rule) {
-        let mut index = 0;
-        while index < Hint::ALL.len() {
-            let hint = Hint::ALL[index];
-            if let Some(value) = rule.hints.get(hint) {
-                let joined = match self.fired.get(hint) {
-                    None => Some(value),
-                    Some(before) => hint.join(Some(before), Some(value)),
-                };
-                self.fired = self.fired.with(hint, joined);
-            }
-            index += 1;
-        }
+        self.fired = join_named(self.fired, rule.hints);
         self.fired_authorization =
             Authorization::join_optional(self.fired_authorization, rule.authorization);
     }
 
-    /// The effective annotations of the call.
-    pub const fn annotations(&self) -> Annotations {
-        let mut resolved = self.base;
-        let mut index = 0;
-        while index < Hint::ALL.len() {
-            let hint = Hint::ALL[index];
-            if let Some(value) = self.fired.get(hint) {
-                resolved = resolved.with(hint, Some(value));
-            }
-            index += 1;
+    /// Records that `rule`'s predicate is undecided on this call: its hints
+    /// will be joined with the call's value instead of replacing it.
+    pub const fn fire_undecided(&mut self, rule: &Rule) {
+        self.undecided = join_named(self.undecided, rule.hints);
+        self.undecided_authorization =
+            Authorization::join_optional(self.undecided_authorization, rule.authorization);
+    }
+
+    /// Records `rule` as its predicate evaluated: fires on [`Tri::Always`],
+    /// undecided on [`Tri::Maybe`], nothing on [`Tri::Never`].
+    pub const fn apply(&mut self, rule: &Rule, truth: Tri) {
+        match truth {
+            Tri::Always => self.fire(rule),
+            Tri::Maybe => self.fire_undecided(rule),
+            Tri::Never => {}
         }
-        resolved.effective()
+    }
+
+    /// The effective annotations of the call ([`annot_model::resolve`]).
+    pub const fn annotations(&self) -> Annotations {
+        annot_model::resolve(self.base, self.fired, self.undecided)
     }
 
     /// The authorization the call needs, if the tool declares any.
     pub const fn authorization(&self) -> Option<Authorization> {
-        match self.fired_authorization {
+        let decided = match self.fired_authorization {
             Some(fired) => Some(fired),
             None => self.base_authorization,
-        }
+        };
+        Authorization::join_optional(decided, self.undecided_authorization)
+    }
+
+    /// The action's base the call started from (see [`action_base`]).
+    pub const fn base(&self) -> Annotations {
+        self.base
     }
 }
 

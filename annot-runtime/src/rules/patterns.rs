@@ -4,6 +4,9 @@ use std::sync::OnceLock;
 
 use regex::{RegexSet, SetMatches};
 
+use super::Tri;
+use super::path::{PathKind, normalize_path};
+
 /// Every pattern the rules of a tool test one field against (`matches` and
 /// `matches_template`), compiled on first use into one [`RegexSet`], so one
 /// pass over the value answers all of them and the cost of a call does not
@@ -59,6 +62,29 @@ impl PatternSet {
         } else {
             Matches::Many(set.matches(haystack))
         }
+    }
+
+    /// Which patterns match the normal form of `value` read as a path of
+    /// `kind`; `None` when that form is undecided (see
+    /// [`normalize_path`](super::normalize_path)).
+    ///
+    /// ```
+    /// use annot_runtime::rules::{PathKind, PatternSet};
+    ///
+    /// static SYSTEM: PatternSet = PatternSet::new(&["^/etc(/|$)"]);
+    /// assert!(SYSTEM.matches_path("/home/../etc/shadow", PathKind::File).unwrap().matched(0));
+    /// assert!(SYSTEM.matches_path("/etc/../..", PathKind::File).is_none());
+    /// ```
+    pub fn matches_path(&self, value: &str, kind: PathKind) -> Option<Matches> {
+        normalize_path(value, kind).map(|normal| self.matches(&normal))
+    }
+}
+
+/// Whether pattern `index` matched, with an undecided path (`None`) undecided.
+pub fn pattern_tri(found: &Option<Matches>, index: usize) -> Tri {
+    match found {
+        Some(found) => Tri::from_bool(found.matched(index)),
+        None => Tri::Maybe,
     }
 }
 

@@ -22,7 +22,7 @@
 //! #     const NAME: &'static str = "echo";
 //! #     const TITLE: Option<&'static str> = None;
 //! #     const DESCRIPTION: Option<&'static str> = None;
-//! #     const DISCRIMINATOR: &'static str = "action";
+//! #     const DISCRIMINATOR: Option<&'static str> = Some("action");
 //! #     const ACTIONS: &'static [Action] = &[];
 //! #     const STATIC_ANNOTATIONS: Annotations = Annotations::new().read_only(true);
 //! #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }

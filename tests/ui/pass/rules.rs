@@ -5,7 +5,7 @@ use annot::{AnnotatedTool, HttpMethod, mcp_tool};
     open_world = false,
     scopes = ["files"],
     when(path matches "^/etc") => (privileged_access, scopes = ["admin"]),
-    when(r#type == "link") => (reversible),
+    when(r#type == "link") => (sensitive_data = false),
 )]
 #[serde(rename_all = "snake_case")]
 enum Files {

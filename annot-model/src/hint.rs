@@ -14,7 +14,7 @@ use core::fmt;
 /// [`Annotations::effective`]: crate::Annotations::effective
 ///
 /// ```
-/// use annot_runtime::Hint;
+/// use annot_model::Hint;
 ///
 /// assert_eq!(Hint::ReadOnly.wire_name(), "readOnlyHint");
 /// assert!(Hint::Destructive.risky_value());
@@ -158,7 +158,7 @@ impl Hint {
     /// The riskier of two values of this hint (the join of the risk order).
     ///
     /// ```
-    /// use annot_runtime::Hint;
+    /// use annot_model::Hint;
     ///
     /// assert_eq!(Hint::Destructive.join(Some(false), Some(true)), Some(true));
     /// assert_eq!(Hint::Reversible.join(Some(true), None), None);

@@ -2,8 +2,6 @@
 
 use core::fmt;
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
-
 use crate::Hint;
 
 /// The annotations of a tool or of one resolution: a title and ten tri-state hints.
@@ -14,7 +12,7 @@ use crate::Hint;
 /// that stands for the specification's default, see [`Annotations::effective`].
 ///
 /// ```
-/// use annot_runtime::Annotations;
+/// use annot_model::Annotations;
 ///
 /// const READ: Annotations = Annotations::new().read_only(true).open_world(false);
 /// const DELETE: Annotations = Annotations::new().destructive(true).idempotent(true);
@@ -83,6 +81,26 @@ impl Annotations {
         }
     }
 
+    /// Every hint at its risky value: the most a call can claim.
+    ///
+    /// ```
+    /// use annot_model::{Annotations, Hint};
+    ///
+    /// let worst = Annotations::worst();
+    /// assert!(Hint::ALL.iter().all(|h| worst.get(*h) == Some(h.risky_value())));
+    /// assert!(Annotations::new().read_only(true).is_within(&worst));
+    /// ```
+    pub const fn worst() -> Self {
+        let mut worst = Annotations::new();
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            worst = worst.with(hint, Some(hint.risky_value()));
+            index += 1;
+        }
+        worst
+    }
+
     hint_setters! {
         read_only: "readOnlyHint",
         destructive: "destructiveHint",
@@ -148,7 +166,7 @@ impl Annotations {
     /// `idempotentHint: true`, `reversibleHint` absent).
     ///
     /// ```
-    /// use annot_runtime::Annotations;
+    /// use annot_model::Annotations;
     ///
     /// let none = Annotations::new().effective();
     /// assert_eq!(
@@ -229,7 +247,7 @@ impl Annotations {
     /// Returns the first violation, hints in [`Hint::ALL`] order.
     ///
     /// ```
-    /// use annot_runtime::{Annotations, Hint};
+    /// use annot_model::{Annotations, Hint};
     ///
     /// let declared = Annotations::new().destructive(false);
     /// let resolved = Annotations::new().destructive(true);
@@ -262,12 +280,7 @@ impl Annotations {
 }
 
 /// A resolution that claims more risk than the static declaration allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "resolved {hint} is {} but the static declaration allows at most {}",
-    show(*resolved),
-    show(*declared)
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoundViolation {
     /// The hint that broke the bound.
     pub hint: Hint,
@@ -276,6 +289,20 @@ pub struct BoundViolation {
     /// Its effective value in the resolution.
     pub resolved: Option<bool>,
 }
+
+impl fmt::Display for BoundViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "resolved {} is {} but the static declaration allows at most {}",
+            self.hint,
+            show(self.resolved),
+            show(self.declared)
+        )
+    }
+}
+
+impl core::error::Error for BoundViolation {}
 
 fn show(value: Option<bool>) -> &'static str {
     match value {
@@ -286,8 +313,10 @@ fn show(value: Option<bool>) -> &'static str {
 }
 
 /// Serializes with the wire names, omitting absent hints.
-impl Serialize for Annotations {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
         if let Some(title) = self.title {
             map.serialize_entry("title", title)?;
@@ -302,16 +331,55 @@ impl Serialize for Annotations {
 }
 
 impl fmt::Display for Annotations {
-    /// Compact JSON, as on the wire.
+    /// Compact JSON, as on the wire: the title, then the hints present in
+    /// [`Hint::ALL`] order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let json = serde_json::to_string(self).map_err(|_| fmt::Error)?;
-        f.write_str(&json)
+        f.write_str("{")?;
+        let mut first = true;
+        if let Some(title) = self.title {
+            f.write_str("\"title\":")?;
+            json_string(f, title)?;
+            first = false;
+        }
+        for hint in Hint::ALL {
+            if let Some(value) = self.get(hint) {
+                if !first {
+                    f.write_str(",")?;
+                }
+                write!(f, "\"{}\":{value}", hint.wire_name())?;
+                first = false;
+            }
+        }
+        f.write_str("}")
     }
+}
+
+/// `text` as a JSON string, escaped as `serde_json` does.
+fn json_string(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in text.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            '\u{8}' => f.write_str("\\b")?,
+            '\u{c}' => f.write_str("\\f")?,
+            c if (c as u32) < 0x20 => write!(f, "\\u{:04x}", c as u32)?,
+            c => write!(f, "{c}")?,
+        }
+    }
+    f.write_str("\"")
 }
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
+    use std::string::ToString;
+    use std::vec;
+    use std::vec::Vec;
 
     fn all_annotations() -> Vec<Annotations> {
         // Every combination of the four core hints and two SEP-1984 hints.
@@ -424,6 +492,18 @@ mod tests {
         assert_eq!(joined.destructive, Some(false));
         assert_eq!(joined.idempotent, Some(false));
         assert_eq!(joined.read_only, Some(false));
+    }
+
+    #[test]
+    fn display_escapes_the_title_as_json() {
+        let a = Annotations::new()
+            .title("a \"b\"\\\n\u{1}é")
+            .read_only(false);
+        assert_eq!(
+            a.to_string(),
+            r#"{"title":"a \"b\"\\\n\u0001é","readOnlyHint":false}"#
+        );
+        assert_eq!(Annotations::new().to_string(), "{}");
     }
 
     #[test]

@@ -1,0 +1,22 @@
+//! The hint lattice of annot, defined once: the ten hints and their risky
+//! values, the specification's defaults, the hints that only mean something
+//! for writes, [`Annotations`] with its `join` and `effective`, and how the
+//! rules that fire on a call take precedence over its action's hints.
+//!
+//! `annot-macros` uses it while expanding `#[mcp_tool]` (to check
+//! declarations), `annot-runtime` re-exports it unchanged (to resolve and
+//! bound calls), so the two cannot disagree. Every function the static
+//! tables need is a `const fn`. No dependency: the optional `serde` feature
+//! only adds `Serialize` for [`Annotations`].
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod annotations;
+mod hint;
+mod precedence;
+
+pub use annotations::{Annotations, BoundViolation};
+pub use hint::Hint;
+pub use precedence::{action_base, fill_defaults, join_named, resolve};
