@@ -104,6 +104,9 @@ pub fn normalize_path(value: &str, kind: PathKind) -> Option<NormalPath<'_>> {
 #[derive(Clone)]
 pub struct NormalPath<'a>(Repr<'a>);
 
+// The inline buffer is the point: a short normal form lives on the stack, so
+// resolving an ordinary path never allocates. Boxing it would defeat that.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Repr<'a> {
     Borrowed(&'a str),
