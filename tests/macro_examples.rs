@@ -59,10 +59,22 @@ fn manage_files_static_annotations_and_actions() {
     check::<manage_files::ManageFiles>(
         reference::MANAGE_FILES_STATIC,
         &[
-            ("read", hints(Some("Read a file"), [T, F, T, F, N, N, N, T, T, N])),
-            ("append", hints(Some("Append to a file"), [F, F, F, F, N, N, N, T, T, N])),
-            ("replace", hints(Some("Replace a file"), [F, T, T, F, N, N, N, T, T, N])),
-            ("delete", hints(Some("Delete a file"), [F, T, T, F, N, N, N, T, T, N])),
+            (
+                "read",
+                hints(Some("Read a file"), [T, F, T, F, N, N, N, T, T, N]),
+            ),
+            (
+                "append",
+                hints(Some("Append to a file"), [F, F, F, F, N, N, N, T, T, N]),
+            ),
+            (
+                "replace",
+                hints(Some("Replace a file"), [F, T, T, F, N, N, N, T, T, N]),
+            ),
+            (
+                "delete",
+                hints(Some("Delete a file"), [F, T, T, F, N, N, N, T, T, N]),
+            ),
         ],
     );
 }
@@ -110,8 +122,14 @@ fn sql_static_annotations_and_actions() {
     check::<sql::Sql>(
         reference::SQL_STATIC,
         &[
-            ("run", hints(Some("Run SQL"), [F, T, F, F, N, N, N, T, N, F])),
-            ("explain", hints(Some("Explain SQL"), [T, F, T, F, N, N, N, T, N, N])),
+            (
+                "run",
+                hints(Some("Run SQL"), [F, T, F, F, N, N, N, T, N, F]),
+            ),
+            (
+                "explain",
+                hints(Some("Explain SQL"), [T, F, T, F, N, N, N, T, N, N]),
+            ),
         ],
     );
 }
@@ -122,9 +140,18 @@ fn every_example_tool_is_pinned() {
     let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tools");
     let mut files: Vec<String> = std::fs::read_dir(directory)
         .expect("examples/tools")
-        .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .filter(|name| name.ends_with(".rs"))
         .collect();
     files.sort();
-    assert_eq!(files, ["github_api.rs", "http_api.rs", "manage_files.rs", "sql.rs"]);
+    assert_eq!(
+        files,
+        ["github_api.rs", "http_api.rs", "manage_files.rs", "sql.rs"]
+    );
 }

@@ -188,10 +188,7 @@ pub fn github_api(arguments: &Value) -> Annotations {
     };
     if read {
         // A read-only call: nothing to destroy, repeat or undo.
-        return hints(
-            None,
-            [T, F, T, T, N, N, N, sensitive, privileged, N],
-        );
+        return hints(None, [T, F, T, T, N, N, N, sensitive, privileged, N]);
     }
     hints(
         None,

@@ -23,8 +23,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use annot::protocol::Dialect;
-use annot::{AnnotatedTool, Annotations, Hint};
 use annot::server::{Server, ToolOutput};
+use annot::{AnnotatedTool, Annotations, Hint};
 use jsonschema::Validator;
 use serde_json::{Value, json};
 
@@ -92,7 +92,11 @@ pub fn assert_wire_hints(
         );
     }
     if core_only {
-        assert_eq!(annotations.as_object().map(|o| o.len()), Some(4), "{context}");
+        assert_eq!(
+            annotations.as_object().map(|o| o.len()),
+            Some(4),
+            "{context}"
+        );
     }
 }
 
