@@ -421,3 +421,38 @@ fn join_all_is_the_least_upper_bound_of_a_list() {
         least.get()
     );
 }
+
+#[test]
+fn violations_and_annotations_print_as_documented() {
+    let declared = Annotations::new().destructive(false);
+    let violation = Annotations::new()
+        .destructive(true)
+        .check_within(&declared)
+        .unwrap_err();
+    assert_eq!(
+        violation.to_string(),
+        "resolved destructiveHint is true but the static declaration allows at most false"
+    );
+    let silent = Annotations::new();
+    let violation = silent
+        .sensitive_data(true)
+        .check_within(&silent)
+        .unwrap_err();
+    assert_eq!(
+        violation.to_string(),
+        "resolved sensitiveDataHint is true but the static declaration allows at most absent"
+    );
+    let hints = Annotations::new()
+        .title("T")
+        .read_only(false)
+        .ai_processing(true)
+        .reversible(false);
+    assert_eq!(
+        hints.to_string(),
+        r#"{"title":"T","readOnlyHint":false,"aiProcessingHint":true,"reversibleHint":false}"#
+    );
+    assert_eq!(
+        serde_json::to_value(Annotations::new()).unwrap(),
+        serde_json::json!({})
+    );
+}
