@@ -271,7 +271,8 @@ pub fn run(session: &Session) {
 /// What the answer to a request about a tool must be.
 struct Expect {
     tool: Option<&'static ToolInfo>,
-    arguments: Value,
+    /// `None` when the request has no `arguments`.
+    arguments: Option<Value>,
     method: Method,
     /// The per-request client capabilities of a resolution, if any.
     per_request: Option<Value>,
@@ -299,7 +300,7 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
     let answer = |method| {
         Check::Answer(Box::new(Expect {
             tool: None,
-            arguments: Value::Null,
+            arguments: None,
             method,
             per_request: None,
         }))
@@ -388,15 +389,16 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
     }
 }
 
-/// Puts the arguments into `params`; returns them (`null` when absent).
-fn render_arguments(arguments: &Arguments, params: &mut Value) -> Value {
+/// Puts the arguments into `params`; returns them (`None` when absent, as
+/// opposed to an explicit `null`).
+fn render_arguments(arguments: &Arguments, params: &mut Value) -> Option<Value> {
     let rendered = match arguments {
-        Arguments::Absent => return Value::Null,
+        Arguments::Absent => return None,
         Arguments::Fields(fields) => Value::Object(render_members(fields)),
         Arguments::Other(json) => json.render(),
     };
     params["arguments"] = rendered.clone();
-    rendered
+    Some(rendered)
 }
 
 impl Expect {
@@ -410,8 +412,9 @@ impl Expect {
         }
         // tools/call takes absent arguments as `{}`; a resolution needs them.
         let arguments = match (&self.arguments, self.method) {
-            (Value::Null, Method::Call) => json!({}),
-            (arguments, _) => arguments.clone(),
+            (None, Method::Call) => json!({}),
+            (None, _) => Value::Null,
+            (Some(arguments), _) => arguments.clone(),
         };
         if !arguments.is_object() {
             assert_eq!(*code, -32602, "arguments {arguments}: {response}");
