@@ -5,6 +5,11 @@
 //! every target, so a renamed or forgotten one fails here instead of being
 //! skipped.
 
+// `fuzz/src/lib.rs` is compiled in as the fuzz targets see it, with its own
+// copies of the example tools (and of the hand-written resolvers), beside
+// those of `robust_support`.
+#![allow(clippy::duplicate_mod)]
+
 mod robust_support;
 
 #[allow(dead_code)] // What only the fuzz targets use.
