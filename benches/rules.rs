@@ -1,20 +1,27 @@
 //! Rule evaluation, with 1 and with 64 patterns on one field. The patterns of
 //! one field form one `RegexSet`, so the cost of a call should barely grow
-//! with their number.
+//! with their number. Next to each generated row, the same tool as the rule
+//! interpreter of `support/interpreter.rs` (string equality for the action,
+//! one `RegexSet` for the field), from the same `Value`.
 //!
 //! ```sh
-//! cargo bench --bench rules -- --measurement-time 2
+//! cargo bench --bench rules -- --warm-up-time 1 --measurement-time 2
 //! ```
+
+mod support;
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use annot::{AnnotatedTool, mcp_tool};
 use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::Value;
+use support::interpreter::{self, Interpreter};
 
-/// A tool whose `read` action has one rule per pattern, all on `path`.
+/// A tool whose `read` action has one rule per pattern, all on `path`, and
+/// its patterns as a constant for the interpreter.
 macro_rules! tool_with_patterns {
-    ($name:ident, [$($pattern:tt),* $(,)?]) => {
+    ($name:ident, $patterns:ident, [$($pattern:tt),* $(,)?]) => {
         #[mcp_tool(open_world = false, $(when(path matches $pattern) => (sensitive_data),)*)]
         #[allow(dead_code)]
         enum $name {
@@ -23,13 +30,15 @@ macro_rules! tool_with_patterns {
             #[annotate(read_only)]
             Ping,
         }
+        const $patterns: &[&str] = &[$($pattern),*];
     };
 }
 
-tool_with_patterns!(OnePattern, ["^/srv/alpha00(/|$)"]);
+tool_with_patterns!(OnePattern, ONE_PATTERN, ["^/srv/alpha00(/|$)"]);
 
 tool_with_patterns!(
     SixtyFourPatterns,
+    SIXTY_FOUR_PATTERNS,
     [
         "^/srv/alpha00(/|$)",
         r"\.bra01$",
@@ -102,16 +111,57 @@ fn parse<T: AnnotatedTool>(arguments: &str) -> T {
     T::from_arguments_str(arguments).expect("valid arguments")
 }
 
+/// Panics unless `arguments` fire exactly the rules `fired` (by index), in the
+/// generated code, and the interpreter agrees on the annotations.
+fn assert_fires<T: AnnotatedTool>(interpreter: &Interpreter, arguments: &str, fired: &[usize]) {
+    let tool: T = parse(arguments);
+    let indices: Vec<usize> = tool.explain().fired.iter().map(|rule| rule.index).collect();
+    assert_eq!(indices, fired, "{arguments} fires");
+    let resolved = tool.resolve();
+    let sensitive = (!fired.is_empty()).then_some(true);
+    assert_eq!(resolved.sensitive_data, sensitive, "{arguments}");
+    assert_eq!(resolved.read_only, Some(true), "{arguments}");
+    let value: Value = serde_json::from_str(arguments).expect("JSON");
+    let interpreted = interpreter
+        .resolve(&value)
+        .expect("the interpreter resolves");
+    assert_eq!(interpreted, resolved, "the interpreter on {arguments}");
+}
+
 fn evaluation(c: &mut Criterion) {
     assert_eq!(OnePattern::RULES.len(), 1);
     assert_eq!(SixtyFourPatterns::RULES.len(), 64);
+    assert_eq!(SIXTY_FOUR_PATTERNS.len(), 64);
+    let one_interpreter = interpreter::path_patterns(ONE_PATTERN);
+    let many_interpreter = interpreter::path_patterns(SIXTY_FOUR_PATTERNS);
     let miss = r#"{"action":"Read","path":"/var/lib/app/data/file.txt"}"#;
     let hit_last = r#"{"action":"Read","path":"/srv/secret/hotel63/x"}"#;
     let hit_first = r#"{"action":"Read","path":"/srv/alpha00/x"}"#;
+    let ping = r#"{"action":"Ping"}"#;
+    // What each input is named for: no rule, the first rule, the last rule only.
+    assert_fires::<OnePattern>(&one_interpreter, miss, &[]);
+    assert_fires::<OnePattern>(&one_interpreter, hit_first, &[0]);
+    assert_fires::<OnePattern>(&one_interpreter, ping, &[]);
+    assert_fires::<SixtyFourPatterns>(&many_interpreter, miss, &[]);
+    assert_fires::<SixtyFourPatterns>(&many_interpreter, hit_first, &[0]);
+    assert_fires::<SixtyFourPatterns>(&many_interpreter, hit_last, &[63]);
+
     for (name, arguments) in [("miss", miss), ("hit", hit_first)] {
         let one: OnePattern = parse(arguments);
         c.bench_function(&format!("1 pattern/{name}"), |b| {
             b.iter(|| black_box(&one).resolve())
+        });
+        // From a `Value`, both: the generated parser and resolve, and the interpreter.
+        let value: Value = serde_json::from_str(arguments).expect("JSON");
+        c.bench_function(&format!("1 pattern/{name}/from_value"), |b| {
+            b.iter(|| {
+                OnePattern::from_arguments(black_box(&value))
+                    .map(|tool| tool.resolve())
+                    .ok()
+            })
+        });
+        c.bench_function(&format!("1 pattern/{name}/interpreter"), |b| {
+            b.iter(|| one_interpreter.resolve(black_box(&value)).ok())
         });
     }
     for (name, arguments) in [("miss", miss), ("hit", hit_first), ("hit last", hit_last)] {
@@ -119,8 +169,20 @@ fn evaluation(c: &mut Criterion) {
         c.bench_function(&format!("64 patterns/{name}"), |b| {
             b.iter(|| black_box(&many).resolve())
         });
+        // From a `Value`, both: the generated parser and resolve, and the interpreter.
+        let value: Value = serde_json::from_str(arguments).expect("JSON");
+        c.bench_function(&format!("64 patterns/{name}/from_value"), |b| {
+            b.iter(|| {
+                SixtyFourPatterns::from_arguments(black_box(&value))
+                    .map(|tool| tool.resolve())
+                    .ok()
+            })
+        });
+        c.bench_function(&format!("64 patterns/{name}/interpreter"), |b| {
+            b.iter(|| many_interpreter.resolve(black_box(&value)).ok())
+        });
     }
-    let plain: OnePattern = parse(r#"{"action":"Ping"}"#);
+    let plain: OnePattern = parse(ping);
     c.bench_function("no rule (constant)", |b| {
         b.iter(|| black_box(&plain).resolve())
     });

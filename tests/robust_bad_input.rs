@@ -11,7 +11,7 @@ use annot::server::{Connection, Server};
 use robust_support::cases::{self, Case, DEEP, Expect, HUGE, Id, nested_objects};
 use robust_support::{
     binary_like_server, example_server, http_api, initialize_with_extension, manage_files,
-    parse_response, request,
+    parse_response, reference, request,
 };
 use serde_json::{Value, json};
 
@@ -165,7 +165,12 @@ fn dialects_the_server_does_not_enable() {
     let answer = connection.handle(request(5, "tools/resolve", read).as_bytes());
     let value = parse_response(&answer.expect("answered"));
     assert_eq!(value["id"], 5);
-    assert!(value.get("error").is_some(), "{value}");
+    assert_eq!(value["error"]["code"], -32021, "{value}");
+    assert_eq!(
+        value["error"]["data"],
+        json!({"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tool-resolution": {}}}}),
+        "{value}"
+    );
 }
 
 /// Integer bounds, optional fields and nested maps of the struct-shaped tool.
@@ -235,7 +240,14 @@ fn http_api_arguments() {
         let expect = if valid {
             Expect::Success {
                 id: json!(number),
-                check: |result| assert!(result["annotations"].is_object()),
+                // Every valid row is a GET: read-only, in an open world.
+                check: |result| {
+                    assert_eq!(
+                        result["annotations"],
+                        json!({"readOnlyHint": true, "destructiveHint": false,
+                               "idempotentHint": true, "openWorldHint": true})
+                    )
+                },
             }
         } else {
             Expect::Error {
@@ -399,8 +411,13 @@ fn argument_text_of_any_depth_and_size() {
     check::<manage_files::ManageFiles>();
     check::<http_api::HttpApi>();
     let huge = "x".repeat(HUGE);
-    let read = manage_files::ManageFiles::from_arguments(&json!({"action": "read", "path": huge}));
-    assert!(read.is_ok());
+    let read = manage_files::ManageFiles::from_arguments(&json!({"action": "read", "path": huge}))
+        .expect("a 10 MB path is a path");
+    assert_eq!(read, manage_files::ManageFiles::Read { path: huge });
+    assert_eq!(
+        read.resolve(),
+        reference::manage_files(&json!({"action": "read", "path": "notes"}))
+    );
 }
 
 /// Through the in-process stdio loop, the cap is whatever the builder says: a

@@ -7,7 +7,8 @@
 //!   bytes through `Connection::handle`, for `tools/annotations` and for
 //!   `tools/resolve` in both of its shapes, on the same connection, on a new
 //!   one, on a second server built the same way, and whatever the order of the
-//!   argument keys; a success carries exactly what `resolve` says.
+//!   argument keys; a success carries exactly the hints the hand-written
+//!   resolver of `fuzz/src/reference.rs` gives, and so does `resolve()`.
 
 mod robust_support;
 
@@ -20,7 +21,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use robust_support::generate::{arguments, fields};
 use robust_support::{
-    COVERED_EXAMPLE_TOOLS, example_server, github_api, http_api, manage_files, request, sql,
+    COVERED_EXAMPLE_TOOLS, assert_wire_hints, example_server, expected, github_api, http_api,
+    manage_files, request, sql,
 };
 use serde_json::{Value, json};
 
@@ -120,14 +122,28 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
     // The text entry point agrees with the value one.
     let from_text = T::from_arguments_str(&arguments.to_string());
     prop_assert_eq!(from_text.is_ok(), parsed.is_ok());
+    // What the generated `resolve()` says, the hand-written resolver says.
+    if let Ok(tool) = &parsed {
+        prop_assert_eq!(
+            tool.resolve(),
+            expected::<T>(arguments),
+            "{}: resolution of {}",
+            T::NAME,
+            arguments
+        );
+    }
     Ok(())
 }
 
 /// Same arguments, same bytes, in every dialect; and a success says what
 /// `resolve` says.
 fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCaseError> {
-    let expected: Option<Annotations> =
-        T::from_arguments(arguments).ok().map(|tool| tool.resolve());
+    // The hand-written resolver, for the arguments the exact schema accepts
+    // (the parser's verdict, see `check_agreement`).
+    let [_, exact] = validators::<T>();
+    let expected: Option<Annotations> = exact
+        .is_valid(arguments)
+        .then(|| expected::<T>(arguments));
     let texts = [arguments.to_string(), reversed_text(arguments)];
     let asks = [
         ("tools/annotations", false),
@@ -163,15 +179,9 @@ fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCase
                     .get("annotations")
                     .or_else(|| result["tool"].get("annotations"))
                     .expect("annotations in every shape");
-                let core = expected.effective();
-                for (key, value) in [
-                    ("readOnlyHint", core.read_only),
-                    ("destructiveHint", core.destructive),
-                    ("idempotentHint", core.idempotent),
-                    ("openWorldHint", core.open_world),
-                ] {
-                    prop_assert_eq!(&annotations[key], &json!(value), "{} in {}", key, response);
-                }
+                // Dialect C carries exactly the four core hints.
+                let core_only = extension && method == "tools/resolve";
+                assert_wire_hints(annotations, expected, core_only, &response.to_string());
             }
             (None, None) => prop_assert_eq!(&response["error"]["code"], &json!(-32602)),
             _ => prop_assert!(false, "parser {:?} but {}", expected, response),

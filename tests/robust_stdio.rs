@@ -135,8 +135,9 @@ fn initialized(name: &str) -> Binary {
     let mut binary = Binary::start(name);
     binary.send(initialize_with_extension(0).as_bytes());
     let answer = parse_response(&binary.next_line("initialize"));
-    assert!(
-        answer["result"]["capabilities"]["extensions"].is_object(),
+    assert_eq!(
+        answer["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/tool-resolution"],
+        json!({}),
         "{answer}"
     );
     binary.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);

@@ -1,6 +1,10 @@
 //! What the fuzz targets share: the example tools, a server of all of them,
-//! and the invariants every answer must keep. A target panics (and libFuzzer
-//! saves the input) when one of them breaks.
+//! and the oracles every answer is checked against. A target panics (and
+//! libFuzzer saves the input) when one of them fails.
+//!
+//! `cargo test` compiles this file too (`tests/robust_fuzz_inputs.rs`, through
+//! `#[path]`) and replays every committed input through the same checks, so
+//! modules are named by path and siblings through `super::`, never `crate::`.
 
 #[path = "../../examples/tools/github_api.rs"]
 pub mod github_api;
@@ -8,6 +12,9 @@ pub mod github_api;
 pub mod http_api;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
+#[path = "reference.rs"]
+pub mod reference;
+#[path = "sequence.rs"]
 pub mod sequence;
 #[path = "../../examples/tools/sql.rs"]
 pub mod sql;
@@ -25,18 +32,30 @@ pub struct ToolInfo {
     pub declared: Annotations,
     pub actions: &'static [Action],
     pub schema: Value,
+    /// The `jsonschema` crate's validator of the tool's `inputSchema`: the
+    /// oracle of which arguments the parser must accept.
+    pub validator: jsonschema::Validator,
     /// `from_arguments`, then `resolve`.
     pub resolve: fn(&Value) -> Result<Annotations, ArgumentError>,
+    /// The hand-written resolver of `reference.rs`: the oracle of what
+    /// `resolve` must answer.
+    pub reference: fn(&Value) -> Annotations,
 }
 
 fn info<T: AnnotatedTool>() -> ToolInfo {
+    // The exact schema: the one that states what the parser accepts.
+    let schema: Value =
+        serde_json::from_str(T::exact_input_schema()).expect("inputSchema is JSON");
+    let validator = jsonschema::draft202012::new(&schema).expect("inputSchema compiles");
     ToolInfo {
         name: T::NAME,
         discriminator: T::DISCRIMINATOR.expect("the fuzzed example tools have actions"),
         declared: T::STATIC_ANNOTATIONS,
         actions: T::ACTIONS,
-        schema: serde_json::from_str(T::input_schema()).expect("inputSchema is JSON"),
+        schema,
+        validator,
         resolve: |arguments| T::from_arguments(arguments).map(|tool| tool.resolve()),
+        reference: reference::resolver(T::NAME),
     }
 }
 
@@ -53,6 +72,14 @@ pub fn tools() -> &'static [ToolInfo] {
     })
 }
 
+/// The tool called `name`.
+pub fn tool(name: &str) -> &'static ToolInfo {
+    tools()
+        .iter()
+        .find(|tool| tool.name == name)
+        .unwrap_or_else(|| panic!("{name} is not in tools()"))
+}
+
 /// A server of every example tool; calls do nothing and succeed.
 pub fn server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
@@ -67,51 +94,112 @@ pub fn server() -> &'static Server {
     })
 }
 
-/// The JSON entry point of one tool: `from_arguments_str`, `from_arguments`
-/// and `resolve` agree with each other and with serde_json, and every
-/// resolution stays within the static annotations and its action's bound.
-pub fn check_tool_json<T: AnnotatedTool>(data: &[u8]) {
+/// What the JSON entry point of a tool made of one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not UTF-8: no text to parse.
+    NotText,
+    /// Not JSON: a syntax error.
+    NotJson,
+    /// JSON the schema and the parser both refuse.
+    Refused,
+    /// Arguments the schema and the parser both accept.
+    Accepted,
+}
+
+/// The `tool_json_<tool>` oracle. The parser (`from_arguments_str`) must:
+/// answer text that is not JSON with a syntax error, and only such text;
+/// accept exactly the JSON values the `inputSchema` accepts (the `jsonschema`
+/// crate decides); and resolve what it accepts to what the hand-written
+/// resolver says, within the static and the action's bound.
+pub fn check_tool_json<T: AnnotatedTool + std::fmt::Debug>(data: &[u8]) -> Verdict {
     let Ok(text) = std::str::from_utf8(data) else {
-        return;
+        return Verdict::NotText;
     };
     let parsed = T::from_arguments_str(text);
-    let value = serde_json::from_str::<Value>(text);
-    match (&parsed, &value) {
-        (Ok(_), Err(error)) => {
-            panic!("from_arguments_str accepted text serde_json refuses: {error}")
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(value) => value,
+        Err(error) => {
+            match parsed {
+                Err(ArgumentError::Syntax { .. }) => {}
+                other => panic!(
+                    "{}: text serde_json refuses ({error}) got {other:?}",
+                    T::NAME
+                ),
+            }
+            return Verdict::NotJson;
         }
-        (Err(ArgumentError::Syntax { message }), Ok(_)) => {
-            panic!("a syntax error for valid JSON: {message}")
+    };
+    let info = tool(T::NAME);
+    let schema_accepts = info.validator.is_valid(&value);
+    let tool = match parsed {
+        Ok(tool) if schema_accepts => tool,
+        Err(error) if !schema_accepts => {
+            assert!(
+                !matches!(error, ArgumentError::Syntax { .. }),
+                "{}: a syntax error for JSON {value}: {error}",
+                T::NAME
+            );
+            return Verdict::Refused;
         }
-        (Err(error), _) => assert!(!error.to_string().is_empty()),
-        (Ok(_), Ok(_)) => {}
-    }
-    let Ok(value) = value else { return };
-    let from_value = T::from_arguments(&value).map(|tool| tool.resolve());
-    let from_text = parsed.map(|tool| tool.resolve());
+        Ok(tool) => panic!(
+            "{}: the parser accepts {value} as {tool:?}, the schema does not",
+            T::NAME
+        ),
+        Err(error) => panic!(
+            "{}: the schema accepts {value}, the parser says {error}",
+            T::NAME
+        ),
+    };
+    let resolved = tool.resolve();
     assert_eq!(
-        from_text, from_value,
-        "text and value entry points disagree"
+        resolved,
+        (info.reference)(&value),
+        "{}: resolve() and the hand-written resolver disagree on {value}",
+        T::NAME
     );
-    if let Ok(resolved) = from_value {
-        assert_within(
-            T::NAME,
-            T::DISCRIMINATOR,
-            T::ACTIONS,
-            &T::STATIC_ANNOTATIONS,
-            &value,
-            &resolved,
-        );
-        let again = T::from_arguments(&value).expect("parses twice").resolve();
-        assert_eq!(resolved, again, "resolve is not deterministic");
+    assert_within(
+        T::NAME,
+        T::DISCRIMINATOR,
+        T::ACTIONS,
+        &T::STATIC_ANNOTATIONS,
+        &value,
+        &resolved,
+    );
+    Verdict::Accepted
+}
+
+/// The `server_bytes` oracle: each line of `data` is one message to the same
+/// connection. Every answer is valid JSON-RPC that echoes a readable id and
+/// is no internal error, only notifications and responses go unanswered, and
+/// the connection still answers a ping at the end.
+pub fn check_server_bytes(data: &[u8]) {
+    let mut connection = server().connect();
+    for message in data.split(|byte| *byte == b'\n') {
+        match connection.handle(message) {
+            Some(response) => {
+                let parsed = serde_json::from_slice::<Value>(message).ok();
+                check_response(parsed.as_ref().and_then(readable_id), &response);
+            }
+            None => assert!(
+                may_go_unanswered(message),
+                "no answer to {}",
+                String::from_utf8_lossy(message)
+            ),
+        }
     }
+    let ping = connection.handle(br#"{"jsonrpc":"2.0","id":"last","method":"ping"}"#);
+    assert_eq!(
+        ping.as_deref(),
+        Some(&br#"{"jsonrpc":"2.0","id":"last","result":{}}"#[..])
+    );
 }
 
 /// Panics unless `resolved` is within the tool's static annotations and
 /// within the declared worst case of the action the arguments name.
 pub fn assert_within(
     tool: &str,
-    discriminator: &str,
+    discriminator: Option<&str>,
     actions: &[Action],
     declared: &Annotations,
     arguments: &Value,
@@ -120,9 +208,13 @@ pub fn assert_within(
     if let Err(violation) = resolved.check_within(declared) {
         panic!("{tool}: {arguments} resolves outside the static bound: {violation}");
     }
-    let name = arguments[discriminator]
-        .as_str()
-        .expect("a parsed action is a string");
+    // A single-action tool has no discriminator: its one action is the bound.
+    let name = match discriminator {
+        Some(field) => arguments[field]
+            .as_str()
+            .expect("a parsed action is a string"),
+        None => actions.first().expect("a tool has an action").name,
+    };
     let action = actions
         .iter()
         .find(|action| action.name == name)
@@ -134,8 +226,8 @@ pub fn assert_within(
 
 /// Checks one response is a JSON-RPC 2.0 response of MCP's shape: an object
 /// with `jsonrpc: "2.0"` and exactly one of `result` and `error`; an error has
-/// an integer code and a string message. A request whose id could be read
-/// (`expected_id`) gets that id back; otherwise the id, if any, is a string or
+/// an integer code other than `-32603` and a string message. A request whose
+/// id could be read (`expected_id`) gets that id back; otherwise the id, if any, is a string or
 /// an integer. Returns the response.
 pub fn check_response(expected_id: Option<&Value>, response: &[u8]) -> Value {
     let value: Value = serde_json::from_slice(response).unwrap_or_else(|error| {
@@ -160,6 +252,13 @@ pub fn check_response(expected_id: Option<&Value>, response: &[u8]) -> Value {
         }
         (None, Some(error)) => {
             let error = error.as_object().expect("an error is an object");
+            // The server answers a panic, or a resolution outside the static
+            // bound, with -32603. No example tool can legitimately do either.
+            assert_ne!(
+                error.get("code"),
+                Some(&Value::from(-32603)),
+                "an internal error: {value}"
+            );
             assert!(error.get("code").is_some_and(Value::is_i64), "{value}");
             assert!(
                 error.get("message").is_some_and(Value::is_string),
@@ -204,15 +303,4 @@ pub fn may_go_unanswered(message: &[u8]) -> bool {
     let response = !object.contains_key("method")
         && (object.contains_key("result") || object.contains_key("error"));
     notification || response
-}
-
-/// The annotations a successful resolution answered with, in any dialect.
-pub fn resolved_annotations(result: &Value) -> Annotations {
-    let annotations = result
-        .get("annotations")
-        .or_else(|| result.get("tool").and_then(|tool| tool.get("annotations")))
-        .unwrap_or_else(|| panic!("no annotations in {result}"));
-    let wire: annot::ToolAnnotations =
-        serde_json::from_value(annotations.clone()).expect("annotations of the wire shape");
-    wire.hints()
 }

@@ -1,17 +1,31 @@
 //! Structured sessions for the `server_sequence` target: messages a client
-//! could send, built from generated parts, and the checks on each answer.
+//! could send, built from generated parts, and the checks on each answer
+//! against a model of the session written here (is it initialized, with which
+//! version, did it negotiate the tool-resolution extension) and the oracles
+//! of the tools (their `inputSchema` and hand-written resolvers).
 
 use std::sync::OnceLock;
 
-use arbitrary::Arbitrary;
+use arbitrary::{Arbitrary, Unstructured};
 use serde_json::{Map, Number, Value, json};
 
-use crate::{ToolInfo, assert_within, check_response, resolved_annotations, server, tools};
+use super::{ToolInfo, assert_within, check_response, readable_id, server, tools};
 
 /// A session: the messages, in order.
 #[derive(Arbitrary, Debug)]
 pub struct Session {
     pub steps: Vec<Step>,
+}
+
+impl Session {
+    /// The session libFuzzer makes of `data` for a target taking a
+    /// `Session`: none when the bytes are too few or do not decode.
+    pub fn from_bytes(data: &[u8]) -> Option<Session> {
+        if data.len() < <Session as Arbitrary>::size_hint(0).0 {
+            return None;
+        }
+        Session::arbitrary_take_rest(Unstructured::new(data)).ok()
+    }
 }
 
 /// One message from the client.
@@ -168,9 +182,37 @@ fn tool_at(index: u8) -> Option<&'static ToolInfo> {
 
 const VERSIONS: [&str; 4] = ["2025-06-18", "2025-11-25", "2024-11-05", "1999-01-01"];
 
+/// What the session has settled, as the protocol says it should be.
+#[derive(Clone, Copy, Debug, Default)]
+struct Model {
+    initialized: bool,
+    /// The version `initialize` asked for.
+    version: Option<&'static str>,
+    /// Whether `initialize` took the tool-resolution extension up.
+    negotiated: bool,
+}
+
+impl Model {
+    /// Invalid tool arguments are a tool error (`isError`) from 2025-11-25 on,
+    /// and before `initialize`; `-32602` for a client of 2025-06-18. Versions
+    /// the server does not know get its latest.
+    fn argument_errors_are_tool_errors(&self) -> bool {
+        self.version != Some("2025-06-18")
+    }
+}
+
+/// Whether capabilities take the tool-resolution extension up: only an empty
+/// settings object does (PROTOCOL.md section 3).
+fn offers_extension(capabilities: &Value) -> bool {
+    capabilities["extensions"][annot::protocol::TOOL_RESOLUTION_EXTENSION]
+        .as_object()
+        .is_some_and(Map::is_empty)
+}
+
 /// Sends every step to one connection and checks each answer.
 pub fn run(session: &Session) {
     let mut connection = server().connect();
+    let mut model = Model::default();
     for (number, step) in session.steps.iter().enumerate() {
         let id = if number % 2 == 0 {
             Value::from(number)
@@ -182,60 +224,92 @@ pub fn run(session: &Session) {
         let response = connection.handle(&bytes);
         match check {
             Check::Silence => assert!(response.is_none(), "a notification was answered"),
-            Check::Answer {
-                tool,
-                arguments,
-                kind,
-            } => {
+            Check::Initialize { version } => {
+                let response = response.expect("initialize is answered");
+                let value = check_response(readable_id(&message), &response);
+                if model.initialized {
+                    assert_eq!(
+                        value["error"]["code"], -32600,
+                        "a second initialize: {value}"
+                    );
+                } else {
+                    assert!(value.get("result").is_some(), "initialize: {value}");
+                    model = Model {
+                        initialized: true,
+                        version: Some(version),
+                        negotiated: offers_extension(&message["params"]["capabilities"]),
+                    };
+                }
+            }
+            Check::Answer(expect) => {
                 let response = response.expect("a request is answered");
-                let expected_id = crate::readable_id(&message);
-                let value = check_response(expected_id, &response);
-                if let Some(tool) = tool {
-                    check_tool_answer(tool, &arguments, kind, &value);
-                }
-                if kind != Kind::Initialize {
-                    // The same request again gets the same bytes.
-                    let again = connection.handle(&bytes).expect("answered twice");
-                    assert_eq!(response, again, "not deterministic: {message}");
-                }
+                let value = check_response(readable_id(&message), &response);
+                expect.check(&model, &value);
+                // The same request again gets the same bytes.
+                let again = connection.handle(&bytes).expect("answered twice");
+                assert_eq!(response, again, "not deterministic: {message}");
             }
             Check::Any => {
                 if let Some(response) = response {
-                    check_response(crate::readable_id(&message), &response);
+                    let value = check_response(readable_id(&message), &response);
+                    // A raw message may be an initialize of its own.
+                    if message["method"] == "initialize" && value.get("result").is_some() {
+                        assert!(!model.initialized, "initialized twice: {value}");
+                        model.initialized = true;
+                        model.version = VERSIONS
+                            .iter()
+                            .copied()
+                            .find(|version| message["params"]["protocolVersion"] == *version);
+                        model.negotiated = offers_extension(&message["params"]["capabilities"]);
+                    }
                 }
             }
         }
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Initialize,
+/// What the answer to a request about a tool must be.
+struct Expect {
+    tool: Option<&'static ToolInfo>,
+    /// `None` when the request has no `arguments`.
+    arguments: Option<Value>,
+    method: Method,
+    /// The per-request client capabilities of a resolution, if any.
+    per_request: Option<Value>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Method {
+    /// `tools/annotations` (dialect A).
+    Annotations,
+    /// `tools/resolve` (dialect B or C).
     Resolve,
     Call,
+    /// Anything else that must get a result.
     Other,
 }
 
 enum Check {
     Silence,
-    Answer {
-        tool: Option<&'static ToolInfo>,
-        arguments: Value,
-        kind: Kind,
-    },
+    Initialize { version: &'static str },
+    Answer(Box<Expect>),
     Any,
 }
 
 fn build(step: &Step, id: &Value) -> (Value, Check) {
-    let answer = |kind| Check::Answer {
-        tool: None,
-        arguments: Value::Null,
-        kind,
+    let answer = |method| {
+        Check::Answer(Box::new(Expect {
+            tool: None,
+            arguments: None,
+            method,
+            per_request: None,
+        }))
     };
     match step {
         Step::Initialize { version, extension } => {
+            let version = VERSIONS[usize::from(*version) % VERSIONS.len()];
             let mut params = json!({
-                "protocolVersion": VERSIONS[usize::from(*version) % VERSIONS.len()],
+                "protocolVersion": version,
                 "clientInfo": {"name": "fuzz", "version": "0"},
             });
             if let Some(capabilities) = extension.capabilities() {
@@ -243,7 +317,7 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
             }
             let message =
                 json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params});
-            (message, answer(Kind::Initialize))
+            (message, Check::Initialize { version })
         }
         Step::Initialized => (
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -251,14 +325,20 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
         ),
         Step::Ping => (
             json!({"jsonrpc": "2.0", "id": id, "method": "ping"}),
-            answer(Kind::Other),
+            answer(Method::Other),
         ),
         Step::List { cursor } => {
             let mut message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
             if let Some(cursor) = cursor {
                 message["params"] = json!({"cursor": cursor.render()});
             }
-            (message, answer(Kind::Other))
+            // A cursor this server never gave out is refused.
+            let check = if cursor.is_some() {
+                Check::Any
+            } else {
+                answer(Method::Other)
+            };
+            (message, check)
         }
         Step::Resolve {
             annotations,
@@ -266,26 +346,26 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
             arguments,
             meta,
         } => {
-            let method = if *annotations {
-                "tools/annotations"
+            let (method, name) = if *annotations {
+                (Method::Annotations, "tools/annotations")
             } else {
-                "tools/resolve"
+                (Method::Resolve, "tools/resolve")
             };
             let tool = tool_at(*tool);
             let mut params = json!({"name": tool.map_or("no_such_tool", |tool| tool.name)});
             let arguments = render_arguments(arguments, &mut params);
-            if let Some(capabilities) = meta.capabilities() {
+            let per_request = meta.capabilities();
+            if let Some(capabilities) = &per_request {
                 params["_meta"] = json!({annot::protocol::CLIENT_CAPABILITIES_META: capabilities});
             }
-            let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-            (
-                message,
-                Check::Answer {
-                    tool,
-                    arguments,
-                    kind: Kind::Resolve,
-                },
-            )
+            let message = json!({"jsonrpc": "2.0", "id": id, "method": name, "params": params});
+            let expect = Expect {
+                tool,
+                arguments,
+                method,
+                per_request,
+            };
+            (message, Check::Answer(Box::new(expect)))
         }
         Step::Call { tool, arguments } => {
             let tool = tool_at(*tool);
@@ -293,14 +373,13 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
             let arguments = render_arguments(arguments, &mut params);
             let message =
                 json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
-            (
-                message,
-                Check::Answer {
-                    tool,
-                    arguments,
-                    kind: Kind::Call,
-                },
-            )
+            let expect = Expect {
+                tool,
+                arguments,
+                method: Method::Call,
+                per_request: None,
+            };
+            (message, Check::Answer(Box::new(expect)))
         }
         Step::Notification { method } => (
             json!({"jsonrpc": "2.0", "method": method.render()}),
@@ -310,70 +389,139 @@ fn build(step: &Step, id: &Value) -> (Value, Check) {
     }
 }
 
-/// Puts the arguments into `params`; returns them (`null` when absent).
-fn render_arguments(arguments: &Arguments, params: &mut Value) -> Value {
+/// Puts the arguments into `params`; returns them (`None` when absent, as
+/// opposed to an explicit `null`).
+fn render_arguments(arguments: &Arguments, params: &mut Value) -> Option<Value> {
     let rendered = match arguments {
-        Arguments::Absent => return Value::Null,
+        Arguments::Absent => return None,
         Arguments::Fields(fields) => Value::Object(render_members(fields)),
         Arguments::Other(json) => json.render(),
     };
     params["arguments"] = rendered.clone();
-    rendered
+    Some(rendered)
 }
 
-/// Checks a resolution or call of an example tool against the tool itself:
-/// arguments the parser accepts resolve (within the bound) and run; others get
-/// `-32602` or an `isError` result.
-fn check_tool_answer(tool: &ToolInfo, arguments: &Value, kind: Kind, response: &Value) {
-    // Absent arguments of tools/call are an empty object; of a resolution, an error.
-    let accepted = match (arguments, kind) {
-        (Value::Null, Kind::Call) => (tool.resolve)(&json!({})).ok(),
-        (Value::Object(_), _) => (tool.resolve)(arguments).ok(),
-        _ => None,
-    };
-    let result = response.get("result");
-    match (kind, accepted, result) {
-        (Kind::Resolve, Some(expected), Some(result)) => {
-            let answered = resolved_annotations(result);
-            assert_eq!(answered.effective(), expected.effective(), "{response}");
-            assert_within(
-                tool.name,
-                tool.discriminator,
-                tool.actions,
-                &tool.declared,
-                arguments,
-                &answered,
-            );
+impl Expect {
+    /// Checks the answer against the model and the tool's oracles.
+    fn check(&self, model: &Model, response: &Value) {
+        let code = &response["error"]["code"];
+        let result = response.get("result");
+        if self.method == Method::Other {
+            assert!(result.is_some_and(Value::is_object), "{response}");
+            return;
         }
-        (Kind::Resolve, None, None) => {
-            let code = &response["error"]["code"];
-            assert!(
-                code == -32602 || code == -32021,
-                "{arguments} got {response}"
-            );
+        // tools/call takes absent arguments as `{}`; a resolution needs them.
+        let arguments = match (&self.arguments, self.method) {
+            (None, Method::Call) => json!({}),
+            (None, _) => Value::Null,
+            (Some(arguments), _) => arguments.clone(),
+        };
+        if !arguments.is_object() {
+            assert_eq!(*code, -32602, "arguments {arguments}: {response}");
+            return;
         }
-        (Kind::Call, Some(_), Some(result)) => {
-            assert_ne!(
-                result.get("isError"),
-                Some(&Value::Bool(true)),
-                "{response}"
-            )
+        // C's shape when the request's own capabilities, or else the
+        // session's, take the extension up; dropping it from a request of a
+        // session that negotiated it is -32021. Nothing else gets -32021.
+        let mut dialect_c = false;
+        if self.method == Method::Resolve {
+            let per_request = self.per_request.as_ref().map(offers_extension);
+            if per_request == Some(false) && model.negotiated {
+                assert_eq!(*code, -32021, "{response}");
+                assert_eq!(
+                    response["error"]["data"]["requiredCapabilities"]["extensions"]
+                        [annot::protocol::TOOL_RESOLUTION_EXTENSION],
+                    json!({}),
+                    "{response}"
+                );
+                return;
+            }
+            dialect_c = per_request.unwrap_or(model.negotiated);
         }
-        (Kind::Call, None, Some(result)) => {
-            assert_eq!(
-                result.get("isError"),
-                Some(&Value::Bool(true)),
-                "{response}"
-            )
+        let Some(tool) = self.tool else {
+            assert_eq!(*code, -32602, "an unknown tool: {response}");
+            return;
+        };
+        let valid = tool.validator.is_valid(&arguments);
+        assert_eq!(
+            (tool.resolve)(&arguments).is_ok(),
+            valid,
+            "{}: the parser and the inputSchema disagree on {arguments}",
+            tool.name
+        );
+        match (self.method, valid) {
+            (Method::Call, true) => {
+                let result = result.unwrap_or_else(|| panic!("a valid call: {response}"));
+                assert_eq!(result["content"][0]["text"], "ok", "{response}");
+                assert_ne!(
+                    result.get("isError"),
+                    Some(&Value::Bool(true)),
+                    "{response}"
+                );
+            }
+            (Method::Call, false) if model.argument_errors_are_tool_errors() => {
+                let result = result.unwrap_or_else(|| panic!("an invalid call: {response}"));
+                assert_eq!(result["isError"], true, "{response}");
+            }
+            (_, false) => assert_eq!(*code, -32602, "{arguments}: {response}"),
+            (_, true) => {
+                let result = result.unwrap_or_else(|| panic!("{arguments}: {response}"));
+                check_resolution(tool, &arguments, dialect_c, result);
+            }
         }
-        (Kind::Call, None, None) => assert_eq!(response["error"]["code"], -32602, "{response}"),
-        // A negotiated client whose request leaves the extension out gets -32021.
-        (Kind::Resolve, Some(_), None) => {
-            assert_eq!(
-                response["error"]["code"], -32021,
-                "{arguments} got {response}"
-            )
-        }
-        _ => panic!("{arguments} ({}) got {response}", accepted.is_some()),
     }
+}
+
+/// A successful resolution answers what the hand-written resolver says, in
+/// the shape of its dialect, within the static and the action's bound.
+fn check_resolution(tool: &ToolInfo, arguments: &Value, dialect_c: bool, result: &Value) {
+    let expected = (tool.reference)(arguments);
+    let annotations = if dialect_c {
+        // C: exactly the four core booleans.
+        assert_eq!(result["resultType"], "complete", "{result}");
+        assert_eq!(result["name"], tool.name, "{result}");
+        let annotations = &result["annotations"];
+        assert_eq!(annotations.as_object().map(Map::len), Some(4), "{result}");
+        annotations
+    } else if let Some(tool_object) = result.get("tool") {
+        // B: the whole Tool.
+        assert_eq!(tool_object["name"], tool.name, "{result}");
+        &tool_object["annotations"]
+    } else {
+        &result["annotations"]
+    };
+    let hints: &[annot::Hint] = if dialect_c {
+        &annot::Hint::CORE
+    } else {
+        &annot::Hint::ALL
+    };
+    for hint in hints {
+        assert_eq!(
+            annotations.get(hint.wire_name()),
+            expected.get(*hint).map(Value::Bool).as_ref(),
+            "{hint} of {} for {arguments}: {result}",
+            tool.name
+        );
+    }
+    let answered = wire_hints(annotations);
+    assert_within(
+        tool.name,
+        Some(tool.discriminator),
+        tool.actions,
+        &tool.declared,
+        arguments,
+        &answered,
+    );
+}
+
+/// The hints of a wire `annotations` object.
+fn wire_hints(annotations: &Value) -> annot::Annotations {
+    annot::Hint::ALL
+        .into_iter()
+        .fold(annot::Annotations::new(), |hints, hint| {
+            hints.with(
+                hint,
+                annotations.get(hint.wire_name()).and_then(Value::as_bool),
+            )
+        })
 }

@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use annot::{AnnotatedTool, Annotations};
+use annot::AnnotatedTool;
 use serde_json::Value;
 
 /// The tool's advertised input schema, parsed, after checking it is valid JSON
@@ -72,7 +72,8 @@ pub fn assert_schema_and_parser_agree<T: AnnotatedTool + std::fmt::Debug>(
 }
 
 /// Asserts that every action, and every resolution of the given arguments,
-/// stays within the static annotations (the conservative bound).
+/// stays within the static annotations (the conservative bound). The values
+/// themselves are pinned by hand elsewhere (`tests/macro_examples.rs`).
 pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
     let declared = T::STATIC_ANNOTATIONS;
     for action in T::ACTIONS {
@@ -84,20 +85,6 @@ pub fn assert_within_static_bound<T: AnnotatedTool>(arguments: &[Value]) {
             );
         }
     }
-    assert_eq!(
-        declared,
-        Annotations {
-            title: T::TITLE,
-            ..Annotations::join_all(
-                &T::ACTIONS
-                    .iter()
-                    .map(|action| action.annotations)
-                    .collect::<Vec<_>>()
-            )
-        },
-        "{}: static annotations are the join of the actions",
-        T::NAME
-    );
     for value in arguments {
         let parsed = T::from_arguments(value).expect("valid arguments");
         let resolved = parsed.resolve();

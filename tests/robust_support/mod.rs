@@ -5,6 +5,9 @@
 
 pub mod cases;
 pub mod generate;
+/// The hand-written resolvers of the example tools (shared with the fuzz crate).
+#[path = "../../fuzz/src/reference.rs"]
+pub mod reference;
 
 #[path = "../../examples/tools/github_api.rs"]
 pub mod github_api;
@@ -21,6 +24,7 @@ use std::sync::OnceLock;
 
 use annot::protocol::Dialect;
 use annot::server::{Server, ToolOutput};
+use annot::{AnnotatedTool, Annotations, Hint};
 use jsonschema::Validator;
 use serde_json::{Value, json};
 
@@ -62,6 +66,38 @@ pub fn initialize_with_extension(id: i64) -> String {
         }
     })
     .to_string()
+}
+
+/// The resolution of valid `arguments` of `T` by its hand-written resolver.
+pub fn expected<T: AnnotatedTool>(arguments: &Value) -> Annotations {
+    reference::resolver(T::NAME)(arguments)
+}
+
+/// Panics unless the wire `annotations` object carries exactly the hints of
+/// `expected`, compared raw, with no defaults: the ten hints (absent where it
+/// has none), or with `core_only` (dialect C) the four core hints and nothing
+/// else.
+pub fn assert_wire_hints(
+    annotations: &Value,
+    expected: &Annotations,
+    core_only: bool,
+    context: &str,
+) {
+    let hints: &[Hint] = if core_only { &Hint::CORE } else { &Hint::ALL };
+    for hint in hints {
+        assert_eq!(
+            annotations.get(hint.wire_name()),
+            expected.get(*hint).map(Value::Bool).as_ref(),
+            "{hint} in {annotations}: {context}"
+        );
+    }
+    if core_only {
+        assert_eq!(
+            annotations.as_object().map(|o| o.len()),
+            Some(4),
+            "{context}"
+        );
+    }
 }
 
 /// A request as one line of JSON text.

@@ -67,7 +67,9 @@ pub fn template_regex(template: &str) -> Result<String, String> {
     if !rest_of_path {
         regex.push_str("/?");
     }
-    regex.push_str("(?:[?#].*)?$");
+    // `(?s)`: a query or fragment may hold a newline, which must not stop the
+    // template from matching (and its rule from firing).
+    regex.push_str("(?s:[?#].*)?$");
     Ok(regex)
 }
 
