@@ -141,9 +141,7 @@ fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCase
     // The hand-written resolver, for the arguments the exact schema accepts
     // (the parser's verdict, see `check_agreement`).
     let [_, exact] = validators::<T>();
-    let expected: Option<Annotations> = exact
-        .is_valid(arguments)
-        .then(|| expected::<T>(arguments));
+    let expected: Option<Annotations> = exact.is_valid(arguments).then(|| expected::<T>(arguments));
     let texts = [arguments.to_string(), reversed_text(arguments)];
     let asks = [
         ("tools/annotations", false),

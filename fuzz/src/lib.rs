@@ -44,8 +44,7 @@ pub struct ToolInfo {
 
 fn info<T: AnnotatedTool>() -> ToolInfo {
     // The exact schema: the one that states what the parser accepts.
-    let schema: Value =
-        serde_json::from_str(T::exact_input_schema()).expect("inputSchema is JSON");
+    let schema: Value = serde_json::from_str(T::exact_input_schema()).expect("inputSchema is JSON");
     let validator = jsonschema::draft202012::new(&schema).expect("inputSchema compiles");
     ToolInfo {
         name: T::NAME,
@@ -177,6 +176,15 @@ pub fn check_server_bytes(data: &[u8]) {
     let mut connection = server().connect();
     for message in data.split(|byte| *byte == b'\n') {
         match connection.handle(message) {
+            // A batch (2024-11-05 and 2025-03-26 sessions) gets an array of
+            // responses, each of MCP's shape.
+            Some(response) if response.first() == Some(&b'[') => {
+                let answers: Vec<&serde_json::value::RawValue> = serde_json::from_slice(&response)
+                    .unwrap_or_else(|error| panic!("a batch answer is not an array ({error})"));
+                for answer in answers {
+                    check_response(None, answer.get().as_bytes());
+                }
+            }
             Some(response) => {
                 let parsed = serde_json::from_slice::<Value>(message).ok();
                 check_response(parsed.as_ref().and_then(readable_id), &response);
@@ -292,11 +300,30 @@ pub fn readable_id(message: &Value) -> Option<&Value> {
     (scalar && request).then_some(id)
 }
 
+/// For a message whose values a `Value` cannot hold (`1e400`, a lone
+/// surrogate) but that is a well-formed object: whether it has an `id`, a
+/// string `method`, and a `result` or `error`. The server reads only the
+/// members it needs, so such a message is still a notification or a
+/// client's response.
+fn members_only(message: &[u8]) -> Option<(bool, bool, bool)> {
+    use serde_json::value::RawValue;
+    let members: std::collections::BTreeMap<&str, &RawValue> =
+        serde_json::from_slice(message).ok()?;
+    let method = members
+        .get("method")
+        .is_some_and(|method| method.get().starts_with('"'));
+    let reply = members.contains_key("result") || members.contains_key("error");
+    Some((members.contains_key("id"), method, reply))
+}
+
 /// Whether a message may go unanswered: a notification (a string `method`, no
 /// `id`), or a response from the client (`result` or `error`, no `method`).
 pub fn may_go_unanswered(message: &[u8]) -> bool {
     let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(message) else {
-        return false;
+        return members_only(message).is_some_and(|(id, method, reply)| {
+            let notification = !id && method;
+            notification || (!method && reply)
+        });
     };
     let notification =
         !object.contains_key("id") && object.get("method").is_some_and(Value::is_string);

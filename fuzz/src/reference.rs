@@ -251,7 +251,11 @@ pub fn github_api(arguments: &Value) -> Annotations {
     let issue = on("PATCH", &[Some("repos"), None, None, Some("issues"), None]);
     let organisation = template(path, &[Some("orgs"), None], true);
     let destructive = decide(destructive, &[(label, false), (issue, true)], true);
-    let reversible = decide(N, &[(repository, false), (label, true), (issue, true)], false);
+    let reversible = decide(
+        N,
+        &[(repository, false), (label, true), (issue, true)],
+        false,
+    );
     let privileged = decide(N, &[(organisation, true)], true);
     if read {
         // A read-only call: nothing to destroy, repeat or undo.
