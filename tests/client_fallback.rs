@@ -140,7 +140,10 @@ fn malformed_extension_results_fall_back() {
     };
 
     let detail = malformed(dialect, with(&|r| r["resultType"] = json!("incomplete")));
-    assert!(detail.contains("complete"), "{detail}");
+    assert_eq!(
+        detail,
+        r#"resultType is "incomplete" where "complete" is required"#
+    );
     malformed(
         dialect,
         with(&|r| drop(r.as_object_mut().unwrap().remove("resultType"))),

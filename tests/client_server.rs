@@ -4,6 +4,9 @@
 
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
+#[path = "../fuzz/src/reference.rs"]
+#[allow(dead_code)] // The resolvers of the other tools serve other suites.
+mod reference;
 
 use annot::client::{
     AnnotationSource, ClientExtension, JsonRpcRequester, NotResolvable, Policy, PreflightError,
@@ -127,7 +130,8 @@ fn resolves_every_action_in_every_dialect() {
                 AnnotationSource::Resolved(dialect),
                 "{call}"
             );
-            let expected = ManageFiles::from_arguments(call).unwrap().resolve();
+            // The hand-written resolver, not the `resolve()` the server calls.
+            let expected = reference::manage_files(call);
             assert_eq!(
                 core(preflight.annotations()),
                 core(expected),

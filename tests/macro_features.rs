@@ -377,5 +377,10 @@ enum ThroughFacade {
 #[test]
 fn the_crate_path_can_be_overridden() {
     assert_eq!(ThroughFacade::NAME, "through_facade");
-    assert!(ThroughFacade::from_arguments(&json!({"action": "Look"})).is_ok());
+    let look = ThroughFacade::from_arguments(&json!({"action": "Look"})).unwrap();
+    assert!(matches!(look, ThroughFacade::Look));
+    assert_eq!(
+        look.resolve().to_string(),
+        r#"{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#
+    );
 }

@@ -288,7 +288,19 @@ fn a_resolution_outside_the_static_bound_is_an_internal_error() {
         let error = client.error(method, json!({"name": "liar", "arguments": {"lie": true}}));
         assert_eq!(error["code"], error_code::INTERNAL_ERROR, "{method}");
         let fine = client.result(method, json!({"name": "liar", "arguments": {}}));
-        assert!(fine.is_object());
+        // Within the bound, the honest read-only answer comes through as is.
+        let annotations = match method {
+            "tools/annotations" => &fine["annotations"],
+            _ => &fine["tool"]["annotations"],
+        };
+        assert_eq!(
+            annotations,
+            &json!({
+                "readOnlyHint": true, "destructiveHint": false,
+                "idempotentHint": true, "openWorldHint": true
+            }),
+            "{method}"
+        );
     }
 }
 

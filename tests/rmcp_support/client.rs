@@ -193,10 +193,8 @@ pub async fn exercise_server(
         [(action, plain, true), (action, system, false)]
     });
     for (action, arguments, plain) in cases {
-        let mut expected = ManageFiles::from_arguments(&arguments)
-            .expect("valid arguments")
-            .resolve()
-            .effective();
+        // The hand-written resolver, not the `resolve()` the server calls.
+        let mut expected = super::reference::manage_files(&arguments);
         // Within the action's worst case, with its core hints; only the rule
         // decides the SEP-1984 ones.
         expected.check_within(&action.annotations).unwrap();

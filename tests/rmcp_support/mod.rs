@@ -7,6 +7,8 @@ pub mod client;
 pub mod fixtures;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
+#[path = "../../fuzz/src/reference.rs"]
+pub mod reference;
 
 use std::path::PathBuf;
 use std::process::Command;
