@@ -197,6 +197,10 @@ pub fn check_server_bytes(data: &[u8]) {
                     // The server reads only the members it needs, so a
                     // request whose other members a `Value` cannot hold is
                     // still answered with its id.
+                    // Unless it refuses the message whole (a parse error
+                    // without an id), as it may when a member it reads, such as
+                    // an earlier repeated `id`, is out of range.
+                    Err(_) if parse_error_without_id(&response) => None,
                     Err(_) => readable_id_of_members(message),
                 };
                 check_response(expected_id.as_ref(), &response);
@@ -363,6 +367,13 @@ fn check_echoed_id(message: &[u8], response: &[u8]) {
         Some(&Value::from(-32603)),
         "an internal error: {shown}"
     );
+}
+
+/// Whether a response is a -32700 error without an id.
+fn parse_error_without_id(response: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(response).is_ok_and(|value| {
+        value.get("id").is_none() && value["error"]["code"] == Value::from(-32700)
+    })
 }
 
 /// [`readable_id`] of a message read member by member, for messages whose
