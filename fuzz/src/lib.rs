@@ -371,9 +371,8 @@ fn check_echoed_id(message: &[u8], response: &[u8]) {
 
 /// Whether a response is a -32700 error without an id.
 fn parse_error_without_id(response: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(response).is_ok_and(|value| {
-        value.get("id").is_none() && value["error"]["code"] == Value::from(-32700)
-    })
+    serde_json::from_slice::<Value>(response)
+        .is_ok_and(|value| value.get("id").is_none() && value["error"]["code"] == -32700)
 }
 
 /// [`readable_id`] of a message read member by member, for messages whose
