@@ -190,6 +190,8 @@ struct Model {
     version: Option<&'static str>,
     /// Whether `initialize` took the tool-resolution extension up.
     negotiated: bool,
+    /// Whether `initialize` named the extension with settings it does not define.
+    unsupported: bool,
 }
 
 impl Model {
@@ -197,8 +199,23 @@ impl Model {
     /// and before `initialize`; `-32602` for a client of 2025-06-18. Versions
     /// the server does not know get its latest.
     fn argument_errors_are_tool_errors(&self) -> bool {
-        self.version != Some("2025-06-18")
+        // SEP-1303, from 2025-11-25 on; before `initialize` the latest rules.
+        self.version.is_none_or(|version| version >= "2025-11-25")
     }
+}
+
+/// The version the server answered `initialize` with.
+fn negotiated_version(initialize: &Value) -> Option<&'static str> {
+    ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+        .into_iter()
+        .find(|version| initialize["result"]["protocolVersion"] == *version)
+}
+
+/// Whether `initialize` named the extension with settings: it is then
+/// unsupported (PROTOCOL.md section 3).
+fn names_extension_with_settings(capabilities: &Value) -> bool {
+    let settings = &capabilities["extensions"][annot::protocol::TOOL_RESOLUTION_EXTENSION];
+    !settings.is_null() && !offers_extension(capabilities)
 }
 
 /// Whether capabilities take the tool-resolution extension up: only an empty
@@ -234,10 +251,21 @@ pub fn run(session: &Session) {
                     );
                 } else {
                     assert!(value.get("result").is_some(), "initialize: {value}");
+                    // A version the server knows is echoed; any other gets its latest.
+                    let known = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+                    let expected = if known.contains(&version) {
+                        version
+                    } else {
+                        "2025-11-25"
+                    };
+                    assert_eq!(value["result"]["protocolVersion"], expected, "{value}");
                     model = Model {
                         initialized: true,
-                        version: Some(version),
+                        version: negotiated_version(&value),
                         negotiated: offers_extension(&message["params"]["capabilities"]),
+                        unsupported: names_extension_with_settings(
+                            &message["params"]["capabilities"],
+                        ),
                     };
                 }
             }
@@ -256,11 +284,10 @@ pub fn run(session: &Session) {
                     if message["method"] == "initialize" && value.get("result").is_some() {
                         assert!(!model.initialized, "initialized twice: {value}");
                         model.initialized = true;
-                        model.version = VERSIONS
-                            .iter()
-                            .copied()
-                            .find(|version| message["params"]["protocolVersion"] == *version);
+                        model.version = negotiated_version(&value);
                         model.negotiated = offers_extension(&message["params"]["capabilities"]);
+                        model.unsupported =
+                            names_extension_with_settings(&message["params"]["capabilities"]);
                     }
                 }
             }
@@ -416,17 +443,16 @@ impl Expect {
             (None, _) => Value::Null,
             (Some(arguments), _) => arguments.clone(),
         };
-        if !arguments.is_object() {
-            assert_eq!(*code, -32602, "arguments {arguments}: {response}");
-            return;
-        }
         // C's shape when the request's own capabilities, or else the
-        // session's, take the extension up; dropping it from a request of a
-        // session that negotiated it is -32021. Nothing else gets -32021.
+        // session's, take the extension up; own capabilities without it, or
+        // a session that named it with settings, get -32021, whatever the
+        // arguments. Nothing else gets -32021.
         let mut dialect_c = false;
         if self.method == Method::Resolve {
             let per_request = self.per_request.as_ref().map(offers_extension);
-            if per_request == Some(false) && model.negotiated {
+            // A request's own capabilities decide alone; without them, a
+            // session that named the extension with settings gets -32021.
+            if per_request == Some(false) || (per_request.is_none() && model.unsupported) {
                 assert_eq!(*code, -32021, "{response}");
                 assert_eq!(
                     response["error"]["data"]["requiredCapabilities"]["extensions"]
@@ -437,6 +463,11 @@ impl Expect {
                 return;
             }
             dialect_c = per_request.unwrap_or(model.negotiated);
+        }
+        // The capability is checked before the parameters.
+        if !arguments.is_object() {
+            assert_eq!(*code, -32602, "arguments {arguments}: {response}");
+            return;
         }
         let Some(tool) = self.tool else {
             assert_eq!(*code, -32602, "an unknown tool: {response}");
