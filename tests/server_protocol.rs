@@ -369,3 +369,53 @@ fn a_repeated_member_anywhere_reads_as_serde_json_reads_it_the_last_wins() {
         );
     }
 }
+
+#[test]
+fn an_id_with_a_lone_surrogate_is_an_invalid_request_answered_without_id() {
+    let (server, _) = tools::server();
+    // No JSON parser that decodes strings can hold these ids, so echoing them
+    // would hand the client an answer it cannot read: -32600, no id.
+    for id in [
+        r#""\ud800""#,
+        r#""\uDC00""#,
+        r#""a\ud83db""#,
+        r#""\ud83d\u0041""#,
+        r#""\ude00\ud83d""#,
+        r#""\\\ud800""#,
+    ] {
+        let message = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let (got_id, error) = error_of(&server, message.as_bytes());
+        assert_eq!(error["code"], error_code::INVALID_REQUEST, "{id}: {error}");
+        assert_eq!(
+            error["message"], "`id` must be a string without lone surrogate escapes",
+            "{id}"
+        );
+        assert_eq!(got_id, None, "{id}");
+    }
+    // A surrogate pair, other escapes, and an escaped backslash before `u`
+    // are ordinary strings: echoed byte for byte.
+    for id in [
+        r#""\ud83d\ude00""#,
+        r#""\uD83D\uDE00x""#,
+        r#""\\ud800""#,
+        r#""\u00e9\n""#,
+    ] {
+        let message = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let answer = Client::new(&server)
+            .connection
+            .handle(message.as_bytes())
+            .expect("a ping is answered");
+        assert_eq!(
+            String::from_utf8(answer).unwrap(),
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+        );
+    }
+    // In a batch, the element alone is refused.
+    let mut client = Client::new(&server);
+    client.initialize("2025-03-26", json!({}));
+    let batch = br#"[{"jsonrpc":"2.0","id":"\ud800","method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    let answer: Value = serde_json::from_slice(&client.connection.handle(batch).unwrap()).unwrap();
+    assert_eq!(answer[0]["error"]["code"], error_code::INVALID_REQUEST);
+    assert!(answer[0].get("id").is_none());
+    assert_eq!(answer[1], json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+}
