@@ -408,3 +408,44 @@ fn a_decision_answers_exactly_one_of_its_three_questions() {
     let read = decide(&Policy::default(), READ, Trust::Trusted);
     assert!(read.is_allowed() && !read.needs_confirmation());
 }
+
+/// A proposed call and a resolution hand back exactly what went in, and the
+/// combined annotations keep the static value of every hint left unstated.
+#[test]
+fn a_call_and_its_resolution_keep_what_went_in() {
+    let mut arguments = Map::new();
+    arguments.insert("path".into(), json!("/tmp/x"));
+    let declared = Annotations::new()
+        .read_only(false)
+        .destructive(true)
+        .open_world(false);
+    let call = ProposedCall::new("delete", &arguments, declared, Trust::Untrusted);
+    assert_eq!(call.declared(), declared);
+    assert_eq!(call.resolution(), None);
+
+    let stated = Annotations::new().destructive(false);
+    let resolution = Resolution::check(declared, stated).unwrap();
+    assert_eq!(resolution.declared(), declared);
+    assert_eq!(resolution.stated(), stated);
+    assert_eq!(
+        resolution.annotations(),
+        Annotations::new()
+            .read_only(false)
+            .destructive(false)
+            .open_world(false)
+    );
+    let resolved = call.with_resolution(resolution).unwrap();
+    assert_eq!(resolved.declared(), declared);
+    assert_eq!(resolved.resolution(), Some(&resolution));
+    assert_eq!(
+        resolved.resolution().map(|r| r.stated()),
+        Some(Annotations::new().destructive(false))
+    );
+}
+
+/// A host rule prints its name, not its closure.
+#[test]
+fn a_host_rule_debugs_as_its_name() {
+    let rule = HostRule::new("no-etc", |_| None);
+    assert_eq!(format!("{rule:?}"), r#"HostRule { name: "no-etc" }"#);
+}

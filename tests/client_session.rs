@@ -286,3 +286,21 @@ fn sessions_are_independent_and_remember_the_first_source() {
     assert_eq!(other.untrusted_content_from(), None);
     assert_eq!(other.recorded(), 0);
 }
+
+/// The session keeps the configuration it was given, and prints its verdict.
+#[test]
+fn a_session_keeps_its_configuration() {
+    let session = Session::new(SessionConfig::escalating());
+    assert_eq!(
+        session.config().on_trifecta,
+        Verdict::Confirm(Strength::Strong)
+    );
+    assert_eq!(
+        format!("{:?}", session.config()),
+        "SessionConfig { on_trifecta: Confirm(Strong), .. }"
+    );
+    assert_eq!(
+        format!("{:?}", SessionConfig::default()),
+        "SessionConfig { on_trifecta: Deny, .. }"
+    );
+}

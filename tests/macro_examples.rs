@@ -2,6 +2,7 @@
 //! comment says, written out here by hand, and a valid JSON Schema 2020-12.
 //! Add each new file of `examples/tools/` here.
 
+mod examples_support;
 #[path = "../examples/tools/github_api.rs"]
 mod github_api;
 #[path = "../examples/tools/http_api.rs"]
@@ -16,6 +17,7 @@ mod reference;
 mod sql;
 
 use annot::{AnnotatedTool, Annotations};
+use examples_support::example_tool_files;
 use macro_support::schema_of;
 use reference::hints;
 
@@ -138,21 +140,8 @@ fn sql_static_annotations_and_actions() {
 /// A new file in `examples/tools/` gets its test here.
 #[test]
 fn every_example_tool_is_pinned() {
-    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tools");
-    let mut files: Vec<String> = std::fs::read_dir(directory)
-        .expect("examples/tools")
-        .map(|entry| {
-            entry
-                .expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|name| name.ends_with(".rs"))
-        .collect();
-    files.sort();
     assert_eq!(
-        files,
+        example_tool_files(),
         ["github_api.rs", "http_api.rs", "manage_files.rs", "sql.rs"]
     );
 }

@@ -10,43 +10,15 @@ mod rmcp_support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use annot::Hint;
 use annot::rmcp::{Annotated, LIFT_META, LiftHttp};
-use annot::server::{Server as BuiltIn, ToolOutput};
+use rmcp_support::expected::{fetch_listed, manage_files_listed, manage_files_tool};
 use rmcp_support::fixtures::{
-    Fetch, INITIALIZE, INITIALIZED, LIST, Server, raw_session, result, server, tool,
+    INITIALIZE, INITIALIZED, LIST, Server, raw_session, result, server, tool,
 };
-use rmcp_support::manage_files::ManageFiles;
+use rmcp_support::reference;
 use rmcp_support::{MCP_SCHEMA, assert_valid};
 use serde_json::{Value, json};
-
-/// `fetch` exactly as annot lists it to a session that did not take the
-/// extension up: every hint in `annotations`, the markers of dialects A and B,
-/// not the extension's.
-fn expected_fetch() -> Value {
-    json!({
-        "name": "fetch",
-        "description": "GET or POST a URL.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {"method": {"type": "string", "enum": ["get", "post"]}},
-            "required": ["method"]
-        },
-        "annotations": {
-            "readOnlyHint": false,
-            "destructiveHint": false,
-            "idempotentHint": false,
-            "openWorldHint": true,
-            "aiProcessingHint": true,
-            "slowExecutionHint": true,
-            // GET makes no claim about resources, so the worst case makes none.
-            "sensitiveDataHint": true,
-            "privilegedAccessHint": true,
-            "reversibleHint": false
-        },
-        "dynamicAnnotations": true,
-        "resolve": true
-    })
-}
 
 #[tokio::test]
 async fn lifted_stream_puts_hints_markers_and_capabilities_in_place() {
@@ -67,7 +39,7 @@ async fn lifted_stream_puts_hints_markers_and_capabilities_in_place() {
 
     let list = result(&responses[1].1);
     assert_valid(MCP_SCHEMA, "ListToolsResult", &list);
-    assert_eq!(tool(&list, "fetch"), &expected_fetch());
+    assert_eq!(tool(&list, "fetch"), &fetch_listed());
     let names: Vec<&Value> = list["tools"]
         .as_array()
         .unwrap()
@@ -132,7 +104,7 @@ async fn without_the_lift_everything_still_reaches_the_wire_under_meta() {
     // Lifting the raw result gives exactly annot's listing.
     let mut lifted_list = list.clone();
     assert!(annot::rmcp::lift_result(&mut lifted_list));
-    assert_eq!(tool(&lifted_list, "fetch"), &expected_fetch());
+    assert_eq!(tool(&lifted_list, "fetch"), &fetch_listed());
 }
 
 #[tokio::test]
@@ -177,16 +149,26 @@ async fn calls_reach_the_right_handler_and_a_panic_is_an_error() {
     assert_eq!(text(&responses[5].1), json!("Get"));
 }
 
-/// The same requests to the built-in server and to rmcp serving the same
-/// tools get the same listing and the same answers, byte for byte in JSON.
+/// The hints of `annotations` on the wire agree with the hand-written resolver
+/// of `manage_files` for `arguments`: every hint of `hints` present exactly
+/// when the resolver has a value for it, and equal to it.
+fn agrees_with_reference(annotations: &Value, arguments: &Value, hints: &[Hint]) {
+    let resolved = reference::manage_files(arguments);
+    for hint in hints {
+        assert_eq!(
+            annotations.get(hint.wire_name()),
+            resolved.get(*hint).map(Value::Bool).as_ref(),
+            "{hint} in {annotations} for {arguments}"
+        );
+    }
+}
+
+/// rmcp serving `manage_files` answers each dialect and each bad request as the
+/// protocol says: literal answers, derived by hand from the tool's declaration,
+/// and the hints checked against the hand-written resolver as well.
 #[tokio::test]
-async fn rmcp_answers_as_the_built_in_server_does() {
-    let built_in = BuiltIn::builder("parity", "0")
-        .tool(|_: Fetch| Ok(ToolOutput::text("")))
-        .tool(|_: ManageFiles| Ok(ToolOutput::text("")))
-        .build()
-        .unwrap();
-    let resolve = |id: u64, method: &str, arguments: Value, meta: Value| {
+async fn rmcp_answers_each_dialect_as_the_protocol_says() {
+    let resolve = |id: u64, method: &str, arguments: &Value, meta: Value| {
         let mut params = json!({"name": "manage_files", "arguments": arguments});
         if !meta.is_null() {
             params["_meta"] = meta;
@@ -194,77 +176,198 @@ async fn rmcp_answers_as_the_built_in_server_does() {
         json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
     };
     let system_read = json!({"action": "read", "path": "/etc/passwd"});
-    let extension = json!({"io.modelcontextprotocol/clientCapabilities":
+    let notes_read = json!({"action": "read", "path": "notes.txt"});
+    let negotiated = json!({"io.modelcontextprotocol/clientCapabilities":
         {"extensions": {"io.modelcontextprotocol/tool-resolution": {}, "dev.annot/resolution": {}}}});
-    let explained = json!({"dev.annot/resolution": {"explain": true},
-        "io.modelcontextprotocol/clientCapabilities":
-        {"extensions": {"io.modelcontextprotocol/tool-resolution": {}, "dev.annot/resolution": {}}}});
+    let mut explained = negotiated.clone();
+    explained["dev.annot/resolution"] = json!({"explain": true});
     let requests = [
         INITIALIZE.to_owned(),
         INITIALIZED.to_owned(),
         LIST.to_owned(),
-        resolve(3, "tools/annotations", system_read.clone(), Value::Null),
-        resolve(4, "tools/resolve", system_read.clone(), Value::Null),
-        resolve(5, "tools/resolve", system_read.clone(), extension),
-        resolve(6, "tools/resolve", system_read.clone(), explained),
+        resolve(3, "tools/annotations", &system_read, Value::Null),
+        resolve(4, "tools/resolve", &system_read, Value::Null),
+        resolve(5, "tools/resolve", &system_read, negotiated),
+        resolve(6, "tools/resolve", &system_read, explained),
         resolve(
             7,
             "tools/resolve",
-            json!({"action": "read", "path": "notes.txt"}),
+            &notes_read,
             json!({"dev.annot/resolution": {"explain": true}}),
         ),
-        resolve(8, "tools/resolve", json!({"action": "read"}), Value::Null),
+        resolve(8, "tools/resolve", &json!({"action": "read"}), Value::Null),
         resolve(
             9,
             "tools/resolve",
-            json!({"action": "shred", "path": "a"}),
+            &json!({"action": "shred", "path": "a"}),
             Value::Null,
         ),
-        resolve(10, "tools/resolve", json!("not an object"), Value::Null),
+        resolve(10, "tools/resolve", &json!("not an object"), Value::Null),
         json!({"jsonrpc": "2.0", "id": 11, "method": "tools/annotations",
                "params": {"name": "nope", "arguments": {}}})
         .to_string(),
     ];
     let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
-    let through_rmcp = raw_session(true, &requests).await;
-
-    let mut connection = built_in.connect();
-    let mut answered = 0;
-    for request in &requests {
-        let Some(expected) = connection.handle(request.as_bytes()) else {
-            continue;
-        };
-        let expected: Value = serde_json::from_slice(&expected).unwrap();
-        let id = expected["id"].as_u64().unwrap();
-        let (_, line) = through_rmcp.iter().find(|(i, _)| *i == id).unwrap();
-        let got: Value = serde_json::from_str(line).unwrap();
-        match id {
-            // rmcp answers initialize with the rmcp server's identity; the
-            // capabilities must still be the built-in server's.
-            1 => {
-                let (got, expected) = (
-                    &got["result"]["capabilities"],
-                    &expected["result"]["capabilities"],
-                );
-                assert_eq!(got["tools"], expected["tools"]);
-                assert_eq!(got["extensions"], expected["extensions"]);
-            }
-            // rmcp lists the router's own tool too.
-            2 => {
-                for annotated in expected["result"]["tools"].as_array().unwrap() {
-                    let name = annotated["name"].as_str().unwrap();
-                    assert_eq!(tool(&got["result"], name), annotated);
-                }
-            }
-            _ => assert_eq!(got, expected, "request {id}"),
-        }
-        answered += 1;
-    }
+    let responses = raw_session(true, &requests).await;
+    let ids: Vec<u64> = responses.iter().map(|(id, _)| *id).collect();
     assert_eq!(
-        answered,
-        requests.len() - 1,
-        "every request but the notification"
+        ids,
+        (1..=11).collect::<Vec<u64>>(),
+        "one answer per request"
     );
+    let answer = |id: u64| -> Value {
+        let (_, line) = responses.iter().find(|(i, _)| *i == id).unwrap();
+        let message: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(message["jsonrpc"], "2.0", "{message}");
+        assert_eq!(message["id"], id, "{message}");
+        message
+    };
+
+    let initialized = answer(1);
+    assert_eq!(
+        initialized["result"]["capabilities"],
+        json!({
+            "tools": {"resolve": true, "dynamicAnnotations": true},
+            "extensions": {"io.modelcontextprotocol/tool-resolution": {}, "dev.annot/resolution": {}}
+        })
+    );
+    assert_eq!(initialized["result"]["protocolVersion"], "2025-11-25");
+
+    // rmcp lists the router's own `echo` too, unmarked.
+    let listed = answer(2);
+    assert_eq!(
+        tool(&listed["result"], "manage_files"),
+        &manage_files_listed()
+    );
+    assert_eq!(
+        tool(&listed["result"], "echo"),
+        &json!({"name": "echo", "description": "Echo the tool's name.",
+                "inputSchema": {"type": "object"}})
+    );
+
+    // A system path: read-only (so not destructive, idempotent), closed world
+    // from the tool's default, and the path rule's two SEP-1984 hints; the
+    // action's title. Dialect A: `{ annotations }`.
+    let system_hints = json!({
+        "title": "Read a file",
+        "readOnlyHint": true,
+        "destructiveHint": false,
+        "idempotentHint": true,
+        "openWorldHint": false,
+        "sensitiveDataHint": true,
+        "privilegedAccessHint": true
+    });
+    let dynamic = answer(3);
+    assert_eq!(dynamic["result"], json!({"annotations": system_hints}));
+    agrees_with_reference(&dynamic["result"]["annotations"], &system_read, &Hint::ALL);
+
+    // Dialect B, the extension not negotiated: `{ tool }`.
+    assert_eq!(
+        answer(4)["result"],
+        json!({"tool": manage_files_tool(system_hints)})
+    );
+
+    // Dialect C, negotiated on the request: the four core booleans only.
+    let core = json!({
+        "readOnlyHint": true,
+        "destructiveHint": false,
+        "idempotentHint": true,
+        "openWorldHint": false
+    });
+    let extension = answer(5);
+    assert_eq!(
+        extension["result"],
+        json!({"resultType": "complete", "name": "manage_files", "annotations": core})
+    );
+    agrees_with_reference(
+        &extension["result"]["annotations"],
+        &system_read,
+        &Hint::CORE,
+    );
+
+    // Dialect C with the explanation the request negotiated: which rule fired
+    // and where each hint came from.
+    let unclaimed = json!({"source": "specificationDefault", "value": null});
+    let explanation = |rule_hint: Value, rules: Value| {
+        json!({
+            "action": "read",
+            "hints": {
+                "readOnlyHint": {"source": "action", "value": true},
+                "destructiveHint": {"source": "readOnly", "value": false},
+                "idempotentHint": {"source": "readOnly", "value": true},
+                "openWorldHint": {"source": "toolDefault", "value": false},
+                "aiProcessingHint": unclaimed,
+                "slowExecutionHint": unclaimed,
+                "resourceIntensiveHint": unclaimed,
+                "sensitiveDataHint": rule_hint,
+                "privilegedAccessHint": rule_hint,
+                "reversibleHint": {"source": "readOnly", "value": null}
+            },
+            "rules": rules
+        })
+    };
+    assert_eq!(
+        answer(6)["result"],
+        json!({
+            "resultType": "complete",
+            "name": "manage_files",
+            "annotations": core,
+            "_meta": {"dev.annot/resolution": explanation(
+                json!({"source": "rules", "value": true, "rules": [0]}),
+                json!([{"index": 0, "rule": "when(path path_matches \
+                    \"^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)\") \
+                    => (sensitive_data, privileged_access)"}]),
+            )}
+        })
+    );
+
+    // Dialect B asked for an explanation: no rule fires on `notes.txt`, so the
+    // SEP-1984 hints make no claim and are absent.
+    let notes = answer(7);
+    assert_eq!(
+        notes["result"],
+        json!({
+            "tool": manage_files_tool(json!({
+                "title": "Read a file",
+                "readOnlyHint": true,
+                "destructiveHint": false,
+                "idempotentHint": true,
+                "openWorldHint": false
+            })),
+            "_meta": {"dev.annot/resolution": explanation(unclaimed.clone(), json!([]))}
+        })
+    );
+    agrees_with_reference(
+        &notes["result"]["tool"]["annotations"],
+        &notes_read,
+        &Hint::ALL,
+    );
+
+    // Bad arguments and unknown tools: -32602 naming what was wrong and where.
+    let invalid = |id: u64, message: &str, data: Value| {
+        assert_eq!(
+            answer(id)["error"],
+            json!({"code": -32602, "message": message, "data": data}),
+            "request {id}"
+        );
+    };
+    invalid(
+        8,
+        "invalid arguments for `manage_files`: missing field `path`",
+        json!({"name": "manage_files", "path": "path", "reason": "missing field `path`"}),
+    );
+    let shred = "unknown action `shred`, expected one of `read`, `append`, `replace`, `delete`";
+    invalid(
+        9,
+        &format!("invalid arguments for `manage_files`: {shred}"),
+        json!({"name": "manage_files", "path": "action", "reason": shred}),
+    );
+    invalid(
+        10,
+        "`arguments` must be an object, found string",
+        json!({"path": "arguments"}),
+    );
+    invalid(11, "unknown tool `nope`", json!({"name": "nope"}));
 }
 
 mod http {
@@ -351,7 +454,7 @@ mod http {
             .expect("tools/list answered");
         assert!(!response.to_string().contains(LIFT_META), "{response}");
         assert_valid(MCP_SCHEMA, "ListToolsResult", &response["result"]);
-        assert_eq!(tool(&response["result"], "fetch"), &expected_fetch());
+        assert_eq!(tool(&response["result"], "fetch"), &fetch_listed());
     }
 
     #[tokio::test]

@@ -10,6 +10,7 @@
 //!   argument keys; a success carries exactly the hints the hand-written
 //!   resolver of `fuzz/src/reference.rs` gives, and so does `resolve()`.
 
+mod examples_support;
 mod robust_support;
 
 use std::sync::OnceLock;
@@ -17,6 +18,7 @@ use std::sync::OnceLock;
 use annot::protocol::Dialect;
 use annot::server::{Connection, Server};
 use annot::{AnnotatedTool, Annotations};
+use examples_support::example_tool_files;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use robust_support::generate::{arguments, fields};
@@ -302,21 +304,9 @@ fn generators_cover_every_tool_both_ways() {
 /// A new file in `examples/tools/` must get its properties checked here.
 #[test]
 fn every_example_tool_is_covered() {
-    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tools");
-    let mut files: Vec<String> = std::fs::read_dir(directory)
-        .expect("examples/tools")
-        .map(|entry| {
-            entry
-                .expect("a directory entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|name| name.ends_with(".rs"))
-        .collect();
-    files.sort();
     assert_eq!(
-        files, COVERED_EXAMPLE_TOOLS,
+        example_tool_files(),
+        COVERED_EXAMPLE_TOOLS,
         "add each example tool to tests/robust_support/mod.rs, tests/robust_properties.rs and fuzz/"
     );
 }

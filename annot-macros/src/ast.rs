@@ -116,6 +116,32 @@ fn reject_annotate(attrs: &[syn::Attribute], place: &str, errors: &Errors) {
     }
 }
 
+/// `single` says the tool has no discriminator: it contradicts one chosen by
+/// `discriminator` or `#[serde(tag)]`, and an enum, whose variants are actions.
+fn reject_single(key: &Ident, options: &ToolOptions, serde: &Serde, data: &Data, errors: &Errors) {
+    if let Some(chosen) = &options.discriminator {
+        errors.spanned(
+            chosen,
+            "`discriminator` names the field selecting the action, but `single` says there \
+             is none: keep one of the two",
+        );
+    }
+    if let Some(tag) = &serde.tag {
+        errors.spanned(
+            tag,
+            "`#[serde(tag)]` names a discriminator, but `#[mcp_tool(single)]` says there is \
+             none: remove one of the two",
+        );
+    }
+    if let Data::Enum(_) = data {
+        errors.spanned(
+            key,
+            "`single` is for a struct of arguments: the variants of an enum are its \
+             actions, selected by a discriminator",
+        );
+    }
+}
+
 /// Builds the model of a `#[mcp_tool]` item; `None` when its kind is unusable.
 pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Option<Tool> {
     reject_generics(input, "#[mcp_tool]", errors);
@@ -140,6 +166,10 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
     if discriminator.0.is_empty() {
         errors.at(discriminator.1, "the discriminator needs a name");
     }
+    let single = options.single.is_some();
+    if let Some(key) = &options.single {
+        reject_single(key, &options, &serde, &input.data, errors);
+    }
     let shape = match &input.data {
         Data::Union(data) => {
             errors.spanned(
@@ -159,7 +189,10 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
                 );
                 // No discriminator chosen and no `action` field: the struct is
                 // the arguments of one action.
-                if chose_discriminator || fields.iter().any(|f| f.name == discriminator.0) {
+                // `single` keeps a field named `action` an ordinary argument.
+                if !single
+                    && (chose_discriminator || fields.iter().any(|f| f.name == discriminator.0))
+                {
                     Shape::Struct(fields)
                 } else {
                     Shape::Single {
@@ -175,7 +208,7 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
                 );
                 return None;
             }
-            Fields::Unit if !chose_discriminator => Shape::Single {
+            Fields::Unit if single || !chose_discriminator => Shape::Single {
                 fields: Vec::new(),
                 braced: false,
             },

@@ -181,6 +181,9 @@ pub struct ToolOptions {
     pub title: Option<LitStr>,
     pub description: Option<LitStr>,
     pub discriminator: Option<LitStr>,
+    /// `single`: a struct is the arguments of one action even when a field is
+    /// named like the discriminator (`action`); the key, for error spans.
+    pub single: Option<Ident>,
     /// `schema = "portable" | "exact"`: the `inputSchema` shape (checked here).
     pub schema: Option<LitStr>,
     pub krate: Option<syn::Path>,
@@ -199,11 +202,12 @@ pub enum OptionsOf {
     Actions,
 }
 
-const TOOL_KEYS: [&str; 6] = [
+const TOOL_KEYS: [&str; 7] = [
     "name",
     "title",
     "description",
     "discriminator",
+    "single",
     "schema",
     "crate",
 ];
@@ -240,6 +244,10 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
             parse_auth(&key, raw, &mut options.auth, errors);
         } else if !valid.contains(&name.as_str()) {
             unknown_key(&key, what, &valid, errors);
+        } else if name == "single" {
+            if errors.ok(bool_value(&key, raw)) == Some(true) {
+                set_once(&mut options.single, key.clone(), &key, errors);
+            }
         } else if name == "crate" {
             if let Some(path) = errors.ok(str_value(&key, raw))
                 && let Some(parsed) = errors.ok(path.parse::<syn::Path>())

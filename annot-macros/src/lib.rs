@@ -42,6 +42,9 @@ use crate::ctxt::Errors;
 /// hints and rules of `#[mcp_tool(...)]` are its own, its `inputSchema` is an
 /// object of exactly its fields, `DISCRIMINATOR` is `None`, and its one
 /// action is named after the tool. A unit struct is a tool without arguments.
+/// A struct of arguments one of which happens to be named `action` says
+/// `#[mcp_tool(single)]`: the field stays an ordinary argument instead of
+/// being taken for the discriminator.
 ///
 /// ```
 /// use annot::{AnnotatedTool, mcp_tool};
@@ -127,7 +130,18 @@ use crate::ctxt::Errors;
 ///
 /// let get = Api::from_arguments_str(r#"{"method":"GET","path":"/"}"#).unwrap();
 /// assert!(get.resolve().is_read_only());
-/// assert_eq!(Api::STATIC_ANNOTATIONS.destructive, Some(true));
+/// assert_eq!(RunQuery::STATIC_ANNOTATIONS.destructive, Some(true));
+///
+/// /// Record what a user did: `action` is an argument, not a discriminator.
+/// #[mcp_tool(single, read_only = false, destructive = false, open_world = false)]
+/// struct Audit {
+///     action: String,
+///     user: String,
+/// }
+///
+/// assert_eq!(Audit::DISCRIMINATOR, None);
+/// let entry = Audit::from_arguments_str(r#"{"action":"login","user":"ann"}"#).unwrap();
+/// assert_eq!(entry.action, "login");
 /// ```
 ///
 /// # Options: `#[mcp_tool(...)]`
@@ -138,6 +152,7 @@ use crate::ctxt::Errors;
 /// | `title` | `"..."` | none |
 /// | `description` | `"..."` | the doc comment |
 /// | `discriminator` | `"..."`, the wire name of the field naming the action | `#[serde(tag)]` if any, else `"action"` |
+/// | `single` | `single` or `single = bool`: a struct is one action's arguments even with a field named `action`; an error with `discriminator`, `#[serde(tag)]` or on an enum | off |
 /// | `crate` | `"path"` to the `annot` facade | `::annot` |
 /// | `schema` | `"portable"` (one flat object, per-action fields in the discriminator's description) or `"exact"` (plus an `if`/`then`/`else` chain giving each action its fields) | `"portable"` |
 /// | any hint key below | `key` or `key = bool` | a default for every action that leaves the hint unset |

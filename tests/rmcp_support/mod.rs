@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test crate uses part of it
 
 pub mod client;
+pub mod expected;
 pub mod fixtures;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
