@@ -23,6 +23,7 @@ pub(crate) fn listed_tools(server: &Server) -> impl Iterator<Item = (&'static st
         .state
         .tools
         .iter()
+        .filter(|tool| tool.is_listed())
         .map(|tool| (tool.name(), tool.listed(Listing::All)))
 }
 
