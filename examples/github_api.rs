@@ -3,7 +3,16 @@
 //!
 //! ```sh
 //! cargo run --example github_api
+//! cargo run --example github_api -- --read-only --no-privileged
 //! ```
+//!
+//! The flags `--read-only`, `--no-destructive`, `--closed-world` and
+//! `--no-privileged` (combinable) serve under that profile: every method
+//! stays listed when a rule can bring it inside (the `/orgs/` rule only
+//! raises privileges, so `--no-privileged` keeps every method and refuses
+//! organisation paths per call); `--read-only` keeps `GET`, `HEAD` and
+//! `OPTIONS`; `--closed-world` leaves nothing (the tool is open-world), so
+//! the tool is not listed at all.
 //!
 //! Each call runs with the authorization its own arguments resolve to: a
 //! call on a public repository goes without credentials (so a private one
@@ -12,13 +21,15 @@
 //! example holds `repo` and `public_repo`, not `delete_repo` nor `admin:org`.
 //! Logs go to stderr; stdout carries only protocol messages.
 
+#[path = "support/profile_flags.rs"]
+mod profile_flags;
 #[path = "tools/github_api.rs"]
 mod tool;
 
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use annot::server::{Server, ToolError, ToolOutput};
+use annot::server::{Profile, Server, ToolError, ToolOutput};
 use annot::{AnnotatedTool, Authorization, HttpMethod};
 use fake::FakeGithub;
 use serde_json::{Value, json};
@@ -28,8 +39,18 @@ pub use tool::GithubApi;
 pub const TOKEN_SCOPES: &[&str] = &["repo", "public_repo"];
 
 fn main() -> ExitCode {
-    let server = server(FakeGithub::seeded(), TOKEN_SCOPES);
-    eprintln!("github_api: serving a fake GitHub over stdio");
+    let profile = match profile_flags::parse(std::env::args_os().skip(1)) {
+        Ok((profile, rest)) if rest.is_empty() => profile,
+        Ok(_) | Err(_) => {
+            eprintln!("usage: github_api {}", profile_flags::usage());
+            return ExitCode::from(2);
+        }
+    };
+    let server = server_with(FakeGithub::seeded(), TOKEN_SCOPES, profile);
+    eprintln!(
+        "github_api: serving a fake GitHub over stdio (profile: {})",
+        server.profile()
+    );
     match server.serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -41,9 +62,19 @@ fn main() -> ExitCode {
 
 /// The server of this example, over `github` with a token of `scopes`.
 pub fn server(github: FakeGithub, scopes: &'static [&'static str]) -> Server {
+    server_with(github, scopes, Profile::any())
+}
+
+/// [`server`] under `profile`.
+pub fn server_with(
+    github: FakeGithub,
+    scopes: &'static [&'static str],
+    profile: Profile,
+) -> Server {
     let github = Mutex::new(github);
     Server::builder("annot-github", env!("CARGO_PKG_VERSION"))
         .title("annot example: github_api")
+        .profile(profile)
         .tool(move |call: GithubApi| {
             let mut github = github
                 .lock()

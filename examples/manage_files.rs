@@ -3,7 +3,14 @@
 //!
 //! ```sh
 //! cargo run --example manage_files -- ./sandbox
+//! cargo run --example manage_files -- --read-only ./sandbox
 //! ```
+//!
+//! With `--read-only` (or `--no-destructive`, `--closed-world`,
+//! `--no-privileged`, combinable) the server serves under that profile: the
+//! listing keeps only the actions that can pass it (under `--read-only`, just
+//! `read`, listed read-only) and every call outside it is refused with an
+//! `isError` result naming the profile and the hint, before the handler runs.
 //!
 //! Every path is taken relative to the sandbox; a path that escapes it (`..`,
 //! an absolute path elsewhere, a symbolic link pointing out) is refused with an
@@ -18,11 +25,21 @@ use sandbox::Sandbox;
 
 #[path = "tools/manage_files.rs"]
 mod manage_files;
+#[path = "support/profile_flags.rs"]
+mod profile_flags;
 
 fn main() -> ExitCode {
-    let mut arguments = std::env::args_os().skip(1);
-    let (Some(directory), None) = (arguments.next(), arguments.next()) else {
-        eprintln!("usage: manage_files <sandbox-dir>");
+    let usage = || eprintln!("usage: manage_files {} <sandbox-dir>", profile_flags::usage());
+    let (profile, rest) = match profile_flags::parse(std::env::args_os().skip(1)) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("manage_files: {error}");
+            usage();
+            return ExitCode::from(2);
+        }
+    };
+    let Ok([directory]) = <[_; 1]>::try_from(rest) else {
+        usage();
         return ExitCode::from(2);
     };
     let sandbox = match Sandbox::open(PathBuf::from(&directory)) {
@@ -34,10 +51,15 @@ fn main() -> ExitCode {
     };
     let server = Server::builder("annot-manage-files", env!("CARGO_PKG_VERSION"))
         .title("annot example: manage_files")
+        .profile(profile)
         .tool(move |arguments: ManageFiles| run(&sandbox, arguments))
         .build()
         .expect("the manage_files server is consistent");
-    eprintln!("manage_files: serving {} over stdio", directory.display());
+    eprintln!(
+        "manage_files: serving {} over stdio (profile: {})",
+        directory.display(),
+        server.profile()
+    );
     match server.serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

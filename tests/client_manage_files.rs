@@ -27,15 +27,17 @@ fn listed() -> Tool {
     }
 }
 
-/// A minimal `tools/resolve` (B) answered by the generated parser and resolver.
-/// Its answers leave out the SEP-1984 hints the path rule did not set.
-fn resolve_with_generated_code(method: &str, params: Value) -> Result<Value, RpcError> {
+/// A minimal `tools/resolve` (B) answered by the generated parser and resolver,
+/// altered to leave out the SEP-1984 hints the path rule did not raise: a
+/// server silent about what it decided.
+fn resolve_silently(method: &str, params: Value) -> Result<Value, RpcError> {
     resolve_stating(method, params, false)
 }
 
-/// The same, but stating `false` for the sensitive-data and privileged-access
-/// hints when the path rule did not fire: a server that says what it decided.
-fn resolve_stating_every_hint(method: &str, params: Value) -> Result<Value, RpcError> {
+/// The generated parser and resolver as they are: the tool declares the
+/// sensitive-data and privileged-access hints `false`, so a call the path
+/// rule does not raise states both `false`.
+fn resolve_with_generated_code(method: &str, params: Value) -> Result<Value, RpcError> {
     resolve_stating(method, params, true)
 }
 
@@ -46,9 +48,11 @@ fn resolve_stating(method: &str, params: Value, state: bool) -> Result<Value, Rp
     let action = ManageFiles::from_arguments(&params["arguments"])
         .map_err(|error| RpcError::new(error_code::INVALID_PARAMS, error.to_string()))?;
     let mut resolved = action.resolve();
-    if state {
+    if !state {
         for hint in [Hint::SensitiveData, Hint::PrivilegedAccess] {
-            resolved = resolved.with(hint, Some(resolved.get(hint) == Some(true)));
+            if resolved.get(hint) != Some(true) {
+                resolved = resolved.with(hint, None);
+            }
         }
     }
     let mut tool = listed();
@@ -104,7 +108,7 @@ const STRONG: Verdict = Verdict::Confirm(Strength::Strong);
 
 #[test]
 fn resolution_saves_the_confirmations_of_reads_when_the_server_states_its_hints() {
-    let (with, without) = run_script(resolve_stating_every_hint);
+    let (with, without) = run_script(resolve_with_generated_code);
     let normal = Verdict::Confirm(Strength::Normal);
     assert_eq!(
         verdicts(&with),
@@ -123,9 +127,9 @@ fn resolution_saves_the_confirmations_of_reads_when_the_server_states_its_hints(
 
 #[test]
 fn a_server_silent_about_sensitive_data_keeps_the_strong_confirmations() {
-    // The generated resolver leaves out the hints its path rule did not set;
-    // the static annotations declare both, so silence keeps them.
-    let (with, without) = run_script(resolve_with_generated_code);
+    // This server leaves out the hints its path rule did not raise; the
+    // static annotations declare both, so silence keeps them.
+    let (with, without) = run_script(resolve_silently);
     assert_eq!(verdicts(&with), [STRONG; 5]);
     assert_eq!(verdicts(&without), [STRONG; 5]);
     for decision in &with {

@@ -151,9 +151,10 @@ fn resolves_in_the_era_the_server_speaks() {
                 ),
                 "{era:?} {call}"
             );
-            // Not on a system path, so no rule set it; the static annotations
-            // declare it, and unless the answer states it, it stays.
-            assert_eq!(expected.sensitive_data, None);
+            // Not on a system path, so the rule did not raise it from the
+            // tool's `false`; the static annotations declare it `true`, and
+            // unless the answer states it, that stays.
+            assert_eq!(expected.sensitive_data, Some(false));
             let stated = preflight.resolved.unwrap().stated().sensitive_data;
             assert_eq!(
                 acted_on.sensitive_data,

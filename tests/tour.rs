@@ -5,7 +5,6 @@
 #[path = "../examples/tour.rs"]
 mod tour;
 
-use annot::Hint;
 use annot::client::{Decision, Rule, Strength, Verdict};
 use annot::protocol::Dialect;
 use tour::{Executed, Row, Summary, WithResolution};
@@ -41,9 +40,11 @@ fn resolution_asks_fewer_strong_confirmations_and_refuses_less() {
     let (summary, _) = run();
     assert_eq!(summary.rows.len(), 13);
     let (with, without) = (summary.with, summary.without);
-    // Written out from the table the tour prints: with resolution, fewer
-    // strong confirmations and trifecta refusals; one more confirmation,
-    // since two calls refused without resolution are only confirmed.
+    // Written out from the table the tour prints: with resolution, the reads
+    // run without asking (both servers state that a call off system paths
+    // needs no privileges), the writes are confirmed (rows 2, 3, 6, 7, 8 and
+    // the read of `/etc/shadow`, the one strong confirmation), and only the
+    // issue posted after reading the private repository is a trifecta.
     assert_eq!(
         (
             without.confirmations,
@@ -60,7 +61,7 @@ fn resolution_asks_fewer_strong_confirmations_and_refuses_less() {
             with.trifecta_refusals,
             with.invalid_arguments
         ),
-        (9, 7, 3, 1)
+        (6, 1, 1, 1)
     );
 
     let refused: Vec<&str> = summary
@@ -69,58 +70,37 @@ fn resolution_asks_fewer_strong_confirmations_and_refuses_less() {
         .filter(|row| matches!(&row.with, WithResolution::Decided(d) if tour::is_trifecta(d)))
         .map(|row| row.call.as_str())
         .collect();
-    assert_eq!(
-        refused,
-        [
-            "POST /repos/octo/hello/issues/1/labels",
-            "DELETE /repos/octo/hello/issues/1/labels/bug",
-            "POST /repos/octo/hello/issues"
-        ]
-    );
+    assert_eq!(refused, ["POST /repos/octo/hello/issues"]);
     let post = row(&summary, "POST /repos/octo/hello/issues");
     assert_eq!(post.executed, None);
-    // The notes read laid the private-data leg: its server was silent about
-    // sensitive data, which its static annotations declare.
+    // The private repository's read laid the private-data leg: the notes'
+    // read stated that it touched nothing sensitive.
     assert!(
-        decided(post)
-            .reason()
-            .message
-            .contains("via `manage_files`"),
+        decided(post).reason().message.contains("via `github_api`"),
         "{}",
         decided(post).reason()
     );
 }
 
 #[test]
-fn a_servers_silence_keeps_the_strong_confirmation() {
-    let (summary, _) = run();
+fn a_server_that_states_its_hints_saves_the_strong_confirmation() {
+    let (summary, text) = run();
     let read = row(&summary, "read notes.md");
     assert_eq!(read.dialect, Some(Dialect::DynamicAnnotations));
     let resolved = read.resolved.unwrap();
-    // The server resolved a read but said nothing about sensitive data or
-    // privileged access, which the static annotations declare: both stay.
+    // `manage_files` declares sensitive data and privileged access `false`,
+    // raised only on system paths: off them, the answer says so.
     assert!(resolved.is_read_only());
     assert_eq!(
         (resolved.sensitive_data, resolved.privileged_access),
-        (Some(true), Some(true))
+        (Some(false), Some(false))
     );
-    assert_eq!(decided(read).verdict(), Verdict::Confirm(Strength::Strong));
-    assert_eq!(decided(read).reason().rule, Rule::SensitiveAndPrivileged);
+    assert_eq!(decided(read).verdict(), Verdict::Allow);
     assert_eq!(read.without.verdict(), Verdict::Confirm(Strength::Strong));
-    // A host reading the answer alone would have run it without asking.
-    let (kept, alone) = read.silence.as_ref().expect("the row notes the silence");
-    assert_eq!(kept, &[Hint::SensitiveData, Hint::PrivilegedAccess]);
-    assert!(alone.is_allowed(), "{alone}");
-    let (_, text) = run();
-    assert!(
-        text.contains(
-            "    silent: the answer left out sensitiveDataHint, privilegedAccessHint, kept at the \
-             static values; read alone it would be allow\n"
-        ),
-        "{text}"
-    );
-    // Where the server stated the risk itself, nothing was silent.
-    assert!(row(&summary, "read /etc/shadow").silence.is_none());
+    assert_eq!(read.without.reason().rule, Rule::SensitiveAndPrivileged);
+    // Nothing was left out, so nothing was kept at its static value.
+    assert!(read.silence.is_none());
+    assert!(!text.contains("    silent: "), "{text}");
 }
 
 #[test]
@@ -161,7 +141,7 @@ fn rows_show_what_the_servers_resolved_and_answered() {
             decided(repository).verdict(),
             &decided(repository).reason().rule
         ),
-        (Verdict::Confirm(Strength::Normal), &Rule::PrivilegedAccess)
+        (Verdict::Allow, &Rule::ReadOnly)
     );
     assert_eq!(
         repository.without.verdict(),
@@ -171,16 +151,20 @@ fn rows_show_what_the_servers_resolved_and_answered() {
     let unlabel = row(&summary, "DELETE /repos/octo/hello/issues/1/labels/bug");
     assert_eq!(unlabel.dialect, Some(Dialect::ResolveTool));
     assert_eq!(unlabel.resolved.unwrap().reversible, Some(true));
-    assert!(tour::is_trifecta(decided(unlabel)));
+    // No private data read yet with resolution: only a light confirmation.
+    assert_eq!(
+        decided(unlabel).verdict(),
+        Verdict::Confirm(Strength::Light)
+    );
     assert!(tour::is_trifecta(&unlabel.without));
-    assert_eq!(unlabel.executed, None);
+    assert!(unlabel.executed.is_some());
 
     let secret = row(&summary, "GET /repos/octo/secret");
+    // Sensitive, but read-only and unprivileged: it runs, and lays the
+    // private-data leg of the trifecta.
     assert_eq!(secret.resolved.unwrap().sensitive_data, Some(true));
-    assert_eq!(
-        decided(secret).verdict(),
-        Verdict::Confirm(Strength::Strong)
-    );
+    assert_eq!(secret.resolved.unwrap().privileged_access, Some(false));
+    assert_eq!(decided(secret).verdict(), Verdict::Allow);
     assert!(tour::is_trifecta(&secret.without));
     match &secret.executed {
         Some(Executed::Ok(text)) => assert!(text.contains("Nothing to see"), "{text}"),

@@ -105,6 +105,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
         resolve,
     } = rules::generate(tool, checked, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
+    let action_fields = action_fields_item(&tool.shape);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -132,6 +133,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
                     #input_schema
                 }
 
+                #action_fields
                 #exact_input_schema
 
                 fn resolve(&self) -> #p::Annotations {
@@ -264,6 +266,26 @@ fn struct_from_arguments(
         )?;
         #p::deny_unknown_fields(__object, &[#(#allowed),*])?;
         #p::core::result::Result::Ok(Self { #(#values,)* })
+    }
+}
+
+/// `ACTION_FIELDS` of an enum of actions: each action's fields (with whether
+/// it requires them), so a profile can narrow the schema to some actions.
+/// Nothing for the other shapes, whose actions all take the same fields.
+fn action_fields_item(shape: &Shape) -> TokenStream {
+    let Shape::Enum(variants) = shape else {
+        return TokenStream::new();
+    };
+    let rows = variants.iter().map(|variant| {
+        let fields = variant.fields.iter().filter(|field| !field.skip).map(|field| {
+            let name = &field.name;
+            let required = field.required();
+            quote!((#name, #required))
+        });
+        quote!(&[#(#fields),*])
+    });
+    quote! {
+        const ACTION_FIELDS: &'static [&'static [(&'static str, bool)]] = &[#(#rows),*];
     }
 }
 

@@ -54,6 +54,29 @@ pub trait AnnotatedTool: Sized {
         Self::input_schema()
     }
 
+    /// For a tool whose actions take different fields (an enum of actions):
+    /// each action's fields, in [`ACTIONS`](Self::ACTIONS) order, each with
+    /// whether the action requires it. Empty when every action takes the
+    /// same fields (`#[mcp_tool]` emits it for enums).
+    const ACTION_FIELDS: &'static [&'static [(&'static str, bool)]] = &[];
+
+    /// [`input_schema`](Self::input_schema) narrowed to the actions at
+    /// `kept` (indices into [`ACTIONS`](Self::ACTIONS), ascending): the
+    /// discriminator's `enum` and description name only those, and the
+    /// properties and `required` list are those of those actions'
+    /// [`ACTION_FIELDS`](Self::ACTION_FIELDS). What a server with a
+    /// [`Profile`](crate::server::Profile) lists. The whole schema when the
+    /// tool has no discriminator.
+    fn input_schema_for(kept: &[usize]) -> String {
+        crate::server::narrow_schema(
+            Self::input_schema(),
+            Self::DISCRIMINATOR,
+            Self::ACTIONS,
+            Self::ACTION_FIELDS,
+            kept,
+        )
+    }
+
     /// The effective annotations of these arguments. Pure: no I/O, no side
     /// effects, no allocation for plain actions.
     fn resolve(&self) -> Annotations;

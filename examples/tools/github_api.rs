@@ -22,6 +22,8 @@ use annot::{HttpMethod, mcp_tool};
     discriminator = "method",
     open_world = true,
     sensitive_data,
+    // Only organisation settings need privileges (the last rule).
+    privileged_access = false,
     scopes = ["repo"],
     // Anyone may read a public repository: no credentials, nothing private.
     when(all(public == true, method in ["GET", "HEAD", "OPTIONS"]))

@@ -9,17 +9,24 @@
 //! | `delete`  | false        | true            | true           |
 //!
 //! None of them reaches outside the server's file tree, so `open_world = false`
-//! is set once for the whole tool. A rule of the whole tool marks any action
-//! on a system path (`/etc`, `/root`, `/sys`, ...) as needing privileged
-//! access and touching sensitive data. The static annotations `tools/list`
-//! advertises are the worst case over the four actions and that rule: not
-//! read-only, destructive, not idempotent, closed world, privileged, sensitive.
+//! is set once for the whole tool, and none of them needs privileges or
+//! touches sensitive data by itself (`privileged_access = false,
+//! sensitive_data = false`). A rule of the whole tool marks any action on a
+//! system path (`/etc`, `/root`, `/sys`, ...) as needing privileged access and
+//! touching sensitive data: the path, not the action, raises those two hints,
+//! so a call elsewhere resolves them to `false` (and a server profile such as
+//! `no_privileged` keeps every action, refusing only system paths). The static
+//! annotations `tools/list` advertises are the worst case over the four
+//! actions and that rule: not read-only, destructive, not idempotent, closed
+//! world, privileged, sensitive.
 
 use annot::mcp_tool;
 
 /// Read, append, replace, or delete file contents.
 #[mcp_tool(
     open_world = false,
+    privileged_access = false,
+    sensitive_data = false,
     title = "Manage files",
     when(path path_matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)")
         => (privileged_access, sensitive_data),

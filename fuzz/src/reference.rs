@@ -58,8 +58,9 @@ fn string<'a>(arguments: &'a Value, field: &str) -> &'a str {
         .unwrap_or_else(|| panic!("the parser accepted {arguments} without a string `{field}`"))
 }
 
-// manage_files: the table of its doc comment, `open_world = false`, and the
-// system-path rule (privileged access, sensitive data).
+// manage_files: the table of its doc comment, `open_world = false`,
+// `privileged_access = false`, `sensitive_data = false`, and the system-path
+// rule (privileged access, sensitive data).
 
 const SYSTEM_PATH: &str = "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)";
 
@@ -112,9 +113,10 @@ fn normal_url_path(path: &str) -> Option<String> {
 /// `manage_files`.
 pub fn manage_files(arguments: &Value) -> Annotations {
     static SYSTEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(SYSTEM_PATH).expect("a regex"));
-    // The rule raises `N` to `T` whether it fires or is undecided.
+    // The tool declares both hints `false`; the rule raises them to `T`
+    // whether it fires or is undecided.
     let system = match normal_file_path(string(arguments, "path")) {
-        Some(path) if !SYSTEM.is_match(&path) => N,
+        Some(path) if !SYSTEM.is_match(&path) => F,
         _ => T,
     };
     let (title, read_only, destructive, idempotent) = match string(arguments, "action") {
@@ -256,7 +258,9 @@ pub fn github_api(arguments: &Value) -> Annotations {
         &[(repository, false), (label, true), (issue, true)],
         false,
     );
-    let privileged = decide(N, &[(organisation, true)], true);
+    // The tool declares `privileged_access = false`; only the organisation
+    // rule raises it.
+    let privileged = decide(F, &[(organisation, true)], true);
     if read {
         // A read-only call: nothing to destroy, repeat or undo.
         return hints(None, [T, F, T, T, N, N, N, sensitive, privileged, N]);

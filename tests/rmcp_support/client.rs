@@ -192,11 +192,11 @@ pub async fn exercise_server(
     for (action, arguments, plain) in cases {
         // The hand-written resolver, not the `resolve()` the server calls.
         let mut expected = super::reference::manage_files(&arguments);
-        // Within the action's worst case, with its core hints; only the rule
-        // decides the SEP-1984 ones.
+        // Within the action's worst case, with its core hints; the tool
+        // declares the SEP-1984 ones `false` and only the rule raises them.
         expected.check_within(&action.annotations).unwrap();
         assert_eq!(core(expected), core(action.annotations), "{arguments}");
-        let rule = if plain { None } else { Some(true) };
+        let rule = if plain { Some(false) } else { Some(true) };
         assert_eq!(expected.privileged_access, rule, "{arguments}");
         expected.title = expected.title.or(declared.title);
         let static_hints = declared;

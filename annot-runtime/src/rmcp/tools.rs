@@ -27,7 +27,7 @@ use crate::server::shared::{
     Listing, answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
     listed_tools, listing_for, panic_message, quote_message, unknown_tool,
 };
-use crate::server::{Server, ServerBuilder};
+use crate::server::{Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
 
 /// Runs one annotated tool: implemented by your server type once per tool.
@@ -50,9 +50,15 @@ pub trait HandleTool<T: AnnotatedTool>: Send + Sync + 'static {
 pub(crate) type CallFuture<'a> =
     Pin<Box<dyn Future<Output = Result<CallToolResult, ErrorData>> + Send + 'a>>;
 
-/// The typed call of one tool: `Err` when the arguments do not fit.
-type CallFn<S> =
-    for<'a> fn(&'a S, &Value, RequestContext<RoleServer>) -> Result<CallFuture<'a>, ArgumentError>;
+/// The typed call of one tool: `Err` when the arguments do not fit; an
+/// `isError` result, without running the handler, when they resolve outside
+/// the profile.
+type CallFn<S> = for<'a> fn(
+    &'a S,
+    &Value,
+    RequestContext<RoleServer>,
+    Profile,
+) -> Result<CallFuture<'a>, ArgumentError>;
 
 /// The annotated tools a server of type `S` serves through rmcp, each with the
 /// [`HandleTool`] implementation of `S` that runs it. Built by
@@ -120,6 +126,16 @@ impl<S> AnnotatedToolsBuilder<S> {
     /// [`ServerBuilder::dialects`].
     pub fn dialects(mut self, dialects: impl IntoIterator<Item = Dialect>) -> Self {
         self.server = self.server.dialects(dialects);
+        self
+    }
+
+    /// Serves only calls whose resolved annotations pass `profile`, as
+    /// [`ServerBuilder::profile`]: actions that can never pass are dropped
+    /// from the listing (a tool with none left is not listed), and every call
+    /// and resolution is checked; a call outside the profile gets an
+    /// `isError` result and the handler does not run.
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.server = self.server.profile(profile);
         self
     }
 
@@ -202,7 +218,7 @@ impl<S> AnnotatedTools<S> {
         };
         let version = context.protocol_version();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = match call(server, &arguments, context) {
+        let call = match call(server, &arguments, context, self.server.profile()) {
             Ok(call) => call,
             Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
                 let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
@@ -306,12 +322,20 @@ fn call_typed<'a, S, T>(
     server: &'a S,
     arguments: &Value,
     context: RequestContext<RoleServer>,
+    profile: Profile,
 ) -> Result<CallFuture<'a>, ArgumentError>
 where
     T: AnnotatedTool + Send + 'static,
     S: HandleTool<T>,
 {
     let tool = T::from_arguments(arguments)?;
+    // The built-in server's check and message: the handler never sees it.
+    if let Err(violation) = profile.check(&tool.resolve()) {
+        let message = format!("refused: this call of `{}` is {violation}", T::NAME);
+        return Ok(ready(Ok(CallToolResult::error(vec![ContentBlock::text(
+            message,
+        )]))));
+    }
     Ok(Box::pin(server.handle(tool, context)))
 }
 

@@ -10,6 +10,7 @@ use super::extras::AnnotExtensions;
 use super::modern::{ModernForms, ServerInfo};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
+use super::profile::Profile;
 use super::registry::{ErasedTool, ToolEntry};
 use super::{Server, ServerState, ToolPages};
 use crate::protocol::{Dialect, PROTOCOL_VERSIONS};
@@ -86,6 +87,7 @@ pub struct ServerBuilder {
     page_size: usize,
     max_message_size: usize,
     tools: Vec<ErasedTool>,
+    profile: Profile,
 }
 
 impl ServerBuilder {
@@ -99,6 +101,7 @@ impl ServerBuilder {
             page_size: DEFAULT_PAGE_SIZE,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             tools: Vec::new(),
+            profile: Profile::any(),
         }
     }
 
@@ -134,6 +137,26 @@ impl ServerBuilder {
     /// cap: its caller already holds the bytes.
     pub fn max_message_size(mut self, bytes: usize) -> Self {
         self.max_message_size = bytes;
+        self
+    }
+
+    /// Serves only calls whose resolved annotations pass `profile`; a second
+    /// call adds to the first ([`Profile::and`]). See the
+    /// [`Profile`] module documentation for what is dropped from the listing
+    /// at build time and what is refused per call.
+    ///
+    /// ```
+    /// use annot_runtime::server::{Profile, Server};
+    ///
+    /// let server = Server::builder("files", "1.0.0")
+    ///     .profile(Profile::read_only())
+    ///     .profile(Profile::closed_world())
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(server.profile().to_string(), "read_only+closed_world");
+    /// ```
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = self.profile.and(profile);
         self
     }
 
@@ -174,7 +197,7 @@ impl ServerBuilder {
         let tools = self
             .tools
             .into_iter()
-            .map(|tool| ToolEntry::render(tool, self.dialects))
+            .map(|tool| ToolEntry::render(tool, self.dialects, self.profile))
             .collect::<Result<Vec<_>, _>>()?;
         let info = ServerInfo {
             name: &self.name,
@@ -214,6 +237,7 @@ impl ServerBuilder {
                 initialize_results,
                 modern,
                 max_message_size: self.max_message_size,
+                profile: self.profile,
             }),
         })
     }

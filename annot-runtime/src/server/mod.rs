@@ -47,10 +47,12 @@ mod extras;
 mod jsonrpc;
 mod listing;
 mod modern;
+mod narrow;
 mod negotiation;
 mod output;
 mod pagination;
 mod params;
+mod profile;
 mod raw;
 mod registry;
 mod render;
@@ -68,6 +70,9 @@ use std::sync::Arc;
 pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};
 pub use connection::Connection;
 pub use output::{Content, ToolError, ToolOutput};
+pub use profile::{Profile, ProfileViolation};
+
+pub(crate) use narrow::narrow_schema;
 
 use crate::protocol::Dialect;
 use extras::AnnotExtensions;
@@ -102,6 +107,8 @@ struct ServerState {
     modern: ModernForms,
     /// The longest line the stdio transport reads as one message.
     max_message_size: usize,
+    /// What calls the server lets through.
+    profile: profile::Profile,
 }
 
 impl ServerState {
@@ -126,9 +133,15 @@ impl Server {
         self.state.dialects.iter().collect()
     }
 
-    /// The names of the registered tools, in `tools/list` order.
+    /// The names of the registered tools, in `tools/list` order, with those
+    /// a [`Profile`] left nothing of (they are not listed).
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.state.tools.iter().map(ToolEntry::name)
+    }
+
+    /// What calls the server lets through ([`ServerBuilder::profile`]).
+    pub fn profile(&self) -> Profile {
+        self.state.profile
     }
 
     /// Serves one session over stdin and stdout until stdin ends; see

@@ -65,8 +65,10 @@ impl ToolPages {
     /// Splits `tools`, in order, into pages of `page_size` (at least 1).
     /// `modern_tail` closes a 2026-07-28 result: its `resultType`, caching
     /// hints and `_meta`, each after a comma.
+    /// A tool a profile left nothing of is not listed.
     pub fn render(tools: &[ToolEntry], page_size: usize, modern_tail: &str) -> Self {
-        let chunks: Vec<&[ToolEntry]> = if tools.is_empty() {
+        let tools: Vec<&ToolEntry> = tools.iter().filter(|tool| tool.is_listed()).collect();
+        let chunks: Vec<&[&ToolEntry]> = if tools.is_empty() {
             vec![&[]]
         } else {
             tools.chunks(page_size).collect()
@@ -74,7 +76,7 @@ impl ToolPages {
         // The cursor carries a fingerprint of the tool set, so a cursor of another
         // server (or of an earlier build of this one) is refused, not misread.
         let mut fingerprint = FxHasher::default();
-        for tool in tools {
+        for tool in &tools {
             fingerprint.write(tool.name().as_bytes());
             fingerprint.write_u8(0);
         }

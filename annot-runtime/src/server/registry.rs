@@ -11,10 +11,13 @@ use super::builder::BuildError;
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
+use super::profile::{Profile, ProfileViolation};
 use super::render::{ExtensionResults, Fragments};
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::rules::Explanation;
-use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, BoundViolation};
+use crate::{
+    Action, AnnotatedTool, Annotations, ArgumentError, Authorization, BoundViolation, Rule,
+};
 
 /// What a handler call came to.
 #[derive(Debug)]
@@ -25,10 +28,14 @@ pub(crate) enum CallOutcome {
     Returned(Result<ToolOutput, ToolError>),
     /// The handler panicked, with this message.
     Panicked(String),
+    /// The arguments resolve outside the server's profile; the handler did
+    /// not run.
+    Refused(ProfileViolation),
 }
 
-/// Runs a call on the arguments' JSON text (an object).
-type ErasedCall = Box<dyn Fn(&str) -> CallOutcome + Send + Sync>;
+/// Runs a call on the arguments' JSON text (an object), unless its resolved
+/// annotations are outside the profile.
+type ErasedCall = Box<dyn Fn(&str, Profile) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
@@ -40,7 +47,9 @@ pub(crate) struct ErasedTool {
     static_annotations: Annotations,
     static_authorization: Option<Authorization>,
     has_rules: bool,
+    rules: &'static [Rule],
     actions: &'static [Action],
+    narrowed_schema: fn(&[usize]) -> String,
     resolve: ErasedResolve,
     call: ErasedCall,
 }
@@ -65,12 +74,20 @@ impl ErasedTool {
         // The arguments go to the tool's parser as text: one entry point,
         // `from_arguments_str`, which a generated borrowing parser can take
         // over without a `serde_json::Value` in between.
-        let call = move |arguments: &str| match T::from_arguments_str(arguments) {
+        let call = move |arguments: &str, profile: Profile| match T::from_arguments_str(arguments) {
             Err(error) => CallOutcome::Invalid(error),
-            Ok(parsed) => match catch_unwind(AssertUnwindSafe(|| handler(parsed))) {
-                Ok(result) => CallOutcome::Returned(result),
-                Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
-            },
+            Ok(parsed) => {
+                // The profile judges the value the handler would receive.
+                if !profile.is_any()
+                    && let Err(violation) = profile.check(&parsed.resolve())
+                {
+                    return CallOutcome::Refused(violation);
+                }
+                match catch_unwind(AssertUnwindSafe(|| handler(parsed))) {
+                    Ok(result) => CallOutcome::Returned(result),
+                    Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
+                }
+            }
         };
         ErasedTool {
             name: T::NAME,
@@ -80,7 +97,9 @@ impl ErasedTool {
             static_annotations: T::STATIC_ANNOTATIONS,
             static_authorization: T::STATIC_AUTHORIZATION,
             has_rules: !T::RULES.is_empty(),
+            rules: T::RULES,
             actions: T::ACTIONS,
+            narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
             call: Box::new(call),
         }
@@ -133,6 +152,8 @@ pub(crate) enum ResolveFailure {
     OutsideBound(BoundViolation),
     /// The resolver needs more authorization than the tool declares.
     AuthorizationOutsideBound,
+    /// The arguments resolve outside the server's profile.
+    OutsideProfile(ProfileViolation),
 }
 
 /// A resolution, ready to be written in any dialect.
@@ -163,36 +184,53 @@ pub(crate) struct ToolEntry {
     extension_results: ExtensionResults,
     resolve: ErasedResolve,
     call: ErasedCall,
+    /// The server's profile, checked on every call and resolution.
+    profile: Profile,
+    /// Whether `tools/list` shows the tool: not when the profile left none
+    /// of its actions.
+    listed_at_all: bool,
 }
 
 impl ToolEntry {
-    /// Checks a registered tool and renders its wire forms for `dialects`.
-    pub fn render(tool: ErasedTool, dialects: DialectSet) -> Result<Self, BuildError> {
+    /// Checks a registered tool and renders its wire forms for `dialects`,
+    /// narrowed to what `profile` leaves of it.
+    pub fn render(
+        mut tool: ErasedTool,
+        dialects: DialectSet,
+        profile: Profile,
+    ) -> Result<Self, BuildError> {
         if tool.name.is_empty() {
             return Err(BuildError::EmptyToolName);
         }
-        let schema = check_input_schema(tool.name, tool.input_schema)?;
-
-        let mut fragments = Fragments::default();
-        fragments.insert(tool.static_annotations);
+        check_input_schema(tool.name, tool.input_schema)?;
         for action in tool.actions {
-            let annotations = normalise(action.annotations, &tool.static_annotations);
-            annotations
+            normalise(action.annotations, &tool.static_annotations)
                 .check_within(&tool.static_annotations)
                 .map_err(|violation| BuildError::ActionOutsideBound {
                     tool: tool.name.to_owned(),
                     action: action.name.to_owned(),
                     violation,
                 })?;
-            fragments.insert(annotations);
+        }
+        let Narrowed {
+            actions,
+            schema,
+            listed: listed_at_all,
+        } = narrow(&mut tool, profile);
+
+        let mut fragments = Fragments::default();
+        fragments.insert(tool.static_annotations);
+        for action in &actions {
+            // Within the (narrowed) bound: checked above, or joined into it.
+            fragments.insert(normalise(action.annotations, &tool.static_annotations));
         }
 
-        let head = tool_head(&tool, schema);
+        let head = tool_head(&tool, &schema);
         let tail = resolved_tool_tail(dialects);
         let static_json = fragments
             .get(&tool.static_annotations)
             .expect("the static annotations were rendered above");
-        let resolvable = can_vary(&tool);
+        let resolvable = can_vary(&tool, &actions);
         let listed = listing::render(
             &ToolParts {
                 head: &head,
@@ -215,7 +253,14 @@ impl ToolEntry {
             extension_results: ExtensionResults::new(tool.name),
             resolve: tool.resolve,
             call: tool.call,
+            profile,
+            listed_at_all,
         })
+    }
+
+    /// Whether `tools/list` shows the tool (a profile may leave nothing of it).
+    pub fn is_listed(&self) -> bool {
+        self.listed_at_all
     }
 
     pub fn name(&self) -> &'static str {
@@ -241,6 +286,11 @@ impl ToolEntry {
         explain: bool,
     ) -> Result<Resolution<'_>, ResolveFailure> {
         let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
+        // Before the bound: a dropped action is outside the narrowed bound too,
+        // and the profile is what the client should hear about.
+        self.profile
+            .check(&evaluation.annotations)
+            .map_err(ResolveFailure::OutsideProfile)?;
         if let (Some(needed), Some(declared)) =
             (evaluation.authorization, self.static_authorization)
             && !needed.is_within(&declared)
@@ -313,7 +363,7 @@ impl ToolEntry {
 
     /// Validates `arguments` (JSON text) and runs the handler on them.
     pub fn call(&self, arguments: &str) -> CallOutcome {
-        (self.call)(arguments)
+        (self.call)(arguments, self.profile)
     }
 }
 
@@ -333,28 +383,79 @@ fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotat
 /// A tool with a single action, or whose actions all resolve alike, always
 /// resolves to the same annotations, so it is not marked (and a resolution
 /// request for it gets `-32602`, as for an unknown tool).
-fn can_vary(tool: &ErasedTool) -> bool {
+fn can_vary(tool: &ErasedTool, actions: &[Action]) -> bool {
     let hints = |action: &Action| Annotations {
         title: None,
         ..normalise(action.annotations, &tool.static_annotations)
     };
     tool.has_rules
-        || tool
-            .actions
+        || actions
             .split_first()
             .is_some_and(|(first, rest)| rest.iter().any(|action| hints(action) != hints(first)))
 }
 
+/// What a profile leaves of a tool.
+struct Narrowed {
+    /// The actions kept, in declaration order.
+    actions: Vec<Action>,
+    /// The `inputSchema` to list.
+    schema: Cow<'static, str>,
+    /// Whether anything is left to list.
+    listed: bool,
+}
+
+/// Drops the actions of `tool` that can never satisfy `profile`
+/// ([`Profile::can_satisfy`]) and lowers its static annotations to the join
+/// of those left, which every resolution of them is within. A tool without
+/// actions (a single-action tool) is kept or dropped whole on its static
+/// annotations. Without a profile, or when every action is kept, the tool is
+/// unchanged.
+fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
+    let whole = |listed| Narrowed {
+        actions: tool.actions.to_vec(),
+        schema: Cow::Borrowed(tool.input_schema.trim()),
+        listed,
+    };
+    if profile.is_any() {
+        return whole(true);
+    }
+    if tool.actions.is_empty() {
+        return whole(profile.can_satisfy(&tool.static_annotations, tool.rules));
+    }
+    let kept: Vec<usize> = (0..tool.actions.len())
+        .filter(|&index| {
+            let bound = normalise(tool.actions[index].annotations, &tool.static_annotations);
+            profile.can_satisfy(&bound, tool.rules)
+        })
+        .collect();
+    if kept.len() == tool.actions.len() {
+        return whole(true);
+    }
+    if kept.is_empty() {
+        return whole(false);
+    }
+    let actions: Vec<Action> = kept.iter().map(|&index| tool.actions[index]).collect();
+    let bounds: Vec<Annotations> = actions.iter().map(|action| action.annotations).collect();
+    let mut joined = Annotations::join_all(&bounds);
+    joined.title = tool.static_annotations.title;
+    tool.static_annotations = joined;
+    Narrowed {
+        actions,
+        schema: Cow::Owned((tool.narrowed_schema)(&kept)),
+        listed: true,
+    }
+}
+
 /// The input schema as it will be embedded, after checking it is a JSON object
 /// whose root has `"type": "object"`.
-fn check_input_schema(tool: &str, schema: &'static str) -> Result<&'static str, BuildError> {
+fn check_input_schema(tool: &str, schema: &str) -> Result<(), BuildError> {
     let invalid = |reason: String| BuildError::InvalidInputSchema {
         tool: tool.to_owned(),
         reason,
     };
     let value: Value = serde_json::from_str(schema).map_err(|error| invalid(error.to_string()))?;
     match value.get("type") {
-        Some(Value::String(kind)) if kind == "object" => Ok(schema.trim()),
+        Some(Value::String(kind)) if kind == "object" => Ok(()),
         _ => Err(invalid(
             "its root must have \"type\": \"object\"".to_owned(),
         )),

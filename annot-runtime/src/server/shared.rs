@@ -28,6 +28,7 @@ pub(crate) fn listed_tools(
         .state
         .tools
         .iter()
+        .filter(|tool| tool.is_listed())
         .map(move |tool| (tool.name(), tool.listed(listing)))
 }
 

@@ -67,6 +67,10 @@ pub(crate) fn call(
     match tool.call(arguments.unwrap_or("{}")) {
         CallOutcome::Returned(Ok(output)) => output::write_success(&mut out, &output),
         CallOutcome::Returned(Err(error)) => output::write_failure(&mut out, error.message()),
+        CallOutcome::Refused(violation) => output::write_failure(
+            &mut out,
+            &format!("refused: this call of `{}` is {violation}", tool.name()),
+        ),
         CallOutcome::Panicked(message) => {
             eprintln!("annot: tool `{}` panicked: {message}", tool.name());
             output::write_failure(
@@ -169,6 +173,9 @@ fn write_resolution(
         Ok(resolution) => resolution,
         Err(ResolveFailure::Invalid(error)) => {
             return Err(params::invalid_arguments(tool.name(), &error));
+        }
+        Err(ResolveFailure::OutsideProfile(violation)) => {
+            return Err(params::invalid(format!("this call of `{}` is {violation}", tool.name())));
         }
         Err(ResolveFailure::OutsideBound(violation)) => {
             eprintln!(

@@ -1,0 +1,243 @@
+//! Profiles: what a server lets through, judged on resolved annotations.
+//!
+//! A [`Profile`] is a predicate over a call's resolved annotations (defaults
+//! applied). [`ServerBuilder::profile`](super::ServerBuilder::profile) applies
+//! it at two moments:
+//!
+//! - **When the server is built**, per tool: an action that can never satisfy
+//!   the profile is dropped (see [`Profile::can_satisfy`]); the listing shows
+//!   the `inputSchema` narrowed to the actions that remain and static
+//!   annotations joined over them; a tool with no action left is not listed.
+//! - **On every call and resolution** of what remains: the resolved
+//!   annotations are checked. Outside the profile, a resolution answers
+//!   `-32602` and a `tools/call` an `isError` result, both naming the profile
+//!   and the hint; the handler never runs. A call to a dropped action is
+//!   outside the profile too, and gets the same answer.
+//!
+//! Silence never lowers risk: a hint that is absent after defaults (an
+//! extension hint such as `privilegedAccessHint` that nothing declared)
+//! counts as its risky value.
+
+use core::fmt;
+
+use crate::{Annotations, Hint, Rule};
+
+/// A set of restrictions on the calls a server lets through; combine them with
+/// [`and`](Profile::and). The empty set, [`Profile::any`], lets everything
+/// through.
+///
+/// | profile | a call passes when (defaults applied) |
+/// |---|---|
+/// | [`read_only`](Profile::read_only) | `readOnlyHint` is `true` |
+/// | [`no_destructive`](Profile::no_destructive) | `destructiveHint` is `false` (every read-only call; additive writes) |
+/// | [`closed_world`](Profile::closed_world) | `openWorldHint` is `false` |
+/// | [`no_privileged`](Profile::no_privileged) | `privilegedAccessHint` is `false` (absent counts as `true`) |
+///
+/// ```
+/// use annot_runtime::Annotations;
+/// use annot_runtime::server::Profile;
+///
+/// let profile = Profile::no_destructive().and(Profile::closed_world());
+/// assert_eq!(profile.to_string(), "no_destructive+closed_world");
+/// let append = Annotations::new().read_only(false).destructive(false).open_world(false);
+/// assert!(profile.allows(&append));
+/// let violation = profile.check(&append.open_world(true)).unwrap_err();
+/// assert_eq!(violation.hint.wire_name(), "openWorldHint");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Profile {
+    bits: u8,
+}
+
+const READ_ONLY: u8 = 1;
+const NO_DESTRUCTIVE: u8 = 2;
+const CLOSED_WORLD: u8 = 4;
+const NO_PRIVILEGED: u8 = 8;
+
+/// Each restriction: its bit, its name, the hint it tests.
+const RESTRICTIONS: [(u8, &str, Hint); 4] = [
+    (READ_ONLY, "read_only", Hint::ReadOnly),
+    (NO_DESTRUCTIVE, "no_destructive", Hint::Destructive),
+    (CLOSED_WORLD, "closed_world", Hint::OpenWorld),
+    (NO_PRIVILEGED, "no_privileged", Hint::PrivilegedAccess),
+];
+
+impl Profile {
+    /// No restriction: every call passes (what a server without a profile does).
+    pub const fn any() -> Self {
+        Profile { bits: 0 }
+    }
+
+    /// Read-only calls only: `readOnlyHint: true`.
+    pub const fn read_only() -> Self {
+        Profile { bits: READ_ONLY }
+    }
+
+    /// Reads and additive writes only: `destructiveHint: false` (a read-only
+    /// call is never destructive).
+    pub const fn no_destructive() -> Self {
+        Profile {
+            bits: NO_DESTRUCTIVE,
+        }
+    }
+
+    /// No call that reaches outside the server's own world: `openWorldHint: false`.
+    pub const fn closed_world() -> Self {
+        Profile { bits: CLOSED_WORLD }
+    }
+
+    /// No call that needs privileged access: `privilegedAccessHint: false`
+    /// (absent counts as `true`).
+    pub const fn no_privileged() -> Self {
+        Profile {
+            bits: NO_PRIVILEGED,
+        }
+    }
+
+    /// Both restrictions: a call passes only if it passes each.
+    #[must_use]
+    pub const fn and(self, other: Profile) -> Self {
+        Profile {
+            bits: self.bits | other.bits,
+        }
+    }
+
+    /// Whether this profile lets every call through.
+    pub const fn is_any(self) -> bool {
+        self.bits == 0
+    }
+
+    /// Whether annotations (defaults are applied here) pass the profile.
+    pub fn allows(self, annotations: &Annotations) -> bool {
+        self.check(annotations).is_ok()
+    }
+
+    /// The first restriction annotations (defaults applied here) break, in
+    /// the order of the table above.
+    pub fn check(self, annotations: &Annotations) -> Result<(), ProfileViolation> {
+        let effective = annotations.effective();
+        for (bit, _, hint) in RESTRICTIONS {
+            if self.bits & bit == 0 {
+                continue;
+            }
+            let value = effective.get(hint);
+            // The one value that passes is the safe one; absent is risky.
+            if value != Some(!hint.risky_value()) {
+                return Err(ProfileViolation {
+                    profile: self,
+                    restriction: Profile { bits: bit },
+                    hint,
+                    value,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether an action whose worst case is `bound` can satisfy the profile
+    /// for some arguments, given the rules of its tool. Decided conservatively
+    /// (it may answer `true` for an action that never does; the check of every
+    /// call catches those), never the other way:
+    ///
+    /// - if `bound` passes, every resolution of the action does (each is
+    ///   within it, and each restriction is monotone in risk);
+    /// - else, a resolution can differ from `bound` on a hint only when a rule
+    ///   names that hint (a rule that fires replaces the action's value), or,
+    ///   for `destructiveHint`, when a rule names `readOnlyHint` (a read-only
+    ///   call is never destructive). A broken hint that no rule can change
+    ///   breaks every resolution, so the action is dropped.
+    ///
+    /// The tool's rules are not known per action here, only per tool: a rule
+    /// that can never fire on this action still keeps it listed.
+    pub fn can_satisfy(self, bound: &Annotations, rules: &[Rule]) -> bool {
+        let named = |hint: Hint| rules.iter().any(|rule| rule.hints.get(hint).is_some());
+        let effective = bound.effective();
+        RESTRICTIONS.iter().all(|&(bit, _, hint)| {
+            self.bits & bit == 0
+                || effective.get(hint) == Some(!hint.risky_value())
+                || named(hint)
+                || (hint == Hint::Destructive && named(Hint::ReadOnly))
+        })
+    }
+}
+
+impl fmt::Display for Profile {
+    /// The restrictions' names joined by `+` (`read_only+no_privileged`);
+    /// `any` for none.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_any() {
+            return f.write_str("any");
+        }
+        let mut first = true;
+        for (bit, name, _) in RESTRICTIONS {
+            if self.bits & bit != 0 {
+                if !first {
+                    f.write_str("+")?;
+                }
+                f.write_str(name)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why annotations are outside a profile: the restriction and the hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "outside the server's profile `{profile}`: {} is {}, and {restriction} needs {}",
+    hint.wire_name(),
+    value_text(*value),
+    !hint.risky_value()
+)]
+pub struct ProfileViolation {
+    /// The server's whole profile.
+    pub profile: Profile,
+    /// The one restriction broken (`read_only`).
+    pub restriction: Profile,
+    /// The hint that breaks it.
+    pub hint: Hint,
+    /// Its value, defaults applied (`None`: absent, counted as risky).
+    pub value: Option<bool>,
+}
+
+fn value_text(value: Option<bool>) -> &'static str {
+    match value {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "absent (counted as risky)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_profile_restriction_and_hint() {
+        let profile = Profile::read_only().and(Profile::no_privileged());
+        let violation = profile
+            .check(&Annotations::new().read_only(true))
+            .unwrap_err();
+        assert_eq!(
+            violation.to_string(),
+            "outside the server's profile `read_only+no_privileged`: privilegedAccessHint is \
+             absent (counted as risky), and no_privileged needs false"
+        );
+        let violation = profile.check(&Annotations::new()).unwrap_err();
+        assert_eq!(
+            violation.to_string(),
+            "outside the server's profile `read_only+no_privileged`: readOnlyHint is false, \
+             and read_only needs true"
+        );
+        assert_eq!(Profile::any().to_string(), "any");
+        assert!(Profile::any().allows(&Annotations::worst()));
+    }
+
+    #[test]
+    fn a_read_is_never_destructive() {
+        let read = Annotations::new().read_only(true).destructive(true);
+        assert!(Profile::no_destructive().allows(&read));
+        assert!(!Profile::no_destructive().allows(&Annotations::new().read_only(false)));
+    }
+}
