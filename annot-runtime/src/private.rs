@@ -13,11 +13,10 @@ use crate::tool::json_type;
 mod consts;
 mod schema;
 
-pub use crate::rules::explain::{Evaluated, explain};
 pub use crate::rules::{
-    Authorization, Matches, PathKind, PatternSet, Resolver, Rule, Scopes, Tri, action_base,
-    bound_annotations, bound_authorization, contains, fill_defaults, pattern_tri,
-    static_authorization,
+    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes,
+    Tri, action_base, bound_annotations, bound_authorization, contains, fill_defaults,
+    pattern_tri, static_authorization, table_within,
 };
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
