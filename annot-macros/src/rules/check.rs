@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 
-use super::kind::{Base, Kind, kind_of};
+use crate::types::{Base, Kind, kind_of};
 use super::patterns::{check_pattern_sets, collect_patterns, pattern_regex};
 use super::scopes::check_authorization;
 use super::template::template_regex;

@@ -8,7 +8,7 @@ use syn::ext::IdentExt;
 use syn::{Ident, Type};
 
 use super::check::{Checked, CheckedRule};
-use super::kind::{Base, Kind, kind_of};
+use crate::types::{Base, Kind, kind_of};
 use super::{Comparison, Haystack, Literal, Predicate, Test};
 use crate::ast::Field;
 
