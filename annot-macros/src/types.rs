@@ -82,6 +82,20 @@ pub fn classify(ty: &Type) -> Class<'_> {
     }
 }
 
+/// Whether a value of `ty` can hold no integer anywhere (a string, a
+/// `serde_json::Value`, collections of those): its argument is read as sent,
+/// without reading integral floats as integers, which would turn a
+/// `serde_json::Value`'s `1.0` into `1`. `false` when unsure (a user type).
+pub fn holds_no_integer(ty: &Type) -> bool {
+    match classify(ty) {
+        Class::Bool | Class::Str | Class::Char | Class::Float | Class::JsonValue => true,
+        Class::Option(inner) | Class::Seq(inner) | Class::Map(inner) | Class::Boxed(inner) => {
+            holds_no_integer(inner)
+        }
+        Class::Int(_) | Class::Other => false,
+    }
+}
+
 /// The `T` of `Option<T>`, recognised by name as serde does.
 pub fn option_inner(ty: &Type) -> Option<&Type> {
     match classify(ty) {
@@ -275,6 +289,10 @@ mod tests {
                 }
         );
         assert!(kind("Arc<str>").base == Base::Str);
+        let verbatim = |ty: &str| holds_no_integer(&syn::parse_str(ty).unwrap());
+        assert!(verbatim("Option<serde_json::Value>") && verbatim("Vec<String>"));
+        assert!(verbatim("BTreeMap<String, serde_json::Value>") && verbatim("f64"));
+        assert!(!verbatim("Vec<u8>") && !verbatim("Custom") && !verbatim("Option<i64>"));
         assert_eq!(kind("Vec<String>").text, "Vec<String>");
     }
 }
