@@ -163,10 +163,16 @@ fn field_value(field: &Field, p: &TokenStream) -> TokenStream {
     if field.skip {
         return default;
     }
-    if field.required() {
-        quote_spanned!(ty.span()=> #p::required::<#ty>(__object, #name)?)
+    // Integral floats are read as integers only where an integer can be.
+    let (required, optional) = if crate::types::holds_no_integer(ty) {
+        (quote!(required_verbatim), quote!(optional_verbatim))
     } else {
-        let read = quote_spanned!(ty.span()=> #p::optional::<#ty>(__object, #name)?);
+        (quote!(required), quote!(optional))
+    };
+    if field.required() {
+        quote_spanned!(ty.span()=> #p::#required::<#ty>(__object, #name)?)
+    } else {
+        let read = quote_spanned!(ty.span()=> #p::#optional::<#ty>(__object, #name)?);
         quote! {
             match #read {
                 #p::core::option::Option::Some(__value) => __value,

@@ -1,7 +1,10 @@
 //! Field types, classified once: the schema, the parser's notion of an
 //! optional field and the rules all read a type through [`classify`], so
-//! they cannot disagree on what a type is (as serde_derive, by name).
+//! they cannot disagree on what a type is (as serde_derive, by name). What a
+//! rule can test of a field ([`kind_of`]) is that class, seen through an
+//! `Option`.
 
+use quote::ToTokens;
 use syn::{GenericArgument, PathArguments, Type};
 
 /// What a field's type is, as the generated code treats it.
@@ -79,6 +82,20 @@ pub fn classify(ty: &Type) -> Class<'_> {
     }
 }
 
+/// Whether a value of `ty` can hold no integer anywhere (a string, a
+/// `serde_json::Value`, collections of those): its argument is read as sent,
+/// without reading integral floats as integers, which would turn a
+/// `serde_json::Value`'s `1.0` into `1`. `false` when unsure (a user type).
+pub fn holds_no_integer(ty: &Type) -> bool {
+    match classify(ty) {
+        Class::Bool | Class::Str | Class::Char | Class::Float | Class::JsonValue => true,
+        Class::Option(inner) | Class::Seq(inner) | Class::Map(inner) | Class::Boxed(inner) => {
+            holds_no_integer(inner)
+        }
+        Class::Int(_) | Class::Other => false,
+    }
+}
+
 /// The `T` of `Option<T>`, recognised by name as serde does.
 pub fn option_inner(ty: &Type) -> Option<&Type> {
     match classify(ty) {
@@ -133,6 +150,71 @@ fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
     Some((segment.ident.to_string(), args))
 }
 
+/// The value a rule sees, once an `Option` is unwrapped.
+#[derive(Clone, PartialEq)]
+pub enum Base {
+    /// `String`, `Box<str>`, `Arc<str>`, `Rc<str>`, `Cow<str>`.
+    Str,
+    /// A primitive integer, with its range.
+    Int {
+        min: i128,
+        max: i128,
+    },
+    /// `f32`, `f64`.
+    Float,
+    Bool,
+    /// The action field of an annotated struct: tested by action name.
+    Action,
+    /// Anything else: rules cannot test it.
+    Other,
+}
+
+/// A field's type as rules see it.
+#[derive(Clone)]
+pub struct Kind {
+    /// `Option<T>`: absent or null makes every test but `not(...)` false.
+    pub optional: bool,
+    pub base: Base,
+    /// The type as written, for messages.
+    pub text: String,
+}
+
+/// The kind of a field of type `ty`; `action` for the discriminator of an
+/// annotated struct.
+pub fn kind_of(ty: &Type, action: bool) -> Kind {
+    let text = ty
+        .to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">");
+    if action {
+        return Kind {
+            optional: false,
+            base: Base::Action,
+            text,
+        };
+    }
+    let (optional, inner) = match option_inner(ty) {
+        Some(inner) => (true, inner),
+        None => (false, ty),
+    };
+    Kind {
+        optional,
+        base: base_of(inner),
+        text,
+    }
+}
+
+fn base_of(ty: &Type) -> Base {
+    match classify(ty) {
+        Class::Str => Base::Str,
+        Class::Bool => Base::Bool,
+        Class::Float => Base::Float,
+        Class::Int(IntRange { min, max }) => Base::Int { min, max },
+        _ => Base::Other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +264,35 @@ mod tests {
         ] {
             assert_eq!(class(ty), expected, "{ty}");
         }
+    }
+
+    fn kind(ty: &str) -> Kind {
+        kind_of(&syn::parse_str(ty).unwrap(), false)
+    }
+
+    #[test]
+    fn strings_numbers_and_options() {
+        assert!(kind("String").base == Base::Str && !kind("String").optional);
+        assert!(kind("Option<std::string::String>").optional);
+        assert!(kind("Box<str>").base == Base::Str);
+        assert!(kind("Cow<'static, str>").base == Base::Str);
+        assert!(kind("u8").base == Base::Int { min: 0, max: 255 });
+        assert!(kind("Option<f64>").base == Base::Float);
+        assert!(kind("bool").base == Base::Bool);
+        assert!(kind("Vec<String>").base == Base::Other);
+        assert!(kind("Option<Option<u8>>").base == Base::Other);
+        assert!(
+            kind("u128").base
+                == Base::Int {
+                    min: 0,
+                    max: u64::MAX.into()
+                }
+        );
+        assert!(kind("Arc<str>").base == Base::Str);
+        let verbatim = |ty: &str| holds_no_integer(&syn::parse_str(ty).unwrap());
+        assert!(verbatim("Option<serde_json::Value>") && verbatim("Vec<String>"));
+        assert!(verbatim("BTreeMap<String, serde_json::Value>") && verbatim("f64"));
+        assert!(!verbatim("Vec<u8>") && !verbatim("Custom") && !verbatim("Option<i64>"));
+        assert_eq!(kind("Vec<String>").text, "Vec<String>");
     }
 }

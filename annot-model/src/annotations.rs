@@ -254,10 +254,13 @@ impl Annotations {
     /// let violation = resolved.check_within(&declared).unwrap_err();
     /// assert_eq!(violation.hint, Hint::Destructive);
     /// ```
-    pub fn check_within(&self, declared: &Annotations) -> Result<(), BoundViolation> {
+    pub const fn check_within(&self, declared: &Annotations) -> Result<(), BoundViolation> {
         let resolved = self.effective();
         let declared = declared.effective();
-        for hint in Hint::ALL {
+        let mut index = 0;
+        while index < Hint::ALL.len() {
+            let hint = Hint::ALL[index];
+            index += 1;
             if hint.only_meaningful_when_writing() && resolved.is_read_only() {
                 continue;
             }
@@ -274,7 +277,7 @@ impl Annotations {
     }
 
     /// Whether [`check_within`](Self::check_within) finds no violation.
-    pub fn is_within(&self, declared: &Annotations) -> bool {
+    pub const fn is_within(&self, declared: &Annotations) -> bool {
         self.check_within(declared).is_ok()
     }
 }

@@ -13,11 +13,10 @@ use crate::tool::json_type;
 mod consts;
 mod schema;
 
-pub use crate::rules::explain::{Evaluated, explain};
 pub use crate::rules::{
-    Authorization, Matches, PathKind, PatternSet, Resolver, Rule, Scopes, Tri, action_base,
-    bound_annotations, bound_authorization, contains, fill_defaults, pattern_tri,
-    static_authorization,
+    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes,
+    Tri, action_base, bound_annotations, bound_authorization, contains, fill_defaults,
+    pattern_tri, static_authorization, table_within,
 };
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
@@ -107,6 +106,33 @@ pub fn optional<T: DeserializeOwned>(
         .transpose()
 }
 
+/// A required field whose type holds no integer (`serde_json::Value`,
+/// strings, ...): deserialized from the value as sent, integral floats
+/// kept as floats.
+pub fn required_verbatim<T: DeserializeOwned>(
+    object: &Map<String, Value>,
+    field: &'static str,
+) -> Result<T, ArgumentError> {
+    match object.get(field) {
+        None => Err(ArgumentError::MissingField {
+            field: field.to_owned(),
+        }),
+        Some(value) => deserialize_as_is(value, field),
+    }
+}
+
+/// [`optional`] for a field whose type holds no integer (see
+/// [`required_verbatim`]).
+pub fn optional_verbatim<T: DeserializeOwned>(
+    object: &Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<T>, ArgumentError> {
+    object
+        .get(field)
+        .map(|value| deserialize_as_is(value, field))
+        .transpose()
+}
+
 /// The discriminator field of an annotated struct: `names` and `from_name` are
 /// those of its [`AnnotatedActions`](crate::AnnotatedActions) type (passed as
 /// values, so a type that is not one is reported once, where it is named).
@@ -123,8 +149,12 @@ pub fn action<A>(
 /// Deserializes a field's value. Integral floats (`1.0`) are read as integers
 /// first: JSON Schema's `"integer"` accepts them, so the parser must too.
 fn deserialize<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {
-    let value = integral_floats_as_integers(value);
-    serde_path_to_error::deserialize(value.as_ref()).map_err(|error| {
+    deserialize_as_is(integral_floats_as_integers(value).as_ref(), field)
+}
+
+/// Deserializes a field's value as it is.
+fn deserialize_as_is<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
         let inner = error.path().to_string();
         let path = if inner == "." {
             field.to_owned()

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::Annotations;
-use crate::rules::{Authorization, Explanation, Rule};
+use crate::rules::{Authorization, Explanation, Outcome, Rule};
 
 /// One action of a tool: a value of its discriminator and the annotations the
 /// action can resolve to at worst.
@@ -99,11 +99,23 @@ pub trait AnnotatedTool: Sized {
     /// action, a tool default, the specification's default or which rules
     /// decided it. Its `annotations` are those of [`resolve`](Self::resolve).
     ///
-    /// The default gives no finer account than the resolution itself
-    /// ([`Source::Resolver`](crate::rules::Source::Resolver)); `#[mcp_tool]`
-    /// generates the full one.
+    /// By default the explanation of [`evaluate`](Self::evaluate); for a
+    /// hand-written tool that gives no finer account than its resolution
+    /// ([`Source::Resolver`](crate::rules::Source::Resolver)).
     fn explain(&self) -> Explanation {
-        Explanation::opaque(self.resolve(), self.resolve_authorization())
+        self.evaluate().explain()
+    }
+
+    /// One evaluation of these arguments, from which the annotations, the
+    /// authorization and the explanation are all read: a server evaluates a
+    /// call once, so no rule's predicate runs twice.
+    ///
+    /// `#[mcp_tool]` generates it (the action and which rules held, read
+    /// against constant tables); by default it wraps
+    /// [`resolve`](Self::resolve) and
+    /// [`resolve_authorization`](Self::resolve_authorization).
+    fn evaluate(&self) -> Outcome {
+        Outcome::opaque(self.resolve(), self.resolve_authorization())
     }
 
     /// Parses and validates tool arguments exactly as a `tools/call` will.

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 
-use super::kind::{Base, Kind, kind_of};
+use crate::types::{Base, Kind, kind_of};
 use super::patterns::{check_pattern_sets, collect_patterns, pattern_regex};
 use super::scopes::check_authorization;
 use super::template::template_regex;
@@ -26,6 +26,10 @@ pub enum Owner {
     /// The `#[annotate(...)]` of the variant at this position.
     Variant(usize),
 }
+
+/// The most rules a tool can have, and patterns a field can be tested
+/// against: one bit of a `u64` each.
+pub const MAX_RULES: usize = 64;
 
 /// A rule that passed the checks, with its place among the tool's rules.
 pub struct CheckedRule {
@@ -125,6 +129,7 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
             }
         }
     }
+    let mut too_many_patterns = false;
     for (index, (owner, rule)) in owned.into_iter().enumerate() {
         let applies = match (&tool.shape, owner) {
             (Shape::Struct(fields), _) => {
@@ -149,6 +154,31 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
             }
         };
         collect_patterns(&rule.predicate, &mut checked.patterns);
+        // A rule is one bit of the masks generated code computes, and a
+        // pattern one bit of its field's set (see the runtime's tables).
+        if index == MAX_RULES {
+            errors.at(
+                rule.span,
+                format_args!(
+                    "a tool has at most {MAX_RULES} rules (each is one bit of the masks its \
+                     resolution is computed from); this is rule {}",
+                    index + 1
+                ),
+            );
+        }
+        if !too_many_patterns
+            && let Some(set) = checked.patterns.iter().find(|set| set.regexes.len() > MAX_RULES)
+        {
+            too_many_patterns = true;
+            errors.at(
+                rule.span,
+                format_args!(
+                    "the rules test `{}` against more than {MAX_RULES} patterns, the most one \
+                     field can have",
+                    set.field
+                ),
+            );
+        }
         checked.rules.push(CheckedRule {
             index,
             rule: rule.clone(),

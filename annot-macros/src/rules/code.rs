@@ -8,7 +8,7 @@ use syn::ext::IdentExt;
 use syn::{Ident, Type};
 
 use super::check::{Checked, CheckedRule};
-use super::kind::{Base, Kind, kind_of};
+use crate::types::{Base, Kind, kind_of};
 use super::{Comparison, Haystack, Literal, Predicate, Test};
 use crate::ast::Field;
 
@@ -28,8 +28,8 @@ fn binding(name: &str) -> Ident {
     format_ident!("__field_{}", name)
 }
 
-/// Evaluates the pattern sets the rules need, then fires each rule whose
-/// predicate holds. `discriminator` is the action field of shape (b).
+/// Evaluates the pattern sets the rules need, then sets each rule's bit in
+/// `__fired` when its predicate holds, in `__undecided` when it is undecided. `discriminator` is the action field of shape (b).
 pub fn fire_rules(
     checked: &Checked,
     rules: &[&CheckedRule],
@@ -57,8 +57,8 @@ pub fn fire_rules(
             }
         };
         let absent = match checked.patterns[set].haystack {
-            Haystack::Raw => quote!(#p::Matches::One(false)),
-            _ => quote!(#p::core::option::Option::Some(#p::Matches::One(false))),
+            Haystack::Raw => quote!(#p::Matches::NONE),
+            _ => quote!(#p::core::option::Option::Some(#p::Matches::NONE)),
         };
         if kind.optional {
             let search = search(quote!(__value));
@@ -77,10 +77,10 @@ pub fn fire_rules(
         let index = rule.index;
         let condition = predicate(checked, &rule.rule.predicate, fields, discriminator, p);
         quote! {
-            let __truth = #condition;
-            if !#p::core::matches!(__truth, #p::Tri::Never) {
-                __resolver.apply(&__RULES[#index], __truth);
-                __on_fire(&__RULES[#index]);
+            match #condition {
+                #p::Tri::Always => __fired |= 1 << #index,
+                #p::Tri::Maybe => __undecided |= 1 << #index,
+                #p::Tri::Never => {}
             }
         }
     });

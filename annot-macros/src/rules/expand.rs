@@ -2,8 +2,13 @@
 //! under its rules, the evaluation of the rules for one call, and the
 //! authorization and explanation that come with it.
 //!
-//! An action that no rule applies to resolves to a constant, so resolving it
-//! never allocates. Patterns of one field live in one `static` pattern set.
+//! What is generated computes only what depends on the arguments: the action's
+//! index and, as two bit masks, which applicable rules held and which were
+//! undecided. Everything else is a constant `RuleTable` built by `const`
+//! evaluation of the lattice functions the runtime uses (see the runtime's
+//! `rules::table` module for the representation), asserted within the static
+//! annotations at compile time. An action that no rule applies to resolves to
+//! a constant. Patterns of one field live in one `static` pattern set.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -39,23 +44,36 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
             #p::static_authorization(&__AUTHORIZATIONS);
 
         fn resolve_authorization(&self) -> #p::core::option::Option<#p::Authorization> {
-            __evaluate(self, &mut |_| {}).resolver.authorization()
+            __evaluate(self).authorization()
         }
 
         fn explain(&self) -> #p::Explanation {
-            let mut __fired = #p::std::vec::Vec::new();
-            let __evaluated = __evaluate(self, &mut |__rule| __fired.push(__rule));
-            #p::explain(__evaluated, __fired)
+            __evaluate(self).explain()
+        }
+
+        #[inline]
+        fn evaluate(&self) -> #p::Outcome {
+            __evaluate(self)
         }
     };
     let items = quote! {
         #shared
         #items
+        const __TABLE: #p::RuleTable =
+            #p::RuleTable::new(__RULES, __DEFAULTS, __DEFAULT_AUTHORIZATION, &__ROWS);
+        // The proof of the bound: every outcome the table can give is within
+        // what `tools/list` advertises, or the tool does not build.
+        const _: () = ::core::assert!(
+            #p::table_within(
+                &__TABLE,
+                <#ident as #p::AnnotatedTool>::STATIC_ANNOTATIONS,
+                <#ident as #p::AnnotatedTool>::STATIC_AUTHORIZATION,
+            ),
+            "a resolution of this tool could exceed its static annotations",
+        );
         #[allow(unused_variables, unused_mut, unreachable_patterns)]
-        fn __evaluate(
-            __tool: &#ident,
-            __on_fire: &mut dyn #p::core::ops::FnMut(&'static #p::Rule),
-        ) -> #p::Evaluated {
+        #[inline]
+        fn __evaluate(__tool: &#ident) -> #p::Outcome {
             #evaluate
         }
     };
@@ -137,6 +155,7 @@ impl Gen<'_> {
         let mut items = TokenStream::new();
         let mut actions = Vec::new();
         let mut authorizations = Vec::new();
+        let mut rows = Vec::new();
         let mut resolve_arms = Vec::new();
         let mut evaluate_arms = Vec::new();
         let mut all_constant = true;
@@ -179,6 +198,11 @@ impl Gen<'_> {
                     #p::bound_authorization(#base_auth, __RULES, #tris);
             });
             let name = &variant.name;
+            rows.push(quote! {
+                #p::ActionRow::new(
+                    #name, #declared, #declared_auth, __DEFAULTS, __DEFAULT_AUTHORIZATION, #tris,
+                )
+            });
             actions.push(quote!(#p::Action { name: #name, annotations: #action }));
             authorizations.push(authorization.clone());
             let ident = &variant.ident;
@@ -202,34 +226,33 @@ impl Gen<'_> {
             });
             let body = code::fire_rules(self.checked, &applicable, fields, None, p);
             let tool_ident = &self.tool.ident;
-            evaluate_arms.push(quote! {
-                #tool_ident::#ident { #(#bindings,)* .. } => {
-                    let mut __resolver = #p::Resolver::new(#base, #base_auth);
-                    #body
-                    (#name, #declared, #declared_auth, __resolver)
+            evaluate_arms.push(if applicable.is_empty() {
+                quote!(#tool_ident::#ident { .. } => (#position, 0, 0),)
+            } else {
+                quote! {
+                    #tool_ident::#ident { #(#bindings,)* .. } => {
+                        let mut __fired: u64 = 0;
+                        let mut __undecided: u64 = 0;
+                        #body
+                        (#position, __fired, __undecided)
+                    }
                 }
             });
         }
         if !all_constant {
-            resolve_arms.push(quote!(_ => __evaluate(self, &mut |_| {}).resolver.annotations(),));
+            resolve_arms.push(quote!(_ => __evaluate(self).annotations(),));
         }
         items.extend(quote! {
+            const __ROWS: [#p::ActionRow; #count] = [#(#rows),*];
             const __ACTIONS: [#p::Action; #count] = [#(#actions),*];
             const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; #count] =
                 [#(#authorizations),*];
         });
         let evaluate = quote! {
-            let (__action, __declared, __declared_authorization, __resolver) = match __tool {
+            let (__action, __fired, __undecided): (usize, u64, u64) = match __tool {
                 #(#evaluate_arms)*
             };
-            #p::Evaluated {
-                action: __action,
-                declared: __declared,
-                defaults: __DEFAULTS,
-                declared_authorization: __declared_authorization,
-                default_authorization: __DEFAULT_AUTHORIZATION,
-                resolver: __resolver,
-            }
+            #p::Outcome::compiled(&__TABLE, __action, __fired, __undecided)
         };
         (items, quote!(match self { #(#resolve_arms)* }), evaluate)
     }
@@ -281,6 +304,30 @@ impl Gen<'_> {
                 }
                 __actions
             };
+            const __ROWS: [#p::ActionRow; __ACTION_COUNT] = {
+                let mut __rows = [#p::ActionRow::new(
+                    "",
+                    #p::Annotations::new(),
+                    #p::core::option::Option::None,
+                    #p::Annotations::new(),
+                    #p::core::option::Option::None,
+                    &[],
+                ); __ACTION_COUNT];
+                let mut __index = 0;
+                while __index < __ACTION_COUNT {
+                    let __declared = __DECLARED_ACTIONS[__index];
+                    __rows[__index] = #p::ActionRow::new(
+                        __declared.name,
+                        __declared.annotations,
+                        #p::core::option::Option::None,
+                        __DEFAULTS,
+                        __DEFAULT_AUTHORIZATION,
+                        &__fires(__declared.name),
+                    );
+                    __index += 1;
+                }
+                __rows
+            };
             const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; __ACTION_COUNT] = {
                 let mut __authorizations = [#p::core::option::Option::None; __ACTION_COUNT];
                 let mut __index = 0;
@@ -310,7 +357,7 @@ impl Gen<'_> {
                 #p::action_base(#row.annotations, __DEFAULTS).effective()
             }
         } else {
-            quote!(__evaluate(self, &mut |_| {}).resolver.annotations())
+            quote!(__evaluate(self).annotations())
         };
         let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
         let bindings = used_fields(&rules, fields).into_iter().map(|used| {
@@ -320,26 +367,18 @@ impl Gen<'_> {
         });
         let body = code::fire_rules(self.checked, &rules, fields, Some(discriminator), p);
         let evaluate = quote! {
-            let __row = #p::declared_action(
+            // The row of `__ROWS` is the action's row of its table: both are
+            // built from the same `ACTIONS`, in order.
+            let __index = <#ty as #p::AnnotatedActions>::index(__tool.#field);
+            let __action_name = #p::declared_action(
                 <#ty as #p::AnnotatedActions>::ACTIONS,
-                <#ty as #p::AnnotatedActions>::index(__tool.#field),
-            );
-            let __action_name = __row.name;
-            let __declared = __row.annotations;
-            let mut __resolver = #p::Resolver::new(
-                #p::action_base(__declared, __DEFAULTS),
-                __DEFAULT_AUTHORIZATION,
-            );
+                __index,
+            ).name;
+            let mut __fired: u64 = 0;
+            let mut __undecided: u64 = 0;
             #(#bindings)*
             #body
-            #p::Evaluated {
-                action: __action_name,
-                declared: __declared,
-                defaults: __DEFAULTS,
-                declared_authorization: #p::core::option::Option::None,
-                default_authorization: __DEFAULT_AUTHORIZATION,
-                resolver: __resolver,
-            }
+            #p::Outcome::compiled(&__TABLE, __index, __fired, __undecided)
         };
         (items, resolve, evaluate)
     }
@@ -355,6 +394,14 @@ impl Gen<'_> {
         let items = quote! {
             const __BASE: #p::Annotations = #p::action_base(#p::Annotations::new(), __DEFAULTS);
             const __FIRES: &[#p::Tri] = &[#(#maybe),*];
+            const __ROWS: [#p::ActionRow; 1] = [#p::ActionRow::new(
+                <#ident as #p::AnnotatedTool>::NAME,
+                #p::Annotations::new(),
+                #p::core::option::Option::None,
+                __DEFAULTS,
+                __DEFAULT_AUTHORIZATION,
+                __FIRES,
+            )];
             const __ACTIONS: [#p::Action; 1] = [#p::Action {
                 name: <#ident as #p::AnnotatedTool>::NAME,
                 annotations: #p::bound_annotations(__BASE, __RULES, __FIRES),
@@ -365,7 +412,7 @@ impl Gen<'_> {
         let resolve = if self.checked.rules.is_empty() {
             quote!(__BASE.effective())
         } else {
-            quote!(__evaluate(self, &mut |_| {}).resolver.annotations())
+            quote!(__evaluate(self).annotations())
         };
         let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
         let bindings = used_fields(&rules, fields).into_iter().map(|used| {
@@ -375,17 +422,11 @@ impl Gen<'_> {
         });
         let body = code::fire_rules(self.checked, &rules, fields, None, p);
         let evaluate = quote! {
-            let mut __resolver = #p::Resolver::new(__BASE, __DEFAULT_AUTHORIZATION);
+            let mut __fired: u64 = 0;
+            let mut __undecided: u64 = 0;
             #(#bindings)*
             #body
-            #p::Evaluated {
-                action: <#ident as #p::AnnotatedTool>::NAME,
-                declared: #p::Annotations::new(),
-                defaults: __DEFAULTS,
-                declared_authorization: #p::core::option::Option::None,
-                default_authorization: __DEFAULT_AUTHORIZATION,
-                resolver: __resolver,
-            }
+            #p::Outcome::compiled(&__TABLE, 0, __fired, __undecided)
         };
         (items, resolve, evaluate)
     }

@@ -8,11 +8,12 @@
 mod check;
 mod code;
 mod expand;
-mod kind;
 mod parse;
 mod patterns;
 mod scopes;
 mod template;
+#[cfg(test)]
+mod tests;
 
 use core::fmt;
 

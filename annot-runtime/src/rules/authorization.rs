@@ -78,6 +78,11 @@ impl Scopes {
             .map(|(_, name)| *name)
     }
 
+    /// The bits of the set over its table (bit `i` is `table[i]`).
+    pub const fn bits(&self) -> u64 {
+        self.bits
+    }
+
     /// How many scopes the set holds.
     pub const fn len(&self) -> usize {
         self.bits.count_ones() as usize

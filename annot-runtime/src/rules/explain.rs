@@ -2,7 +2,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{Authorization, Resolver, Rule};
+use super::{Authorization, Outcome, Rule};
 use crate::{Annotations, Hint};
 
 /// What decided the value of one hint (or of the authorization) of a call.
@@ -70,8 +70,14 @@ pub struct Explanation {
     /// The authorization of the call and what decided it, when the tool
     /// declares authorization.
     pub authorization: Option<(Authorization, Source)>,
-    /// Every rule that fired, in declaration order.
+    /// Every rule that fired, in declaration order, the undecided ones
+    /// included (their hints join the call's, see the
+    /// [module](super) documentation).
     pub fired: Vec<&'static Rule>,
+    /// The rules of [`fired`](Self::fired) whose predicate was undecided
+    /// (a path without a safe normal form): on the wire, their entry of
+    /// `rules` says `"undecided": true`.
+    pub undecided: Vec<&'static Rule>,
 }
 
 impl Explanation {
@@ -92,6 +98,7 @@ impl Explanation {
                 .collect(),
             authorization: authorization.map(|authorization| (authorization, Source::Resolver)),
             fired: Vec::new(),
+            undecided: Vec::new(),
         }
     }
 
@@ -109,80 +116,73 @@ impl Explanation {
     }
 }
 
-/// Where the parts of a call's resolution came from: what generated code
-/// hands to [`explain`].
-#[derive(Clone, Copy, Debug)]
-pub struct Evaluated {
-    /// The action's wire name.
-    pub action: &'static str,
-    /// The action's own annotations, before the tool's defaults.
-    pub declared: Annotations,
-    /// The tool's defaults.
-    pub defaults: Annotations,
-    /// The action's own authorization.
-    pub declared_authorization: Option<Authorization>,
-    /// The tool's default authorization.
-    pub default_authorization: Option<Authorization>,
-    /// The resolution with every firing rule applied.
-    pub resolver: Resolver,
+/// The rules of `mask`, in declaration order.
+fn rules_of(rules: &'static [Rule], mask: u64) -> Vec<&'static Rule> {
+    rules
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| *index < 64 && mask & (1 << index) != 0)
+        .map(|(_, rule)| rule)
+        .collect()
 }
 
-/// Builds the explanation of an evaluated call whose firing rules were `fired`.
-pub fn explain(evaluated: Evaluated, fired: Vec<&'static Rule>) -> Explanation {
-    let annotations = evaluated.resolver.annotations();
-    let read_only = annotations.is_read_only();
-    let hints = Hint::ALL
-        .iter()
-        .map(|&hint| {
-            let deciding: Vec<&'static Rule> = fired
-                .iter()
-                .copied()
-                .filter(|rule| rule.hints.get(hint).is_some())
-                .collect();
-            let source = if read_only && hint.only_meaningful_when_writing() {
-                Source::ReadOnly
-            } else if !deciding.is_empty() {
-                Source::Rules(deciding)
-            } else if evaluated.declared.get(hint).is_some()
-                && !(hint.only_meaningful_when_writing()
-                    && evaluated.resolver.base().is_read_only())
-            {
-                // A read-only action's write-only hints give way to the
-                // defaults when a rule turns `read_only` off (`action_base`).
-                Source::Action
-            } else if evaluated.defaults.get(hint).is_some() {
-                Source::ToolDefault
-            } else {
-                Source::SpecificationDefault
-            };
-            HintExplanation {
-                hint,
-                value: annotations.get(hint),
-                source,
-            }
-        })
-        .collect();
-    let authorization = evaluated.resolver.authorization().map(|authorization| {
-        let deciding: Vec<&'static Rule> = fired
-            .iter()
-            .copied()
-            .filter(|rule| rule.authorization.is_some())
-            .collect();
-        let source = if !deciding.is_empty() {
-            Source::Rules(deciding)
-        } else if evaluated.declared_authorization.is_some() {
-            Source::Action
-        } else {
-            Source::ToolDefault
+impl Outcome {
+    /// Why the call resolved as it did: for each hint, whether the action, a
+    /// tool default, the specification's default or which rules decided it.
+    /// Rendered from the outcome's masks when asked for; evaluating a call
+    /// builds nothing of it.
+    pub fn explain(&self) -> Explanation {
+        let Some((table, row, fired, undecided)) = self.parts() else {
+            return Explanation::opaque(self.annotations(), self.authorization());
         };
-        (authorization, source)
-    });
-    Explanation {
-        action: Some(evaluated.action),
-        annotations,
-        hints,
-        authorization,
-        fired,
+        let annotations = self.annotations();
+        let read_only = annotations.is_read_only();
+        let hints = Hint::ALL
+            .iter()
+            .enumerate()
+            .map(|(index, &hint)| {
+                let deciding = (fired | undecided) & table.hints[index].named;
+                let source = if read_only && hint.only_meaningful_when_writing() {
+                    Source::ReadOnly
+                } else if deciding != 0 {
+                    Source::Rules(rules_of(table.rules, deciding))
+                } else if row.declared.get(hint).is_some()
+                    && !(hint.only_meaningful_when_writing() && row.base.is_read_only())
+                {
+                    // A read-only action's write-only hints give way to the
+                    // defaults when a rule turns `read_only` off (`action_base`).
+                    Source::Action
+                } else if table.defaults.get(hint).is_some() {
+                    Source::ToolDefault
+                } else {
+                    Source::SpecificationDefault
+                };
+                HintExplanation {
+                    hint,
+                    value: annotations.get(hint),
+                    source,
+                }
+            })
+            .collect();
+        let authorization = self.authorization().map(|authorization| {
+            let deciding = (fired | undecided) & table.authorization_rules;
+            let source = if deciding != 0 {
+                Source::Rules(rules_of(table.rules, deciding))
+            } else if row.declared_authorization.is_some() {
+                Source::Action
+            } else {
+                Source::ToolDefault
+            };
+            (authorization, source)
+        });
+        Explanation {
+            action: Some(row.name),
+            annotations,
+            hints,
+            authorization,
+            fired: rules_of(table.rules, fired | undecided),
+            undecided: rules_of(table.rules, undecided),
+        }
     }
 }
 
@@ -230,13 +230,16 @@ impl Serialize for AuthorizationEntry<'_> {
     }
 }
 
-struct RuleEntry(&'static Rule);
+struct RuleEntry(&'static Rule, bool);
 
 impl Serialize for RuleEntry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
+        let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("index", &self.0.index)?;
         map.serialize_entry("rule", self.0.source)?;
+        if self.1 {
+            map.serialize_entry("undecided", &true)?;
+        }
         map.end()
     }
 }
@@ -252,7 +255,11 @@ impl Serialize for Explanation {
         if let Some((authorization, source)) = &self.authorization {
             map.serialize_entry("authorization", &AuthorizationEntry(authorization, source))?;
         }
-        let fired: Vec<RuleEntry> = self.fired.iter().map(|rule| RuleEntry(rule)).collect();
+        let fired: Vec<RuleEntry> = self
+            .fired
+            .iter()
+            .map(|rule| RuleEntry(rule, self.undecided.contains(rule)))
+            .collect();
         map.serialize_entry("rules", &fired)?;
         map.end()
     }

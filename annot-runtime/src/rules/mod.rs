@@ -42,12 +42,14 @@ mod authorization;
 pub(crate) mod explain;
 mod path;
 mod patterns;
+mod table;
 
 pub use annot_model::{action_base, fill_defaults};
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};
 pub use path::{NormalPath, PathKind, normalize_path};
 pub use patterns::{Matches, PatternSet, pattern_tri};
+pub use table::{ActionRow, HintMasks, MAX_RULES, Outcome, RuleTable, table_within};
 
 use annot_model::join_named;
 
@@ -163,9 +165,13 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// The resolution of one call in progress: its action's base, and the joined
-/// values of the rules fired so far, decided and undecided apart. `Copy`, so
-/// resolving never allocates.
+/// The resolution of one call, rule by rule: its action's base, and the
+/// joined values of the rules fired so far, decided and undecided apart.
+/// `Copy`, so resolving never allocates.
+///
+/// The semantics spelled out step by step. Generated code does not use it:
+/// it reads the constant [`RuleTable`] of its tool through an [`Outcome`],
+/// which the tests check against this, outcome for outcome.
 #[derive(Clone, Copy, Debug)]
 pub struct Resolver {
     base: Annotations,

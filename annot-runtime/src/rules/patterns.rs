@@ -1,19 +1,30 @@
-//! The patterns of one field, compiled once into one `regex::RegexSet`.
+//! The patterns of one field, compiled once into one multi-pattern regex.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use regex::{RegexSet, SetMatches};
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
+use regex_automata::{Input, MatchKind, PatternSet as Found};
 
 use super::Tri;
 use super::path::{PathKind, normalize_path};
 
+/// The most patterns one field can be tested against: one bit of a `u64`
+/// each. The macro refuses more.
+pub const MAX_PATTERNS: usize = 64;
+
 /// Every pattern the rules of a tool test one field against (`matches` and
-/// `matches_template`), compiled on first use into one [`RegexSet`], so one
-/// pass over the value answers all of them and the cost of a call does not
-/// grow with the number of patterns.
+/// `matches_template`), compiled on first use into one regex of several
+/// patterns, so one pass over the value answers all of them and the cost of
+/// a call does not grow with the number of patterns.
+///
+/// Searching allocates nothing: the patterns that matched are collected in
+/// storage reused by every search of the thread, then handed back as the bits
+/// of a [`Matches`].
 ///
 /// Generated code holds one in a `static`; the macro has already compiled each
-/// pattern, and the whole set, with the same `regex` crate.
+/// pattern, and the whole set, with the same engine (`regex`'s).
 ///
 /// ```
 /// use annot_runtime::rules::PatternSet;
@@ -25,12 +36,19 @@ use super::path::{PathKind, normalize_path};
 /// ```
 pub struct PatternSet {
     patterns: &'static [&'static str],
-    compiled: OnceLock<RegexSet>,
+    compiled: OnceLock<Regex>,
+}
+
+thread_local! {
+    // Where a search of several patterns collects which matched; grown to the
+    // largest set the thread has searched, then reused.
+    static FOUND: RefCell<Found> = RefCell::new(Found::new(MAX_PATTERNS));
 }
 
 impl PatternSet {
-    /// A set of these patterns, compiled on first use.
+    /// A set of these patterns (at most [`MAX_PATTERNS`]), compiled on first use.
     pub const fn new(patterns: &'static [&'static str]) -> Self {
+        assert!(patterns.len() <= MAX_PATTERNS, "at most 64 patterns per field");
         PatternSet {
             patterns,
             compiled: OnceLock::new(),
@@ -42,26 +60,50 @@ impl PatternSet {
         self.patterns
     }
 
-    fn compiled(&self) -> &RegexSet {
+    fn compiled(&self) -> &Regex {
         self.compiled.get_or_init(|| {
-            // The macro built this very set at compile time with the same crate
-            // and limits, so it cannot fail here.
-            RegexSet::new(self.patterns).unwrap_or_else(|error| {
-                panic!("a rule's patterns were checked by the macro: {error}")
-            })
+            // `regex::RegexSet`'s configuration (with `regex`'s default
+            // limits): every pattern reported, UTF-8 haystacks, no captures.
+            let config = meta::Config::new()
+                .match_kind(MatchKind::All)
+                .utf8_empty(true)
+                .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+                .nfa_size_limit(Some(10 * (1 << 20)))
+                .hybrid_cache_capacity(2 * (1 << 20));
+            // The macro built this very set at compile time with `regex`, the
+            // same engine and limits, so it cannot fail here.
+            Regex::builder()
+                .configure(config)
+                .syntax(syntax::Config::new().utf8(true))
+                .build_many(self.patterns)
+                .unwrap_or_else(|error| {
+                    panic!("a rule's patterns were checked by the macro: {error}")
+                })
         })
     }
 
     /// Which patterns match `haystack` (an unanchored search, as
     /// [`regex::Regex::is_match`]).
     pub fn matches(&self, haystack: &str) -> Matches {
-        let set = self.compiled();
-        if set.len() == 1 {
-            // One pattern needs no set of results: no allocation.
-            Matches::One(set.is_match(haystack))
-        } else {
-            Matches::Many(set.matches(haystack))
+        let regex = self.compiled();
+        if self.patterns.len() == 1 {
+            return Matches(u64::from(regex.is_match(haystack)));
         }
+        let input = Input::new(haystack);
+        let search = |found: &mut Found| {
+            found.clear();
+            regex.which_overlapping_matches(&input, found);
+            found.iter().fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
+        };
+        let bits = FOUND
+            .try_with(|found| match found.try_borrow_mut() {
+                Ok(mut found) => search(&mut found),
+                // Only while the thread's storage is gone or in use (never
+                // from generated code): a set of its own.
+                Err(_) => search(&mut Found::new(regex.pattern_len())),
+            })
+            .unwrap_or_else(|_| search(&mut Found::new(regex.pattern_len())));
+        Matches(bits)
     }
 
     /// Which patterns match the normal form of `value` read as a path of
@@ -96,22 +138,18 @@ impl core::fmt::Debug for PatternSet {
     }
 }
 
-/// The patterns of a [`PatternSet`] that matched one value.
-#[derive(Clone, Debug)]
-pub enum Matches {
-    /// A set of one pattern: whether it matched.
-    One(bool),
-    /// A set of several.
-    Many(SetMatches),
-}
+/// The patterns of a [`PatternSet`] that matched one value: bit `i` is
+/// pattern `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Matches(pub u64);
 
 impl Matches {
+    /// No pattern matched (an absent value).
+    pub const NONE: Matches = Matches(0);
+
     /// Whether pattern `index` matched; `false` for an index past the end.
-    pub fn matched(&self, index: usize) -> bool {
-        match self {
-            Matches::One(matched) => index == 0 && *matched,
-            Matches::Many(matches) => index < matches.len() && matches.matched(index),
-        }
+    pub const fn matched(&self, index: usize) -> bool {
+        index < 64 && self.0 & (1 << index) != 0
     }
 }
 
@@ -124,15 +162,29 @@ mod tests {
         static SET: PatternSet = PatternSet::new(&["^a", "b$", "(?i)^\\s*select\\b"]);
         let found = SET.matches("  SELECT b");
         assert!(!found.matched(0) && found.matched(1) && found.matched(2));
-        assert!(!found.matched(3));
+        assert!(!found.matched(3) && !found.matched(64));
         assert_eq!(SET.patterns().len(), 3);
+        assert_eq!(SET.matches("ab").0, 0b011);
     }
 
     #[test]
     fn a_single_pattern_is_a_plain_match() {
         static ONE: PatternSet = PatternSet::new(&["^/etc"]);
-        assert!(matches!(ONE.matches("/etc/passwd"), Matches::One(true)));
+        assert_eq!(ONE.matches("/etc/passwd"), Matches(1));
         assert!(!ONE.matches("/home").matched(0));
         assert!(!ONE.matches("/etc").matched(1));
+    }
+
+    #[test]
+    fn sixty_four_patterns_fit() {
+        static NAMES: [&str; 64] = {
+            let mut names = ["x"; 64];
+            names[63] = "^last$";
+            names[0] = "^first$";
+            names
+        };
+        static MANY: PatternSet = PatternSet::new(&NAMES);
+        assert_eq!(MANY.matches("last"), Matches(1 << 63));
+        assert_eq!(MANY.matches("first"), Matches(1));
     }
 }

@@ -1,4 +1,3 @@
-use super::explain::{Evaluated, explain};
 use super::*;
 
 const TABLE: &[&str] = &["repo", "delete_repo"];
@@ -139,23 +138,26 @@ fn three_valued_logic() {
     assert_eq!(Tri::action_in("DELET", &["GET", "DELETE"]), Never);
 }
 
+/// A table of one action declaring `declared` under `defaults`, every rule
+/// applicable.
+const fn one_action(declared: Annotations, defaults: Annotations, name: &'static str) -> ActionRow {
+    ActionRow::new(name, declared, None, defaults, Some(REPO), &[Tri::Maybe; 3])
+}
+
+const DELETE_DEFAULTS: Annotations = Annotations::new().open_world(false).destructive(false);
+const DELETE_ROWS: [ActionRow; 1] = [one_action(DELETE, DELETE_DEFAULTS, "delete")];
+static DELETE_TABLE: RuleTable =
+    RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &DELETE_ROWS);
+
 #[test]
 fn explanations_name_what_decided_each_hint() {
-    let declared = Annotations::new().destructive(true).idempotent(true);
-    let defaults = Annotations::new().open_world(false).destructive(false);
-    let mut resolver = Resolver::new(fill_defaults(declared, defaults), Some(REPO));
+    let outcome = Outcome::compiled(&DELETE_TABLE, 0, 0b101, 0);
+    let mut resolver = Resolver::new(fill_defaults(DELETE, DELETE_DEFAULTS), Some(REPO));
     resolver.fire(&RULES[0]);
     resolver.fire(&RULES[2]);
-    let evaluated = Evaluated {
-        action: "delete",
-        declared,
-        defaults,
-        declared_authorization: None,
-        default_authorization: Some(REPO),
-        resolver,
-    };
-    let explanation = explain(evaluated, vec![&RULES[0], &RULES[2]]);
+    let explanation = outcome.explain();
     assert_eq!(explanation.annotations, resolver.annotations());
+    assert_eq!(outcome.authorization(), resolver.authorization());
     assert_eq!(explanation.source(Hint::Idempotent), &Source::Action);
     assert_eq!(explanation.source(Hint::OpenWorld), &Source::ToolDefault);
     assert_eq!(
@@ -174,6 +176,7 @@ fn explanations_name_what_decided_each_hint() {
         explanation.authorization,
         Some((DELETE_REPO, Source::Rules(vec![&RULES[2]])))
     );
+    assert!(explanation.undecided.is_empty());
     let json = serde_json::to_value(&explanation).unwrap();
     assert_eq!(json["action"], "delete");
     assert_eq!(
@@ -190,21 +193,116 @@ fn explanations_name_what_decided_each_hint() {
     );
     assert_eq!(json["rules"][1]["index"], 2);
     assert_eq!(json["rules"][1]["rule"], RULES[2].source);
+    assert_eq!(json["rules"][1].get("undecided"), None);
+}
+
+#[test]
+fn explanations_mark_undecided_rules() {
+    // Rule 1 held, rule 2 was undecided: both are listed, only 2 is marked.
+    let outcome = Outcome::compiled(&DELETE_TABLE, 0, 0b010, 0b100);
+    let explanation = outcome.explain();
+    assert_eq!(
+        explanation.fired.iter().map(|rule| rule.index).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert_eq!(explanation.undecided, vec![&RULES[2]]);
+    // Undecided, rule 2 (destructive) joins rule 1's `destructive = false`.
+    assert_eq!(explanation.annotations.destructive, Some(true));
+    assert_eq!(
+        explanation.source(Hint::Destructive),
+        &Source::Rules(vec![&RULES[1], &RULES[2]])
+    );
+    let json = serde_json::to_value(&explanation).unwrap();
+    assert_eq!(
+        json["rules"],
+        serde_json::json!([
+            {"index": 1, "rule": RULES[1].source},
+            {"index": 2, "rule": RULES[2].source, "undecided": true},
+        ])
+    );
+}
+
+/// For every action base and every assignment of held / failed / undecided
+/// to the three rules, the table gives what the step-by-step `Resolver`
+/// gives.
+#[test]
+fn tables_agree_with_the_resolver() {
+    const BASES: [Annotations; 4] = [
+        DELETE,
+        Annotations::new().read_only(true),
+        Annotations::new(),
+        Annotations::new().destructive(false).reversible(true),
+    ];
+    const DEFAULTS: Annotations = Annotations::new().idempotent(true);
+    const ROWS: [ActionRow; 4] = [
+        one_action(BASES[0], DEFAULTS, "a"),
+        one_action(BASES[1], DEFAULTS, "b"),
+        one_action(BASES[2], DEFAULTS, "c"),
+        one_action(BASES[3], DEFAULTS, "d"),
+    ];
+    static TABLE: RuleTable = RuleTable::new(RULES, DEFAULTS, Some(REPO), &ROWS);
+    for (action, declared) in BASES.iter().enumerate() {
+        for assignment in 0..27u32 {
+            let mut resolver = Resolver::new(action_base(*declared, DEFAULTS), Some(REPO));
+            let (mut fired, mut undecided) = (0u64, 0u64);
+            for (k, rule) in RULES.iter().enumerate() {
+                match assignment / 3u32.pow(k as u32) % 3 {
+                    0 => {}
+                    1 => {
+                        resolver.fire(rule);
+                        fired |= 1 << k;
+                    }
+                    _ => {
+                        resolver.fire_undecided(rule);
+                        undecided |= 1 << k;
+                    }
+                }
+            }
+            let outcome = Outcome::compiled(&TABLE, action, fired, undecided);
+            assert_eq!(outcome.annotations(), resolver.annotations(), "{action} {assignment}");
+            assert_eq!(outcome.authorization(), resolver.authorization());
+            assert_eq!(outcome.explain().annotations, resolver.annotations());
+        }
+    }
+    // Past the table's end: every hint at its risky value.
+    let past = Outcome::compiled(&TABLE, 4, 0, 0);
+    assert_eq!(past.annotations(), Annotations::worst().effective());
+}
+
+#[test]
+fn the_bound_check_sees_every_reachable_value() {
+    let bound = bound_annotations(action_base(DELETE, DELETE_DEFAULTS), RULES, &[Tri::Maybe; 3]);
+    let auth = bound_authorization(Some(REPO), RULES, &[Tri::Maybe; 3]);
+    assert!(table_within(&DELETE_TABLE, bound, auth));
+    // Rule 0 raises `privileged_access`: a bound without it is refused.
+    assert!(!table_within(&DELETE_TABLE, bound.privileged_access(false), auth));
+    // Rule 2 needs `delete_repo`.
+    assert!(!table_within(&DELETE_TABLE, bound, Some(REPO)));
+    assert!(!table_within(&DELETE_TABLE, bound, None));
+    // Evaluated in `const` context, as generated code does.
+    const WITHIN: bool = table_within(
+        &DELETE_TABLE_CONST,
+        Annotations::worst(),
+        Some(Authorization::OAuth2(Scopes::new(TABLE, 0b11))),
+    );
+    const DELETE_TABLE_CONST: RuleTable =
+        RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &DELETE_ROWS);
+    assert!(WITHIN, "every hint at its risky value bounds everything");
 }
 
 #[test]
 fn read_only_implies_the_write_hints() {
     let declared = Annotations::new().read_only(true);
-    let resolver = Resolver::new(declared, None);
-    let evaluated = Evaluated {
-        action: "read",
-        declared,
-        defaults: Annotations::new(),
-        declared_authorization: None,
-        default_authorization: None,
-        resolver,
-    };
-    let explanation = explain(evaluated, Vec::new());
+    const ROWS: [ActionRow; 1] = [ActionRow::new(
+        "read",
+        Annotations::new().read_only(true),
+        None,
+        Annotations::new(),
+        None,
+        &[],
+    )];
+    static TABLE: RuleTable = RuleTable::new(&[], Annotations::new(), None, &ROWS);
+    let explanation = Outcome::compiled(&TABLE, 0, 0, 0).explain();
     assert_eq!(explanation.source(Hint::Destructive), &Source::ReadOnly);
     assert_eq!(explanation.hint(Hint::Idempotent).value, Some(true));
     assert_eq!(explanation.authorization, None);

@@ -125,10 +125,12 @@ fn resolve_erased<T: AnnotatedTool>(
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
     let parsed = T::from_arguments_str(arguments)?;
+    // One evaluation: every predicate runs once, whatever is read from it.
+    let outcome = parsed.evaluate();
     Ok(Evaluation {
-        annotations: parsed.resolve(),
-        authorization: parsed.resolve_authorization(),
-        explanation: explain.then(|| parsed.explain()),
+        annotations: outcome.annotations(),
+        authorization: outcome.authorization(),
+        explanation: explain.then(|| outcome.explain()),
     })
 }
 
