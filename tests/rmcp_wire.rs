@@ -322,7 +322,7 @@ async fn rmcp_answers_each_dialect_as_the_protocol_says() {
     );
 
     // Dialect B asked for an explanation: no rule fires on `notes.txt`, so the
-    // SEP-1984 hints make no claim and are absent.
+    // two SEP-1984 hints keep the tool's defaults (false).
     let notes = answer(7);
     assert_eq!(
         notes["result"],
@@ -332,9 +332,14 @@ async fn rmcp_answers_each_dialect_as_the_protocol_says() {
                 "readOnlyHint": true,
                 "destructiveHint": false,
                 "idempotentHint": true,
-                "openWorldHint": false
+                "openWorldHint": false,
+                "sensitiveDataHint": false,
+                "privilegedAccessHint": false
             })),
-            "_meta": {"dev.annot/resolution": explanation(unclaimed.clone(), json!([]))}
+            "_meta": {"dev.annot/resolution": explanation(
+                json!({"source": "toolDefault", "value": false}),
+                json!([]),
+            )}
         })
     );
     agrees_with_reference(

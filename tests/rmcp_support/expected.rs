@@ -79,9 +79,10 @@ pub fn manage_files_tool(annotations: Value) -> Value {
 
 /// `manage_files` as `tools/list` shows it: the worst action (`delete`:
 /// destructive, not idempotent once `append` joins), closed world, and the
-/// path rule's two SEP-1984 hints; the extension's marker too.
+/// path rule's two SEP-1984 hints. The session did not take the extension up,
+/// so its marker is not there.
 pub fn manage_files_listed() -> Value {
-    let mut listed = manage_files_tool(json!({
+    manage_files_tool(json!({
         "title": "Manage files",
         "readOnlyHint": false,
         "destructiveHint": true,
@@ -89,7 +90,5 @@ pub fn manage_files_listed() -> Value {
         "openWorldHint": false,
         "sensitiveDataHint": true,
         "privilegedAccessHint": true
-    }));
-    listed["_meta"] = json!({"io.modelcontextprotocol/tool-resolution": {"resolvable": true}});
-    listed
+    }))
 }
