@@ -52,7 +52,28 @@ fn missing_capability_falls_back_and_keeps_what_was_required() {
             required: Some(required),
         }
     );
-    assert!(failure.to_string().contains("-32021"), "{failure}");
+    assert_eq!(
+        failure.to_string(),
+        "the server requires a capability this client did not declare (-32021: Missing \
+         capability; required: {\"extensions\":{\"io.modelcontextprotocol/tool-resolution\":{}}})"
+    );
+    // Without `data.requiredCapabilities` the message says nothing was named.
+    let bare = fallback_failure(
+        Dialect::ToolResolutionExtension,
+        rpc(error_code::MISSING_CAPABILITY, "Missing capability"),
+    );
+    assert_eq!(
+        bare,
+        ResolutionFailure::MissingCapability {
+            message: "Missing capability".into(),
+            required: None,
+        }
+    );
+    assert_eq!(
+        bare.to_string(),
+        "the server requires a capability this client did not declare (-32021: Missing \
+         capability)"
+    );
 }
 
 #[test]

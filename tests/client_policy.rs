@@ -414,7 +414,7 @@ fn a_decision_answers_exactly_one_of_its_three_questions() {
 #[test]
 fn a_call_and_its_resolution_keep_what_went_in() {
     let mut arguments = Map::new();
-    arguments.insert("path".into(), json!("/tmp/x"));
+    arguments.insert("path".into(), json!("notes/x.txt"));
     let declared = Annotations::new()
         .read_only(false)
         .destructive(true)

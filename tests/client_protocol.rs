@@ -236,6 +236,30 @@ fn an_unsupported_version_without_a_common_one_falls_back() {
     );
 }
 
+/// A server that refuses the very version it lists gets no retry: asking again
+/// with the same version would be refused again.
+#[test]
+fn an_unsupported_version_that_is_the_one_listed_is_not_retried() {
+    let support = modern(ClientExtension::PerRequest);
+    assert_eq!(support.protocol_version.as_deref(), Some(V2026));
+    let mut server = Scripted::answering([
+        unsupported(V2026, &[V2026]),
+        Ok(complete(read_answer(Dialect::ToolResolutionExtension))),
+    ]);
+    let preflight = preflight_over_lines(&support, &mut server).unwrap();
+    assert_eq!(server.sent.len(), 1, "no retry with the version refused");
+    assert_eq!(
+        preflight.source,
+        AnnotationSource::Fallback {
+            dialect: Dialect::ToolResolutionExtension,
+            failure: ResolutionFailure::UnsupportedVersion {
+                requested: V2026.to_owned(),
+                supported: vec![V2026.to_owned()],
+            },
+        }
+    );
+}
+
 #[test]
 fn a_second_unsupported_version_ends_the_retries() {
     let mut support = modern(ClientExtension::PerRequest);

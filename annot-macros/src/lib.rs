@@ -68,6 +68,17 @@ use crate::ctxt::Errors;
 ///     RunQuery::input_schema(),
 ///     r#"{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"],"additionalProperties":false}"#
 /// );
+///
+/// /// Record what a user did: `action` is an argument, not a discriminator.
+/// #[mcp_tool(single, read_only = false, destructive = false, open_world = false)]
+/// struct Audit {
+///     action: String,
+///     user: String,
+/// }
+///
+/// assert_eq!(Audit::DISCRIMINATOR, None);
+/// let entry = Audit::from_arguments_str(r#"{"action":"login","user":"ann"}"#).unwrap();
+/// assert_eq!(entry.action, "login");
 /// ```
 ///
 /// # Shape (a): an enum of actions
@@ -130,18 +141,7 @@ use crate::ctxt::Errors;
 ///
 /// let get = Api::from_arguments_str(r#"{"method":"GET","path":"/"}"#).unwrap();
 /// assert!(get.resolve().is_read_only());
-/// assert_eq!(RunQuery::STATIC_ANNOTATIONS.destructive, Some(true));
-///
-/// /// Record what a user did: `action` is an argument, not a discriminator.
-/// #[mcp_tool(single, read_only = false, destructive = false, open_world = false)]
-/// struct Audit {
-///     action: String,
-///     user: String,
-/// }
-///
-/// assert_eq!(Audit::DISCRIMINATOR, None);
-/// let entry = Audit::from_arguments_str(r#"{"action":"login","user":"ann"}"#).unwrap();
-/// assert_eq!(entry.action, "login");
+/// assert_eq!(Api::STATIC_ANNOTATIONS.destructive, Some(true));
 /// ```
 ///
 /// # Options: `#[mcp_tool(...)]`
