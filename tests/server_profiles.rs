@@ -50,8 +50,14 @@ const LISTINGS: &[(&str, fn() -> Profile, &[(&str, &[&str])])] = &[
         Profile::any,
         &[
             ("manage_files", &["read", "append", "replace", "delete"]),
-            ("http_request", &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]),
-            ("github_api", &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]),
+            (
+                "http_request",
+                &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"],
+            ),
+            (
+                "github_api",
+                &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"],
+            ),
             ("sql", &["run", "explain"]),
         ],
     ),
@@ -74,7 +80,10 @@ const LISTINGS: &[(&str, fn() -> Profile, &[(&str, &[&str])])] = &[
             ("http_request", &["GET", "HEAD", "OPTIONS", "POST"]),
             // PUT is not destructive in annot's table; rules name
             // `destructive` for PATCH and DELETE, so they stay, checked per call.
-            ("github_api", &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]),
+            (
+                "github_api",
+                &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"],
+            ),
             ("sql", &["run", "explain"]),
         ],
     ),
@@ -92,7 +101,10 @@ const LISTINGS: &[(&str, fn() -> Profile, &[(&str, &[&str])])] = &[
         &[
             // The path rule only raises privileges from the declared `false`.
             ("manage_files", &["read", "append", "replace", "delete"]),
-            ("github_api", &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]),
+            (
+                "github_api",
+                &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"],
+            ),
             // http_request and sql say nothing of privileges: silence is risky.
         ],
     ),
@@ -218,7 +230,10 @@ fn no_destructive_joins_the_read_and_the_append() {
         "manage_files",
     );
     let schema = &tool["inputSchema"];
-    assert_eq!(schema["properties"]["action"]["enum"], json!(["read", "append"]));
+    assert_eq!(
+        schema["properties"]["action"]["enum"],
+        json!(["read", "append"])
+    );
     assert_eq!(
         schema["properties"]
             .as_object()
@@ -292,7 +307,12 @@ fn ask(server: &Server, dialect: (&str, &str, bool, bool), arguments: &Value) ->
 /// `None` when inside)`, for `manage_files`.
 #[allow(clippy::type_complexity)]
 const CALLS: &[(fn() -> Profile, &str, &str, Option<(&str, &str)>)] = &[
-    (Profile::read_only, "read_only", r#"{"action":"read","path":"notes.txt"}"#, None),
+    (
+        Profile::read_only,
+        "read_only",
+        r#"{"action":"read","path":"notes.txt"}"#,
+        None,
+    ),
     (
         Profile::read_only,
         "read_only",
@@ -311,7 +331,12 @@ const CALLS: &[(fn() -> Profile, &str, &str, Option<(&str, &str)>)] = &[
         r#"{"action":"delete","path":"notes.txt"}"#,
         Some(("destructiveHint is true", "no_destructive needs false")),
     ),
-    (Profile::no_privileged, "no_privileged", r#"{"action":"delete","path":"notes.txt"}"#, None),
+    (
+        Profile::no_privileged,
+        "no_privileged",
+        r#"{"action":"delete","path":"notes.txt"}"#,
+        None,
+    ),
     // A kept action, outside the profile for this value only.
     (
         Profile::no_privileged,
@@ -347,7 +372,11 @@ fn resolutions_outside_the_profile_are_refused_in_every_dialect() {
                     );
                 }
                 Some((hint, needs)) => {
-                    assert_eq!(response["error"]["code"], -32602, "{}: {response}", dialect.0);
+                    assert_eq!(
+                        response["error"]["code"], -32602,
+                        "{}: {response}",
+                        dialect.0
+                    );
                     assert_eq!(
                         response["error"]["message"],
                         format!(

@@ -94,6 +94,38 @@ impl Profile {
         }
     }
 
+    /// The restriction of one name as [`Display`](fmt::Display) writes it
+    /// (`read_only`), or as a command-line flag spells it (`read-only`);
+    /// `None` for any other name.
+    ///
+    /// ```
+    /// use annot_runtime::server::Profile;
+    ///
+    /// assert_eq!(Profile::named("read-only"), Some(Profile::read_only()));
+    /// assert_eq!(Profile::named("no_privileged"), Some(Profile::no_privileged()));
+    /// assert_eq!(Profile::named("read-mostly"), None);
+    /// ```
+    pub fn named(name: &str) -> Option<Profile> {
+        RESTRICTIONS
+            .iter()
+            .find(|(_, known, _)| {
+                known.len() == name.len()
+                    && known
+                        .bytes()
+                        .zip(name.bytes())
+                        .all(|(k, n)| k == n || (k == b'_' && n == b'-'))
+            })
+            .map(|&(bits, _, _)| Profile { bits })
+    }
+
+    /// The names [`named`](Self::named) knows, in `Display` order.
+    pub const NAMES: [&'static str; 4] = [
+        RESTRICTIONS[0].1,
+        RESTRICTIONS[1].1,
+        RESTRICTIONS[2].1,
+        RESTRICTIONS[3].1,
+    ];
+
     /// Both restrictions: a call passes only if it passes each.
     #[must_use]
     pub const fn and(self, other: Profile) -> Self {
