@@ -1,16 +1,17 @@
 //! What a [`Profile`] leaves of a tool: the actions kept, and the
 //! `inputSchema` narrowed to them.
 //!
-//! The schema is composed from the tool's full schema and its per-action field lists
-//! ([`AnnotatedTool::ACTION_FIELDS`](crate::AnnotatedTool::ACTION_FIELDS)),
+//! The schema is composed from the tool's full schema and its per-action
+//! field lists ([`AnnotatedTool::ACTION_FIELDS`](crate::AnnotatedTool::ACTION_FIELDS)),
 //! keeping the portable shape: one flat typed object, no root `oneOf`. What
 //! changes: the discriminator's `enum` (only the kept names), its
 //! description (only the kept actions' lines), `properties` (only the kept
-//! actions' fields) and `required` (the discriminator and the fields every
-//! kept action requires). Members keep their order. Left as they are: the
-//! per-action lines of a field several actions share (its type is the union
-//! of theirs, wider than the kept actions need, which the portable schema
-//! already allows), and the `if`/`then`/`else` chain of an exact schema (its
+//! actions' fields), `required` (the discriminator and the fields every kept
+//! action requires), and the description of a field several actions share
+//! (only the kept actions' lines). Members keep their order. Left as they
+//! are: the type of a field actions type differently (the union of theirs,
+//! wider than the kept actions may need, which the portable schema already
+//! allows), and the `if`/`then`/`else` chain of an exact schema (its
 //! branches for dropped actions never apply: the `enum` refuses them).
 
 use std::borrow::Cow;
@@ -191,6 +192,27 @@ fn narrow_text(
                     .any(|&index| action_fields[index].iter().any(|(field, _)| *field == name))
         };
         properties.0.retain(|(name, _)| used(name));
+        // A field several actions share describes each in its own line.
+        let all: Vec<&str> = actions.iter().map(|action| action.name).collect();
+        for (name, value) in &mut properties.0 {
+            if name == discriminator {
+                continue;
+            }
+            let Some(mut field) = Members::parse(value.get()) else {
+                continue;
+            };
+            let Some(text) = field
+                .get("description")
+                .and_then(|text| serde_json::from_str::<String>(text).ok())
+            else {
+                continue;
+            };
+            let kept_text = kept_lines(&text, &all, &names);
+            if kept_text != text {
+                field.set("description", quoted(&kept_text));
+                *value = RawValue::from_string(field.text()).expect("valid JSON");
+            }
+        }
         let mut required = vec![discriminator];
         if let Some(&first) = kept.first() {
             for (field, _) in action_fields[first] {
