@@ -222,8 +222,17 @@ impl ToolEntry {
         let mut fragments = Fragments::default();
         fragments.insert(tool.static_annotations);
         for action in &actions {
-            // Within the (narrowed) bound: checked above, or joined into it.
-            fragments.insert(normalise(action.annotations, &tool.static_annotations));
+            // Checked again after narrowing: a fragment found at run time is
+            // served without another look at the bound.
+            let annotations = normalise(action.annotations, &tool.static_annotations);
+            annotations
+                .check_within(&tool.static_annotations)
+                .map_err(|violation| BuildError::ActionOutsideBound {
+                    tool: tool.name.to_owned(),
+                    action: action.name.to_owned(),
+                    violation,
+                })?;
+            fragments.insert(annotations);
         }
 
         let head = tool_head(&tool, &schema);
