@@ -26,6 +26,16 @@ use crate::{Annotations, Hint, Rule};
 /// [`and`](Profile::and). The empty set, [`Profile::any`], lets everything
 /// through.
 ///
+/// A server built with one ([`ServerBuilder::profile`](super::ServerBuilder::profile))
+/// drops from `tools/list` the actions that can never pass
+/// ([`can_satisfy`](Profile::can_satisfy)), lists the `inputSchema` narrowed to
+/// the others ([`AnnotatedTool::input_schema_for`](crate::AnnotatedTool::input_schema_for))
+/// with static annotations joined over them, and leaves out a tool with
+/// nothing left. Every call and resolution is checked on its resolved
+/// annotations: outside the profile, a resolution answers `-32602` and a
+/// `tools/call` an `isError` result, both with the [`ProfileViolation`]'s
+/// message, and the handler never runs.
+///
 /// | profile | a call passes when (defaults applied) |
 /// |---|---|
 /// | [`read_only`](Profile::read_only) | `readOnlyHint` is `true` |
