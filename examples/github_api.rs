@@ -21,8 +21,6 @@
 //! example holds `repo` and `public_repo`, not `delete_repo` nor `admin:org`.
 //! Logs go to stderr; stdout carries only protocol messages.
 
-#[path = "support/profile_flags.rs"]
-mod profile_flags;
 #[path = "tools/github_api.rs"]
 mod tool;
 
@@ -39,13 +37,20 @@ pub use tool::GithubApi;
 pub const TOKEN_SCOPES: &[&str] = &["repo", "public_repo"];
 
 fn main() -> ExitCode {
-    let profile = match profile_flags::parse(std::env::args_os().skip(1)) {
-        Ok((profile, rest)) if rest.is_empty() => profile,
-        Ok(_) | Err(_) => {
-            eprintln!("usage: github_api {}", profile_flags::usage());
-            return ExitCode::from(2);
+    // Each argument is a profile flag, as in `examples/manage_files.rs`.
+    let mut profile = Profile::any();
+    for argument in std::env::args().skip(1) {
+        match argument.strip_prefix("--").and_then(Profile::named) {
+            Some(named) => profile = profile.and(named),
+            None => {
+                eprintln!(
+                    "github_api: unknown argument `{argument}`; usage: github_api \
+                     [--read-only] [--no-destructive] [--closed-world] [--no-privileged]"
+                );
+                return ExitCode::from(2);
+            }
         }
-    };
+    }
     let server = server_with(FakeGithub::seeded(), TOKEN_SCOPES, profile);
     eprintln!(
         "github_api: serving a fake GitHub over stdio (profile: {})",

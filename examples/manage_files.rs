@@ -19,18 +19,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use annot::server::{Server, ToolError, ToolOutput};
+use annot::server::{Profile, Server, ToolError, ToolOutput};
 pub use manage_files::ManageFiles;
 use sandbox::Sandbox;
 
 #[path = "tools/manage_files.rs"]
 mod manage_files;
-#[path = "support/profile_flags.rs"]
-mod profile_flags;
 
 fn main() -> ExitCode {
-    let usage = || eprintln!("usage: manage_files {} <sandbox-dir>", profile_flags::usage());
-    let (profile, rest) = match profile_flags::parse(std::env::args_os().skip(1)) {
+    let usage = || eprintln!("usage: manage_files {} <sandbox-dir>", flags_usage());
+    let (profile, rest) = match profile_flags(std::env::args_os().skip(1)) {
         Ok(parsed) => parsed,
         Err(error) => {
             eprintln!("manage_files: {error}");
@@ -67,6 +65,34 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Splits command-line arguments into the profile their flags make
+/// (`--read-only`, `--no-destructive`, `--closed-world`, `--no-privileged`,
+/// combinable) and the other arguments; `Err` names a flag that is none of
+/// these. Also used by `examples/github_api.rs`.
+pub fn profile_flags(
+    arguments: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<(Profile, Vec<std::ffi::OsString>), String> {
+    let mut profile = Profile::any();
+    let mut rest = Vec::new();
+    for argument in arguments {
+        match argument.to_str().and_then(|text| text.strip_prefix("--")) {
+            Some(flag) => match Profile::named(flag) {
+                Some(named) => profile = profile.and(named),
+                None => return Err(format!("unknown flag `--{flag}`")),
+            },
+            None => rest.push(argument),
+        }
+    }
+    Ok((profile, rest))
+}
+
+/// `[--read-only] [--no-destructive] [--closed-world] [--no-privileged]`.
+pub fn flags_usage() -> String {
+    Profile::NAMES
+        .map(|name| format!("[--{}]", name.replace('_', "-")))
+        .join(" ")
 }
 
 /// Runs one validated call inside the sandbox (also used by `examples/tour.rs`).

@@ -283,11 +283,15 @@ fn action_fields_item(shape: &Shape) -> TokenStream {
         return TokenStream::new();
     };
     let rows = variants.iter().map(|variant| {
-        let fields = variant.fields.iter().filter(|field| !field.skip).map(|field| {
-            let name = &field.name;
-            let required = field.required();
-            quote!((#name, #required))
-        });
+        let fields = variant
+            .fields
+            .iter()
+            .filter(|field| !field.skip)
+            .map(|field| {
+                let name = &field.name;
+                let required = field.required();
+                quote!((#name, #required))
+            });
         quote!(&[#(#fields),*])
     });
     quote! {

@@ -178,12 +178,21 @@ pub const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
 /// Runs `server` over an in-memory byte stream (what stdio carries), sends
 /// `requests` as JSON lines and returns the responses by id, as raw text.
 pub async fn raw_session(lift: bool, requests: &[&str]) -> Vec<(u64, String)> {
+    raw_session_with(server(), lift, requests).await
+}
+
+/// [`raw_session`] with another server built from these fixtures.
+pub async fn raw_session_with(
+    server: Annotated<Server>,
+    lift: bool,
+    requests: &[&str],
+) -> Vec<(u64, String)> {
     let (server_side, client_side) = tokio::io::duplex(1 << 16);
     let running = tokio::spawn(async move {
         let running = if lift {
-            server().serve(lifted(server_side)).await
+            server.serve(lifted(server_side)).await
         } else {
-            server().serve(server_side).await
+            server.serve(server_side).await
         };
         running.expect("initialize").waiting().await.expect("serve");
     });

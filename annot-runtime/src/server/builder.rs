@@ -141,9 +141,9 @@ impl ServerBuilder {
     }
 
     /// Serves only calls whose resolved annotations pass `profile`; a second
-    /// call adds to the first ([`Profile::and`]). See the
-    /// [`Profile`] module documentation for what is dropped from the listing
-    /// at build time and what is refused per call.
+    /// call adds to the first ([`Profile::and`]). See [`Profile`] for what is
+    /// dropped from the listing when the server is built and what is refused
+    /// per call.
     ///
     /// ```
     /// use annot_runtime::server::{Profile, Server};

@@ -1,24 +1,80 @@
-//! An `inputSchema` narrowed to some of a tool's actions, for a server whose
-//! [`Profile`](super::Profile) dropped the others.
+//! What a [`Profile`] leaves of a tool: the actions kept, and the
+//! `inputSchema` narrowed to them.
 //!
-//! Composed from the tool's full schema and its per-action field lists
-//! ([`AnnotatedTool::ACTION_FIELDS`](crate::AnnotatedTool::ACTION_FIELDS)),
+//! The schema is composed from the tool's full schema and its per-action
+//! field lists ([`AnnotatedTool::ACTION_FIELDS`](crate::AnnotatedTool::ACTION_FIELDS)),
 //! keeping the portable shape: one flat typed object, no root `oneOf`. What
 //! changes: the discriminator's `enum` (only the kept names), its
 //! description (only the kept actions' lines), `properties` (only the kept
-//! actions' fields) and `required` (the discriminator and the fields every
-//! kept action requires). Members keep their order. Left as they are: the
-//! per-action lines of a field several actions share (its type is the union
-//! of theirs, wider than the kept actions need, which the portable schema
-//! already allows), and the `if`/`then`/`else` chain of an exact schema (its
+//! actions' fields), `required` (the discriminator and the fields every kept
+//! action requires), and the description of a field several actions share
+//! (only the kept actions' lines). Members keep their order. Left as they
+//! are: the type of a field actions type differently (the union of theirs,
+//! wider than the kept actions may need, which the portable schema already
+//! allows), and the `if`/`then`/`else` chain of an exact schema (its
 //! branches for dropped actions never apply: the `enum` refuses them).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::Action;
+use super::profile::Profile;
+use super::registry::{ErasedTool, normalise};
+use crate::{Action, Annotations};
+
+/// What a profile leaves of a tool.
+pub(super) struct Narrowed {
+    /// The actions kept, in declaration order.
+    pub actions: Vec<Action>,
+    /// The `inputSchema` to list.
+    pub schema: Cow<'static, str>,
+    /// Whether anything is left to list.
+    pub listed: bool,
+}
+
+/// Drops the actions of `tool` that can never satisfy `profile`
+/// ([`Profile::can_satisfy`]) and lowers its static annotations to the join
+/// of those left, which every resolution of them is within. A tool without
+/// actions (a single-action tool) is kept or dropped whole on its static
+/// annotations. Without a profile, or when every action is kept, the tool is
+/// unchanged.
+pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
+    let whole = |listed| Narrowed {
+        actions: tool.actions.to_vec(),
+        schema: Cow::Borrowed(tool.input_schema.trim()),
+        listed,
+    };
+    if profile.is_any() {
+        return whole(true);
+    }
+    if tool.actions.is_empty() {
+        return whole(profile.can_satisfy(&tool.static_annotations, tool.rules));
+    }
+    let kept: Vec<usize> = (0..tool.actions.len())
+        .filter(|&index| {
+            let bound = normalise(tool.actions[index].annotations, &tool.static_annotations);
+            profile.can_satisfy(&bound, tool.rules)
+        })
+        .collect();
+    if kept.len() == tool.actions.len() {
+        return whole(true);
+    }
+    if kept.is_empty() {
+        return whole(false);
+    }
+    let actions: Vec<Action> = kept.iter().map(|&index| tool.actions[index]).collect();
+    let bounds: Vec<Annotations> = actions.iter().map(|action| action.annotations).collect();
+    let mut joined = Annotations::join_all(&bounds);
+    joined.title = tool.static_annotations.title;
+    tool.static_annotations = joined;
+    Narrowed {
+        actions,
+        schema: Cow::Owned((tool.narrowed_schema)(&kept)),
+        listed: true,
+    }
+}
 
 /// A JSON object's members, in order, values unparsed.
 struct Members(Vec<(String, Box<RawValue>)>);
@@ -98,10 +154,11 @@ pub(crate) fn narrow_schema(
     if kept.len() == actions.len() {
         return schema.to_owned();
     }
-    narrow(schema, discriminator, actions, action_fields, kept).unwrap_or_else(|| schema.to_owned())
+    narrow_text(schema, discriminator, actions, action_fields, kept)
+        .unwrap_or_else(|| schema.to_owned())
 }
 
-fn narrow(
+fn narrow_text(
     schema: &str,
     discriminator: &str,
     actions: &[Action],
@@ -135,6 +192,27 @@ fn narrow(
                     .any(|&index| action_fields[index].iter().any(|(field, _)| *field == name))
         };
         properties.0.retain(|(name, _)| used(name));
+        // A field several actions share describes each in its own line.
+        let all: Vec<&str> = actions.iter().map(|action| action.name).collect();
+        for (name, value) in &mut properties.0 {
+            if name == discriminator {
+                continue;
+            }
+            let Some(mut field) = Members::parse(value.get()) else {
+                continue;
+            };
+            let Some(text) = field
+                .get("description")
+                .and_then(|text| serde_json::from_str::<String>(text).ok())
+            else {
+                continue;
+            };
+            let kept_text = kept_lines(&text, &all, &names);
+            if kept_text != text {
+                field.set("description", quoted(&kept_text));
+                *value = RawValue::from_string(field.text()).expect("valid JSON");
+            }
+        }
         let mut required = vec![discriminator];
         if let Some(&first) = kept.first() {
             for (field, _) in action_fields[first] {
@@ -182,7 +260,6 @@ fn kept_lines(text: &str, all: &[&str], kept: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Annotations;
 
     const ACTIONS: &[Action] = &[
         Action {

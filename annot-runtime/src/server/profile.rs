@@ -26,6 +26,16 @@ use crate::{Annotations, Hint, Rule};
 /// [`and`](Profile::and). The empty set, [`Profile::any`], lets everything
 /// through.
 ///
+/// A server built with one ([`ServerBuilder::profile`](super::ServerBuilder::profile))
+/// drops from `tools/list` the actions that can never pass
+/// ([`can_satisfy`](Profile::can_satisfy)), lists the `inputSchema` narrowed to
+/// the others ([`AnnotatedTool::input_schema_for`](crate::AnnotatedTool::input_schema_for))
+/// with static annotations joined over them, and leaves out a tool with
+/// nothing left. Every call and resolution is checked on its resolved
+/// annotations: outside the profile, a resolution answers `-32602` and a
+/// `tools/call` an `isError` result, both with the [`ProfileViolation`]'s
+/// message, and the handler never runs.
+///
 /// | profile | a call passes when (defaults applied) |
 /// |---|---|
 /// | [`read_only`](Profile::read_only) | `readOnlyHint` is `true` |
@@ -94,6 +104,38 @@ impl Profile {
         }
     }
 
+    /// The restriction of one name as [`Display`](fmt::Display) writes it
+    /// (`read_only`), or as a command-line flag spells it (`read-only`);
+    /// `None` for any other name.
+    ///
+    /// ```
+    /// use annot_runtime::server::Profile;
+    ///
+    /// assert_eq!(Profile::named("read-only"), Some(Profile::read_only()));
+    /// assert_eq!(Profile::named("no_privileged"), Some(Profile::no_privileged()));
+    /// assert_eq!(Profile::named("read-mostly"), None);
+    /// ```
+    pub fn named(name: &str) -> Option<Profile> {
+        RESTRICTIONS
+            .iter()
+            .find(|(_, known, _)| {
+                known.len() == name.len()
+                    && known
+                        .bytes()
+                        .zip(name.bytes())
+                        .all(|(k, n)| k == n || (k == b'_' && n == b'-'))
+            })
+            .map(|&(bits, _, _)| Profile { bits })
+    }
+
+    /// The names [`named`](Self::named) knows, in `Display` order.
+    pub const NAMES: [&'static str; 4] = [
+        RESTRICTIONS[0].1,
+        RESTRICTIONS[1].1,
+        RESTRICTIONS[2].1,
+        RESTRICTIONS[3].1,
+    ];
+
     /// Both restrictions: a call passes only if it passes each.
     #[must_use]
     pub const fn and(self, other: Profile) -> Self {
@@ -115,6 +157,10 @@ impl Profile {
     /// The first restriction annotations (defaults applied here) break, in
     /// the order of the table above.
     pub fn check(self, annotations: &Annotations) -> Result<(), ProfileViolation> {
+        // Every resolution of a server without a profile comes here.
+        if self.is_any() {
+            return Ok(());
+        }
         let effective = annotations.effective();
         for (bit, _, hint) in RESTRICTIONS {
             if self.bits & bit == 0 {

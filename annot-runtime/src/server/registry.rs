@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::builder::BuildError;
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
+use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
@@ -43,13 +44,13 @@ pub(crate) struct ErasedTool {
     name: &'static str,
     title: Option<&'static str>,
     description: Option<&'static str>,
-    input_schema: &'static str,
-    static_annotations: Annotations,
+    pub(super) input_schema: &'static str,
+    pub(super) static_annotations: Annotations,
     static_authorization: Option<Authorization>,
     has_rules: bool,
-    rules: &'static [Rule],
-    actions: &'static [Action],
-    narrowed_schema: fn(&[usize]) -> String,
+    pub(super) rules: &'static [Rule],
+    pub(super) actions: &'static [Action],
+    pub(super) narrowed_schema: fn(&[usize]) -> String,
     resolve: ErasedResolve,
     call: ErasedCall,
 }
@@ -223,8 +224,17 @@ impl ToolEntry {
         let mut fragments = Fragments::default();
         fragments.insert(tool.static_annotations);
         for action in &actions {
-            // Within the (narrowed) bound: checked above, or joined into it.
-            fragments.insert(normalise(action.annotations, &tool.static_annotations));
+            // Checked again after narrowing: a fragment found at run time is
+            // served without another look at the bound.
+            let annotations = normalise(action.annotations, &tool.static_annotations);
+            annotations
+                .check_within(&tool.static_annotations)
+                .map_err(|violation| BuildError::ActionOutsideBound {
+                    tool: tool.name.to_owned(),
+                    action: action.name.to_owned(),
+                    violation,
+                })?;
+            fragments.insert(annotations);
         }
 
         let head = tool_head(&tool, &schema);
@@ -372,7 +382,7 @@ impl ToolEntry {
 /// The form a resolution is rendered and compared in: defaults applied, and the
 /// tool's title kept when the resolution names none, so a client showing
 /// `annotations.title` shows the same name before and after resolving.
-fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
+pub(super) fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
     let mut annotations = resolved.effective();
     if annotations.title.is_none() {
         annotations.title = static_annotations.title;
@@ -394,58 +404,6 @@ fn can_vary(tool: &ErasedTool, actions: &[Action]) -> bool {
         || actions
             .split_first()
             .is_some_and(|(first, rest)| rest.iter().any(|action| hints(action) != hints(first)))
-}
-
-/// What a profile leaves of a tool.
-struct Narrowed {
-    /// The actions kept, in declaration order.
-    actions: Vec<Action>,
-    /// The `inputSchema` to list.
-    schema: Cow<'static, str>,
-    /// Whether anything is left to list.
-    listed: bool,
-}
-
-/// Drops the actions of `tool` that can never satisfy `profile`
-/// ([`Profile::can_satisfy`]) and lowers its static annotations to the join
-/// of those left, which every resolution of them is within. A tool without
-/// actions (a single-action tool) is kept or dropped whole on its static
-/// annotations. Without a profile, or when every action is kept, the tool is
-/// unchanged.
-fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
-    let whole = |listed| Narrowed {
-        actions: tool.actions.to_vec(),
-        schema: Cow::Borrowed(tool.input_schema.trim()),
-        listed,
-    };
-    if profile.is_any() {
-        return whole(true);
-    }
-    if tool.actions.is_empty() {
-        return whole(profile.can_satisfy(&tool.static_annotations, tool.rules));
-    }
-    let kept: Vec<usize> = (0..tool.actions.len())
-        .filter(|&index| {
-            let bound = normalise(tool.actions[index].annotations, &tool.static_annotations);
-            profile.can_satisfy(&bound, tool.rules)
-        })
-        .collect();
-    if kept.len() == tool.actions.len() {
-        return whole(true);
-    }
-    if kept.is_empty() {
-        return whole(false);
-    }
-    let actions: Vec<Action> = kept.iter().map(|&index| tool.actions[index]).collect();
-    let bounds: Vec<Annotations> = actions.iter().map(|action| action.annotations).collect();
-    let mut joined = Annotations::join_all(&bounds);
-    joined.title = tool.static_annotations.title;
-    tool.static_annotations = joined;
-    Narrowed {
-        actions,
-        schema: Cow::Owned((tool.narrowed_schema)(&kept)),
-        listed: true,
-    }
 }
 
 /// The input schema as it will be embedded, after checking it is a JSON object

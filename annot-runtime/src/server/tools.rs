@@ -175,7 +175,10 @@ fn write_resolution(
             return Err(params::invalid_arguments(tool.name(), &error));
         }
         Err(ResolveFailure::OutsideProfile(violation)) => {
-            return Err(params::invalid(format!("this call of `{}` is {violation}", tool.name())));
+            return Err(params::invalid(format!(
+                "this call of `{}` is {violation}",
+                tool.name()
+            )));
         }
         Err(ResolveFailure::OutsideBound(violation)) => {
             eprintln!(
