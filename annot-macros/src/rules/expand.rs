@@ -38,6 +38,7 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         Shape::Single { fields, .. } => generator.single_shape(fields),
     };
     let ident = &tool.ident;
+    let view = super::view::view(tool, checked, p);
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
         const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
@@ -54,6 +55,25 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         #[inline]
         fn evaluate(&self) -> #p::Outcome {
             __evaluate(self)
+        }
+
+        fn evaluate_view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
+            __view(__text)
+        }
+
+        fn evaluate_arguments_str(
+            __text: &str,
+        ) -> #p::core::result::Result<#p::Outcome, #p::ArgumentError> {
+            match __view(__text) {
+                #p::core::option::Option::Some(__outcome) => {
+                    #p::core::result::Result::Ok(__outcome)
+                }
+                // Invalid, or beyond the borrowing path: the owned path
+                // decides, and gives the error.
+                #p::core::option::Option::None => #p::core::result::Result::Ok(
+                    <Self as #p::AnnotatedTool>::from_arguments_str(__text)?.evaluate(),
+                ),
+            }
         }
     };
     let items = quote! {
@@ -75,6 +95,10 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         #[inline]
         fn __evaluate(__tool: &#ident) -> #p::Outcome {
             #evaluate
+        }
+        #[allow(unused_variables, unused_mut, unreachable_patterns, unreachable_code)]
+        fn __view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
+            #view
         }
     };
     Generated {

@@ -12,6 +12,7 @@ mod parse;
 mod patterns;
 mod scopes;
 mod template;
+mod view;
 #[cfg(test)]
 mod tests;
 
