@@ -186,13 +186,16 @@ impl View<'_> {
                     rule.rule.predicate.fields().iter().any(|f| f.name == name)
                 });
                 let simple = !matches!(kind_of(&field.ty, false).base, Base::Other);
-                if tested || simple {
-                    // Strings, numbers and booleans are read without
-                    // allocating whether a rule tests them or not.
+                if tested {
                     self.tested(field, &raw)
                 } else {
                     let ty = &field.ty;
-                    let read = if holds_no_integer(ty) {
+                    // Strings, numbers and booleans are checked without
+                    // allocating, as a rule would read them.
+                    let read = if simple {
+                        let read = self.present(field);
+                        quote!((|| #p::core::option::Option::Some(#read))())
+                    } else if holds_no_integer(ty) {
                         quote_spanned!(ty.span()=> #p::verbatim::<#ty>(__raw))
                     } else {
                         quote_spanned!(ty.span()=> #p::rewritten::<#ty>(__raw))
@@ -216,7 +219,28 @@ impl View<'_> {
         quote!(#(#reads)*)
     }
 
-    /// A field of a type rules can test, borrowed into its binding.
+    /// A present member of a type rules can test, read from `__raw` (in a
+    /// function answering `Option`).
+    fn present(&self, field: &Field) -> TokenStream {
+        let p = self.p;
+        let kind = kind_of(&field.ty, false);
+        let ty = &field.ty;
+        match (&kind.base, kind.optional) {
+            (Base::Str, false) => quote!(#p::text(__raw)?),
+            (Base::Str, true) => quote!(#p::optional_text(#p::core::option::Option::Some(__raw))?),
+            (Base::Int { min, max }, optional) => {
+                let (min, max) = (TokenLiteral::i128_suffixed(*min), TokenLiteral::i128_suffixed(*max));
+                if optional {
+                    quote!(#p::optional_integer(#p::core::option::Option::Some(__raw), #min, #max)?)
+                } else {
+                    quote!(#p::integer(__raw, #min, #max)?)
+                }
+            }
+            _ => quote!(#p::verbatim::<#ty>(__raw)?),
+        }
+    }
+
+    /// A field a rule tests, borrowed into its binding.
     fn tested(&self, field: &Field, raw: &TokenStream) -> TokenStream {
         let p = self.p;
         let binding = format_ident!("__field_{}", code::rust_name(field));
