@@ -47,7 +47,9 @@ where
             let expected = T::from_arguments(arguments).unwrap().resolve();
             let answers = [
                 T::from_arguments_str(&text).unwrap().resolve(),
-                T::evaluate_view(&text).expect("the borrowing path").annotations(),
+                T::evaluate_view(&text)
+                    .expect("the borrowing path")
+                    .annotations(),
                 T::evaluate_arguments_str(&text).unwrap().annotations(),
                 S::deserialize(arguments).unwrap().resolve(),
                 serde_json::from_str::<S>(&text).unwrap().resolve(),
@@ -111,8 +113,10 @@ where
         group.bench_function("borrowed", |b| {
             b.iter(|| {
                 for arguments in black_box(texts.as_slice()) {
-                    black_box(T::evaluate_arguments_str(arguments).map(|outcome| outcome.annotations()))
-                        .ok();
+                    black_box(
+                        T::evaluate_arguments_str(arguments).map(|outcome| outcome.annotations()),
+                    )
+                    .ok();
                 }
             })
         });

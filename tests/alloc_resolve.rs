@@ -266,7 +266,9 @@ fn the_borrowing_path_allocates_nothing() {
             for _ in 0..100 {
                 for text in black_box(texts) {
                     let outcome = black_box(T::evaluate_view(text));
-                    black_box(outcome.map(|outcome| (outcome.annotations(), outcome.authorization())));
+                    black_box(
+                        outcome.map(|outcome| (outcome.annotations(), outcome.authorization())),
+                    );
                 }
             }
         });

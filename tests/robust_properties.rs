@@ -138,7 +138,12 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
     let evaluated = T::evaluate_arguments_str(&text);
     prop_assert_eq!(evaluated.is_ok(), parsed.is_ok());
     if let (Some(view), Ok(tool)) = (view, &parsed) {
-        prop_assert_eq!(view.annotations(), expected::<T>(arguments), "{}", arguments);
+        prop_assert_eq!(
+            view.annotations(),
+            expected::<T>(arguments),
+            "{}",
+            arguments
+        );
         prop_assert_eq!(view.authorization(), tool.resolve_authorization());
         prop_assert_eq!(view.explain(), tool.explain());
     }

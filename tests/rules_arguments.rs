@@ -50,8 +50,15 @@ fn both<T: AnnotatedTool + std::fmt::Debug>(text: &str) -> Option<annot::Annotat
         _ => panic!("{text}: {owned:?} against {evaluated:?}"),
     }
     if let Some(view) = view {
-        assert!(owned.is_ok(), "{text}: the view accepts what the parser refuses");
-        assert_eq!(view.annotations(), owned.as_ref().unwrap().resolve(), "{text}");
+        assert!(
+            owned.is_ok(),
+            "{text}: the view accepts what the parser refuses"
+        );
+        assert_eq!(
+            view.annotations(),
+            owned.as_ref().unwrap().resolve(),
+            "{text}"
+        );
     }
     view.map(|view| view.annotations())
 }

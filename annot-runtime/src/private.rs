@@ -15,17 +15,19 @@ mod schema;
 mod view;
 
 pub use crate::rules::{
-    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes,
-    Tri, action_base, bound_annotations, bound_authorization, contains, fill_defaults,
-    pattern_tri, static_authorization, table_within,
+    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes, Tri,
+    action_base, bound_annotations, bound_authorization, contains, fill_defaults, pattern_tri,
+    static_authorization, table_within,
 };
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };
 pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
 pub use serde;
-pub use view::{Text, integer, members, only, optional_integer, optional_text, rewritten, text, verbatim};
 pub use serde_json;
+pub use view::{
+    Text, integer, members, only, optional_integer, optional_text, rewritten, text, verbatim,
+};
 
 /// The argument object, or [`ArgumentError::NotAnObject`].
 pub fn object(arguments: &Value) -> Result<&Map<String, Value>, ArgumentError> {
@@ -150,7 +152,10 @@ pub fn action<A>(
 
 /// Deserializes a field's value. Integral floats (`1.0`) are read as integers
 /// first: JSON Schema's `"integer"` accepts them, so the parser must too.
-pub(crate) fn deserialize<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {
+pub(crate) fn deserialize<T: DeserializeOwned>(
+    value: &Value,
+    field: &str,
+) -> Result<T, ArgumentError> {
     deserialize_as_is(integral_floats_as_integers(value).as_ref(), field)
 }
 

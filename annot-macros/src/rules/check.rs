@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 
-use crate::types::{Base, Kind, kind_of};
 use super::patterns::{check_pattern_sets, collect_patterns, pattern_regex};
 use super::scopes::check_authorization;
 use super::template::template_regex;
 use super::{Haystack, Literal, Predicate, Rule, Test};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
+use crate::types::{Base, Kind, kind_of};
 use annot_model::{Annotations, action_base};
 
 use crate::hints::{HINTS, HintValue, READ_ONLY, is_write_only};
@@ -167,7 +167,10 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
             );
         }
         if !too_many_patterns
-            && let Some(set) = checked.patterns.iter().find(|set| set.regexes.len() > MAX_RULES)
+            && let Some(set) = checked
+                .patterns
+                .iter()
+                .find(|set| set.regexes.len() > MAX_RULES)
         {
             too_many_patterns = true;
             errors.at(

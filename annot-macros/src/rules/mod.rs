@@ -12,9 +12,9 @@ mod parse;
 mod patterns;
 mod scopes;
 mod template;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use core::fmt;
 

@@ -26,7 +26,10 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
     let field_lists: Vec<&[Field]> = match &tool.shape {
         Shape::Enum(variants) => {
             add(discriminator);
-            variants.iter().map(|variant| variant.fields.as_slice()).collect()
+            variants
+                .iter()
+                .map(|variant| variant.fields.as_slice())
+                .collect()
         }
         Shape::Struct(fields) | Shape::Single { fields, .. } => vec![fields.as_slice()],
     };
@@ -39,7 +42,11 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
         // More members than a mask holds: the owned path reads them.
         return quote!(#p::core::option::Option::None);
     }
-    let view = View { checked, names: &names, p };
+    let view = View {
+        checked,
+        names: &names,
+        p,
+    };
     let count = names.len();
     let prelude = quote! {
         const __VIEW_NAMES: [&str; #count] = [#(#names),*];
@@ -229,7 +236,10 @@ impl View<'_> {
             (Base::Str, false) => quote!(#p::text(__raw)?),
             (Base::Str, true) => quote!(#p::optional_text(#p::core::option::Option::Some(__raw))?),
             (Base::Int { min, max }, optional) => {
-                let (min, max) = (TokenLiteral::i128_suffixed(*min), TokenLiteral::i128_suffixed(*max));
+                let (min, max) = (
+                    TokenLiteral::i128_suffixed(*min),
+                    TokenLiteral::i128_suffixed(*max),
+                );
                 if optional {
                     quote!(#p::optional_integer(#p::core::option::Option::Some(__raw), #min, #max)?)
                 } else {
@@ -250,7 +260,10 @@ impl View<'_> {
             let read = match &kind.base {
                 Base::Str => quote!(#p::optional_text(#raw)?),
                 Base::Int { min, max } => {
-                    let (min, max) = (TokenLiteral::i128_suffixed(*min), TokenLiteral::i128_suffixed(*max));
+                    let (min, max) = (
+                        TokenLiteral::i128_suffixed(*min),
+                        TokenLiteral::i128_suffixed(*max),
+                    );
                     quote!(#p::optional_integer(#raw, #min, #max)?)
                 }
                 _ => {
@@ -271,7 +284,10 @@ impl View<'_> {
                 quote!(#p::Text(#p::std::borrow::Cow::Borrowed(""))),
             ),
             Base::Int { min, max } => {
-                let (min, max) = (TokenLiteral::i128_suffixed(*min), TokenLiteral::i128_suffixed(*max));
+                let (min, max) = (
+                    TokenLiteral::i128_suffixed(*min),
+                    TokenLiteral::i128_suffixed(*max),
+                );
                 (quote!(#p::integer(__raw, #min, #max)?), quote!(0i128))
             }
             _ => {

@@ -154,9 +154,12 @@ mod tests {
         assert_eq!(slots[1].unwrap().get(), "[1, 2]");
         assert!(slots[2].is_none());
         assert_eq!(text(slots[0].unwrap()).unwrap().as_ref(), "x\"y");
-        assert!(matches!(text(slots[1].unwrap()), None));
+        assert!(text(slots[1].unwrap()).is_none());
         let plain = members(r#"{"a":"plain"}"#, &["a"]).unwrap();
-        assert!(matches!(text(plain[0].unwrap()).unwrap().0, Cow::Borrowed("plain")));
+        assert!(matches!(
+            text(plain[0].unwrap()).unwrap().0,
+            Cow::Borrowed("plain")
+        ));
         assert!(members(r#"{"a":1,"a":2}"#, &["a"]).is_none());
         assert!(members(r#"{"z":1}"#, &["a"]).is_none());
         assert!(members(r#"[1]"#, &["a"]).is_none());

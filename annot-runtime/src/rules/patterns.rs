@@ -48,7 +48,10 @@ thread_local! {
 impl PatternSet {
     /// A set of these patterns (at most [`MAX_PATTERNS`]), compiled on first use.
     pub const fn new(patterns: &'static [&'static str]) -> Self {
-        assert!(patterns.len() <= MAX_PATTERNS, "at most 64 patterns per field");
+        assert!(
+            patterns.len() <= MAX_PATTERNS,
+            "at most 64 patterns per field"
+        );
         PatternSet {
             patterns,
             compiled: OnceLock::new(),
@@ -93,7 +96,9 @@ impl PatternSet {
         let search = |found: &mut Found| {
             found.clear();
             regex.which_overlapping_matches(&input, found);
-            found.iter().fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
+            found
+                .iter()
+                .fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
         };
         let bits = FOUND
             .try_with(|found| match found.try_borrow_mut() {

@@ -311,7 +311,10 @@ impl Outcome {
 }
 
 /// Whether `needed` asks for no more than `allowed` (one table of scopes).
-const fn authorization_within(needed: Option<Authorization>, allowed: Option<Authorization>) -> bool {
+const fn authorization_within(
+    needed: Option<Authorization>,
+    allowed: Option<Authorization>,
+) -> bool {
     match (needed, allowed) {
         (None, _) => true,
         (Some(_), None) => false,
