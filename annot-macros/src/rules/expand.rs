@@ -79,8 +79,13 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
     let items = quote! {
         #shared
         #items
-        const __TABLE: #p::RuleTable =
+        const __MASKS: #p::RuleTable =
             #p::RuleTable::new(__RULES, __DEFAULTS, __DEFAULT_AUTHORIZATION, &__ROWS);
+        // With few rules, every outcome with no undecided rule, precomputed.
+        const __OUTCOME_BITS: u32 = #p::outcome_bits(__RULES.len(), __ROWS.len());
+        const __OUTCOMES: [#p::Annotations; __ROWS.len() << __OUTCOME_BITS] =
+            #p::full_outcomes(&__MASKS, __OUTCOME_BITS);
+        const __TABLE: #p::RuleTable = __MASKS.with_outcomes(__OUTCOME_BITS, &__OUTCOMES);
         // The proof of the bound: every outcome the table can give is within
         // what `tools/list` advertises, or the tool does not build.
         const _: () = ::core::assert!(

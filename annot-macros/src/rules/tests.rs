@@ -65,7 +65,8 @@ fn every_shape_asserts_its_table_within_the_static_annotations() {
         // The table is a `const`, and a `const` item asserts it within the
         // trait's `STATIC_ANNOTATIONS` and `STATIC_AUTHORIZATION`.
         assert!(
-            expanded.contains("const__TABLE:__annot::RuleTable=__annot::RuleTable::new("),
+            expanded.contains("const__MASKS:__annot::RuleTable=__annot::RuleTable::new(")
+                && expanded.contains("const__TABLE:__annot::RuleTable=__MASKS.with_outcomes("),
             "{expanded}"
         );
         assert!(

@@ -243,7 +243,12 @@ fn tables_agree_with_the_resolver() {
         one_action(BASES[2], DEFAULTS, "c"),
         one_action(BASES[3], DEFAULTS, "d"),
     ];
-    static TABLE: RuleTable = RuleTable::new(RULES, DEFAULTS, Some(REPO), &ROWS);
+    const MASKS: RuleTable = RuleTable::new(RULES, DEFAULTS, Some(REPO), &ROWS);
+    const BITS: u32 = outcome_bits(RULES.len(), ROWS.len());
+    const OUTCOMES: [Annotations; 4 << BITS] = full_outcomes(&MASKS, BITS);
+    static FULL: RuleTable = MASKS.with_outcomes(BITS, &OUTCOMES);
+    static TABLE: RuleTable = MASKS;
+    assert_eq!(BITS, 3, "three rules, four actions: a full table");
     for (action, declared) in BASES.iter().enumerate() {
         for assignment in 0..27u32 {
             let mut resolver = Resolver::new(action_base(*declared, DEFAULTS), Some(REPO));
@@ -264,6 +269,12 @@ fn tables_agree_with_the_resolver() {
             let outcome = Outcome::compiled(&TABLE, action, fired, undecided);
             assert_eq!(
                 outcome.annotations(),
+                resolver.annotations(),
+                "{action} {assignment}"
+            );
+            let full = Outcome::compiled(&FULL, action, fired, undecided);
+            assert_eq!(
+                full.annotations(),
                 resolver.annotations(),
                 "{action} {assignment}"
             );
