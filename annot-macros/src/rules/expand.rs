@@ -382,8 +382,14 @@ impl Gen<'_> {
             )
         };
         let resolve = if self.checked.rules.is_empty() {
+            // The action's precomputed row; past the table's end, its worst case.
             quote! {
-                #p::action_base(#row.annotations, __DEFAULTS).effective()
+                match __ROWS.get(<#ty as #p::AnnotatedActions>::index(self.#field)) {
+                    #p::core::option::Option::Some(__row) => __row.resolved,
+                    #p::core::option::Option::None => {
+                        #p::action_base(#row.annotations, __DEFAULTS).effective()
+                    }
+                }
             }
         } else {
             quote!(__evaluate(self).annotations())
