@@ -126,3 +126,27 @@ fn optional_and_defaulted_members_read_as_the_parser_reads_them() {
         assert!(both::<GithubApi>(text).is_none(), "{text}");
     }
 }
+
+/// A path with no safe normal form leaves the rule undecided: its hints
+/// join, and the explanation marks it, on the wire too.
+#[test]
+fn an_undecided_rule_is_marked_in_the_explanation() {
+    let text = r#"{"action":"read","path":"/../etc/passwd"}"#;
+    let explanation = ManageFiles::from_arguments_str(text).unwrap().explain();
+    let indices = |rules: &[&annot::Rule]| rules.iter().map(|rule| rule.index).collect::<Vec<_>>();
+    assert_eq!(indices(&explanation.undecided), [0]);
+    assert_eq!(indices(&explanation.fired), [0]);
+    let wire = serde_json::to_value(&explanation).unwrap();
+    assert_eq!(wire["rules"][0]["undecided"], true);
+    // The same through the borrowing path's outcome.
+    let outcome = ManageFiles::evaluate_view(text).expect("valid arguments");
+    assert_eq!(outcome.explain(), explanation);
+
+    let decided = ManageFiles::from_arguments_str(r#"{"action":"read","path":"/etc/passwd"}"#)
+        .unwrap()
+        .explain();
+    assert!(decided.undecided.is_empty());
+    assert_eq!(indices(&decided.fired), [0]);
+    let wire = serde_json::to_value(&decided).unwrap();
+    assert_eq!(wire["rules"][0].get("undecided"), None);
+}
