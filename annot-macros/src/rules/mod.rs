@@ -8,6 +8,7 @@
 mod check;
 mod code;
 mod expand;
+mod limits;
 mod parse;
 mod patterns;
 mod scopes;
