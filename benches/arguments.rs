@@ -1,5 +1,6 @@
 //! From JSON arguments to resolved annotations, as `&serde_json::Value` and as
-//! raw JSON text: the code `#[mcp_tool]` generates, against serde's derive plus
+//! raw JSON text: the code `#[mcp_tool]` generates (from text, also its
+//! borrowing path, `evaluate_arguments_str`), against serde's derive plus
 //! a `match` (the typed limit) and against the rule interpreter a server author
 //! would otherwise write (see `support/interpreter.rs`), alone and behind a
 //! validation of the arguments against the tool's `inputSchema`.
@@ -46,6 +47,10 @@ where
             let expected = T::from_arguments(arguments).unwrap().resolve();
             let answers = [
                 T::from_arguments_str(&text).unwrap().resolve(),
+                T::evaluate_view(&text)
+                    .expect("the borrowing path")
+                    .annotations(),
+                T::evaluate_arguments_str(&text).unwrap().annotations(),
                 S::deserialize(arguments).unwrap().resolve(),
                 serde_json::from_str::<S>(&text).unwrap().resolve(),
                 self.interpreter.resolve(arguments).unwrap(),
@@ -102,6 +107,16 @@ where
             b.iter(|| {
                 for arguments in black_box(texts.as_slice()) {
                     black_box(T::from_arguments_str(arguments).map(|tool| tool.resolve())).ok();
+                }
+            })
+        });
+        group.bench_function("borrowed", |b| {
+            b.iter(|| {
+                for arguments in black_box(texts.as_slice()) {
+                    black_box(
+                        T::evaluate_arguments_str(arguments).map(|outcome| outcome.annotations()),
+                    )
+                    .ok();
                 }
             })
         });

@@ -60,6 +60,15 @@ for tool in manage_files http_request; do
             "$group/interpreter_with_schema" "$group/generated" "≥ 3"
     done
 done
+for tool in manage_files http_request; do
+    group="from_str_$tool"
+    row "from_str, $tool: borrowing path vs serde derive + match" \
+        "$group/borrowed" "$group/serde_typed" "≤ 1.0"
+    row "from_str, $tool: interpreter + inputSchema vs borrowing path" \
+        "$group/interpreter_with_schema" "$group/borrowed" "≥ 3"
+    row "from_str, $tool: interpreter vs borrowing path" \
+        "$group/interpreter" "$group/borrowed" "≥ 1.5"
+done
 for request in a_tools_annotations b_tools_resolve c_tools_resolve_extension; do
     row "request bytes to response bytes: $request vs tools_list" \
         "requests_manage_files/$request" "requests_manage_files/tools_list" ""

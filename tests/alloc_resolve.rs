@@ -249,3 +249,46 @@ fn path_templates_and_authorization_resolve_without_allocating() {
         .collect();
     assert_resolve_allocates_nothing::<GithubApi>(&arguments);
 }
+
+/// Arguments text to annotations through the borrowing path: no `Value`,
+/// no owned `String`, nothing on the heap, for every example tool whose
+/// members are strings, booleans and actions (a `BTreeMap` of headers is
+/// built to be validated, so `http_request` is not among them).
+#[test]
+fn the_borrowing_path_allocates_nothing() {
+    fn check<T: AnnotatedTool>(texts: &[&str]) {
+        for text in texts {
+            let outcome = T::evaluate_view(text).expect("the view reads valid arguments");
+            let parsed = T::from_arguments_str(text).expect("valid arguments");
+            assert_eq!(outcome.annotations(), parsed.resolve(), "{text}");
+        }
+        let operations = heap_operations_during(|| {
+            for _ in 0..100 {
+                for text in black_box(texts) {
+                    let outcome = black_box(T::evaluate_view(text));
+                    black_box(
+                        outcome.map(|outcome| (outcome.annotations(), outcome.authorization())),
+                    );
+                }
+            }
+        });
+        assert_eq!(operations, 0, "reading {} touched the heap", T::NAME);
+    }
+    check::<ManageFiles>(&[
+        r#"{"action":"read","path":"/etc/passwd"}"#,
+        r#"{"action":"append","path":"notes.txt","content":"more"}"#,
+        r#"{"action":"replace","path":"/root/x","content":"new"}"#,
+        r#"{"action":"delete","path":"/home/../etc/x"}"#,
+    ]);
+    check::<Sql>(&[
+        r#"{"action":"run","statement":"SELECT 1"}"#,
+        r#"{"action":"run","statement":"DROP TABLE t; INSERT INTO t VALUES (1)"}"#,
+        r#"{"action":"explain","statement":"SELECT 1"}"#,
+    ]);
+    check::<GithubApi>(&[
+        r#"{"method":"GET","path":"/repos/o/r","public":true}"#,
+        r#"{"method":"DELETE","path":"/repos/o/r"}"#,
+        r#"{"method":"PATCH","path":"/repos/o/r/issues/1","public":false}"#,
+        r#"{"method":"POST","path":"/orgs/acme/settings"}"#,
+    ]);
+}

@@ -8,7 +8,9 @@
 //!   `tools/resolve` in both of its shapes, on the same connection, on a new
 //!   one, on a second server built the same way, and whatever the order of the
 //!   argument keys; a success carries exactly the hints the hand-written
-//!   resolver of `fuzz/src/reference.rs` gives, and so does `resolve()`.
+//!   resolver of `fuzz/src/reference.rs` gives, and so does `resolve()`;
+//! - the borrowing path from text (`evaluate_view`) accepts exactly what
+//!   `from_arguments` accepts, and resolves as the hand-written resolver does.
 
 mod examples_support;
 mod robust_support;
@@ -124,6 +126,29 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
     // The text entry point agrees with the value one.
     let from_text = T::from_arguments_str(&arguments.to_string());
     prop_assert_eq!(from_text.is_ok(), parsed.is_ok());
+    // The borrowing path accepts exactly what the parser accepts, and
+    // resolves as the hand-written resolver (and the parsed value) does.
+    let text = arguments.to_string();
+    let view = T::evaluate_view(&text);
+    prop_assert_eq!(
+        view.is_some(),
+        parsed.is_ok(),
+        "{}: the borrowing path disagrees with the parser on {}",
+        T::NAME,
+        arguments
+    );
+    let evaluated = T::evaluate_arguments_str(&text);
+    prop_assert_eq!(evaluated.is_ok(), parsed.is_ok());
+    if let (Some(view), Ok(tool)) = (view, &parsed) {
+        prop_assert_eq!(
+            view.annotations(),
+            expected::<T>(arguments),
+            "{}",
+            arguments
+        );
+        prop_assert_eq!(view.authorization(), tool.resolve_authorization());
+        prop_assert_eq!(view.explain(), tool.explain());
+    }
     // What the generated `resolve()` says, the hand-written resolver says.
     if let Ok(tool) = &parsed {
         prop_assert_eq!(

@@ -12,11 +12,12 @@ use crate::tool::json_type;
 
 mod consts;
 mod schema;
+mod view;
 
 pub use crate::rules::{
-    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes,
-    Tri, action_base, bound_annotations, bound_authorization, contains, fill_defaults,
-    pattern_tri, static_authorization, table_within,
+    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes, Tri,
+    action_base, bound_annotations, bound_authorization, contains, fill_defaults, full_outcomes,
+    outcome_bits, pattern_tri, static_authorization, table_within,
 };
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
@@ -24,6 +25,9 @@ pub use consts::{
 pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
 pub use serde;
 pub use serde_json;
+pub use view::{
+    Text, integer, members, only, optional_integer, optional_text, rewritten, text, verbatim,
+};
 
 /// The argument object, or [`ArgumentError::NotAnObject`].
 pub fn object(arguments: &Value) -> Result<&Map<String, Value>, ArgumentError> {
@@ -148,7 +152,10 @@ pub fn action<A>(
 
 /// Deserializes a field's value. Integral floats (`1.0`) are read as integers
 /// first: JSON Schema's `"integer"` accepts them, so the parser must too.
-fn deserialize<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {
+pub(crate) fn deserialize<T: DeserializeOwned>(
+    value: &Value,
+    field: &str,
+) -> Result<T, ArgumentError> {
     deserialize_as_is(integral_floats_as_integers(value).as_ref(), field)
 }
 
@@ -202,7 +209,7 @@ fn has_integral_float(value: &Value) -> bool {
 }
 
 /// The integer a float number holds exactly, if any.
-fn as_integer(number: &Number) -> Option<Number> {
+pub(crate) fn as_integer(number: &Number) -> Option<Number> {
     if !number.is_f64() {
         return None;
     }

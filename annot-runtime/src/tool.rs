@@ -118,6 +118,32 @@ pub trait AnnotatedTool: Sized {
         Outcome::opaque(self.resolve(), self.resolve_authorization())
     }
 
+    /// Parses arguments from JSON text and evaluates them in one step: what a
+    /// server does for `tools/resolve` and `tools/annotations`. Accepts and
+    /// refuses exactly what [`from_arguments_str`](Self::from_arguments_str)
+    /// does, and gives the outcome its value's [`evaluate`](Self::evaluate)
+    /// gives.
+    ///
+    /// `#[mcp_tool]` generates a borrowing path
+    /// ([`evaluate_view`](Self::evaluate_view)) and takes the owned one only
+    /// when it declines; by default, the owned one.
+    fn evaluate_arguments_str(arguments: &str) -> Result<Outcome, ArgumentError> {
+        Ok(Self::from_arguments_str(arguments)?.evaluate())
+    }
+
+    /// The borrowing path alone: the outcome of arguments read straight from
+    /// their text, strings borrowed from it and no `serde_json::Value` built,
+    /// or `None` when it leaves them to the owned path (invalid arguments, a
+    /// repeated member, an absent member with a `default = "..."` function
+    /// that a rule tests, a string with escapes in a member nobody tests is
+    /// fine). It never accepts what
+    /// [`from_arguments_str`](Self::from_arguments_str) refuses. `None` by
+    /// default.
+    fn evaluate_view(arguments: &str) -> Option<Outcome> {
+        let _ = arguments;
+        None
+    }
+
     /// Parses and validates tool arguments exactly as a `tools/call` will.
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError>;
 

@@ -8,9 +8,9 @@ use syn::ext::IdentExt;
 use syn::{Ident, Type};
 
 use super::check::{Checked, CheckedRule};
-use crate::types::{Base, Kind, kind_of};
 use super::{Comparison, Haystack, Literal, Predicate, Test};
 use crate::ast::Field;
+use crate::types::{Base, Kind, kind_of};
 
 /// A field's Rust name, unrawed, as rules name it.
 pub fn rust_name(field: &Field) -> String {

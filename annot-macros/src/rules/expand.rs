@@ -38,6 +38,7 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         Shape::Single { fields, .. } => generator.single_shape(fields),
     };
     let ident = &tool.ident;
+    let view = super::view::view(tool, checked, p);
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
         const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
@@ -55,12 +56,36 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         fn evaluate(&self) -> #p::Outcome {
             __evaluate(self)
         }
+
+        fn evaluate_view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
+            __view(__text)
+        }
+
+        fn evaluate_arguments_str(
+            __text: &str,
+        ) -> #p::core::result::Result<#p::Outcome, #p::ArgumentError> {
+            match __view(__text) {
+                #p::core::option::Option::Some(__outcome) => {
+                    #p::core::result::Result::Ok(__outcome)
+                }
+                // Invalid, or beyond the borrowing path: the owned path
+                // decides, and gives the error.
+                #p::core::option::Option::None => #p::core::result::Result::Ok(
+                    <Self as #p::AnnotatedTool>::from_arguments_str(__text)?.evaluate(),
+                ),
+            }
+        }
     };
     let items = quote! {
         #shared
         #items
-        const __TABLE: #p::RuleTable =
+        const __MASKS: #p::RuleTable =
             #p::RuleTable::new(__RULES, __DEFAULTS, __DEFAULT_AUTHORIZATION, &__ROWS);
+        // With few rules, every outcome with no undecided rule, precomputed.
+        const __OUTCOME_BITS: u32 = #p::outcome_bits(__RULES.len(), __ROWS.len());
+        const __OUTCOMES: [#p::Annotations; __ROWS.len() << __OUTCOME_BITS] =
+            #p::full_outcomes(&__MASKS, __OUTCOME_BITS);
+        const __TABLE: #p::RuleTable = __MASKS.with_outcomes(__OUTCOME_BITS, &__OUTCOMES);
         // The proof of the bound: every outcome the table can give is within
         // what `tools/list` advertises, or the tool does not build.
         const _: () = ::core::assert!(
@@ -75,6 +100,10 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         #[inline]
         fn __evaluate(__tool: &#ident) -> #p::Outcome {
             #evaluate
+        }
+        #[allow(unused_variables, unused_mut, unreachable_patterns, unreachable_code)]
+        fn __view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
+            #view
         }
     };
     Generated {
@@ -353,8 +382,14 @@ impl Gen<'_> {
             )
         };
         let resolve = if self.checked.rules.is_empty() {
+            // The action's precomputed row; past the table's end, its worst case.
             quote! {
-                #p::action_base(#row.annotations, __DEFAULTS).effective()
+                match __ROWS.get(<#ty as #p::AnnotatedActions>::index(self.#field)) {
+                    #p::core::option::Option::Some(__row) => __row.resolved,
+                    #p::core::option::Option::None => {
+                        #p::action_base(#row.annotations, __DEFAULTS).effective()
+                    }
+                }
             }
         } else {
             quote!(__evaluate(self).annotations())

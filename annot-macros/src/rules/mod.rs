@@ -8,12 +8,14 @@
 mod check;
 mod code;
 mod expand;
+mod limits;
 mod parse;
 mod patterns;
 mod scopes;
 mod template;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use core::fmt;
 

@@ -44,11 +44,20 @@ fn every_shape_asserts_its_table_within_the_static_annotations() {
         ),
         (
             quote!(when(path matches "^/etc") => (sensitive_data)),
-            quote!(struct Read { path: String }),
+            quote!(
+                struct Read {
+                    path: String,
+                }
+            ),
         ),
         (
             quote!(discriminator = "method", when(method == "GET") => (read_only)),
-            quote!(struct Api { method: Method, path: String }),
+            quote!(
+                struct Api {
+                    method: Method,
+                    path: String,
+                }
+            ),
         ),
     ];
     for (args, item) in tools {
@@ -56,7 +65,8 @@ fn every_shape_asserts_its_table_within_the_static_annotations() {
         // The table is a `const`, and a `const` item asserts it within the
         // trait's `STATIC_ANNOTATIONS` and `STATIC_AUTHORIZATION`.
         assert!(
-            expanded.contains("const__TABLE:__annot::RuleTable=__annot::RuleTable::new("),
+            expanded.contains("const__MASKS:__annot::RuleTable=__annot::RuleTable::new(")
+                && expanded.contains("const__TABLE:__annot::RuleTable=__MASKS.with_outcomes("),
             "{expanded}"
         );
         assert!(
@@ -77,7 +87,11 @@ fn sixty_four_rules_at_most() {
         });
         quote!(#(#rules)*)
     };
-    let item = quote!(struct Read { path: String });
+    let item = quote!(
+        struct Read {
+            path: String,
+        }
+    );
     assert!(expand(rules(64), item.clone()).is_ok());
     let error = expand(rules(65), item).unwrap_err();
     assert!(error.contains("at most 64 rules"), "{error}");
@@ -87,7 +101,11 @@ fn sixty_four_rules_at_most() {
 #[test]
 fn sixty_four_patterns_per_field_at_most() {
     let patterns = (0..65).map(|index| format!("^/{index}"));
-    let item = quote!(struct Read { path: String });
+    let item = quote!(
+        struct Read {
+            path: String,
+        }
+    );
     let args = quote!(when(any(#(path matches #patterns),*)) => (sensitive_data));
     let error = expand(args, item).unwrap_err();
     assert!(error.contains("more than 64 patterns"), "{error}");

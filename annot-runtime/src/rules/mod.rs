@@ -48,8 +48,11 @@ pub use annot_model::{action_base, fill_defaults};
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};
 pub use path::{NormalPath, PathKind, normalize_path};
-pub use patterns::{Matches, PatternSet, pattern_tri};
-pub use table::{ActionRow, HintMasks, MAX_RULES, Outcome, RuleTable, table_within};
+pub use patterns::{MAX_PATTERNS, Matches, PatternSet, pattern_tri};
+pub use table::{
+    ActionRow, FULL_TABLE_ENTRIES, FULL_TABLE_RULES, HintMasks, MAX_RULES, Outcome, RuleTable,
+    full_outcomes, outcome_bits, table_within,
+};
 
 use annot_model::join_named;
 

@@ -48,7 +48,10 @@ thread_local! {
 impl PatternSet {
     /// A set of these patterns (at most [`MAX_PATTERNS`]), compiled on first use.
     pub const fn new(patterns: &'static [&'static str]) -> Self {
-        assert!(patterns.len() <= MAX_PATTERNS, "at most 64 patterns per field");
+        assert!(
+            patterns.len() <= MAX_PATTERNS,
+            "at most 64 patterns per field"
+        );
         PatternSet {
             patterns,
             compiled: OnceLock::new(),
@@ -70,6 +73,13 @@ impl PatternSet {
                 .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
                 .nfa_size_limit(Some(10 * (1 << 20)))
                 .hybrid_cache_capacity(2 * (1 << 20));
+            // One pattern: `regex::Regex`'s configuration, whose search stops
+            // at the first match.
+            let config = if self.patterns.len() == 1 {
+                config.match_kind(MatchKind::LeftmostFirst)
+            } else {
+                config
+            };
             // The macro built this very set at compile time with `regex`, the
             // same engine and limits, so it cannot fail here.
             Regex::builder()
@@ -90,10 +100,17 @@ impl PatternSet {
             return Matches(u64::from(regex.is_match(haystack)));
         }
         let input = Input::new(haystack);
+        // Most values match none of the patterns: one search that stops at
+        // the first match rules that out before the search for all of them.
+        if !regex.is_match(input.clone()) {
+            return Matches(0);
+        }
         let search = |found: &mut Found| {
             found.clear();
             regex.which_overlapping_matches(&input, found);
-            found.iter().fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
+            found
+                .iter()
+                .fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
         };
         let bits = FOUND
             .try_with(|found| match found.try_borrow_mut() {

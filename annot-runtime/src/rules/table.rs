@@ -118,6 +118,46 @@ pub struct RuleTable {
     pub hints: [HintMasks; 10],
     /// The rules that name an authorization.
     pub authorization_rules: u64,
+    /// When non-zero, the tool has this many rules and [`outcomes`](Self::outcomes)
+    /// holds, for each action `a` and each set `f` of them that held with
+    /// none undecided, the resolution at `a << outcome_bits | f`.
+    pub outcome_bits: u32,
+    /// The full table of outcomes (see [`outcome_bits`](Self::outcome_bits)).
+    pub outcomes: &'static [Annotations],
+}
+
+/// The most rules for which a tool gets a full table of outcomes, and the
+/// most entries that table may have: beyond, the masks alone.
+pub const FULL_TABLE_RULES: usize = 4;
+/// See [`FULL_TABLE_RULES`].
+pub const FULL_TABLE_ENTRIES: usize = 1024;
+
+/// How many bits index the full table of a tool of `rules` rules and
+/// `actions` actions: the number of rules when the table is small enough,
+/// else 0 (no table).
+pub const fn outcome_bits(rules: usize, actions: usize) -> u32 {
+    if rules == 0 || rules > FULL_TABLE_RULES || actions << rules > FULL_TABLE_ENTRIES {
+        0
+    } else {
+        rules as u32
+    }
+}
+
+/// The full table of outcomes of `table` indexed by `bits` bits of rules
+/// (`N` is `table.actions.len() << bits`).
+pub const fn full_outcomes<const N: usize>(table: &RuleTable, bits: u32) -> [Annotations; N] {
+    let mut outcomes = [Annotations::new(); N];
+    let mut index = 0;
+    while index < N {
+        let action = index >> bits;
+        let fired = (index as u64) & ((1 << bits) - 1);
+        let row = &table.actions[action];
+        outcomes[index] = table
+            .combine(row.base, fired & row.applicable, 0)
+            .effective();
+        index += 1;
+    }
+    outcomes
 }
 
 impl RuleTable {
@@ -156,7 +196,21 @@ impl RuleTable {
             actions,
             hints,
             authorization_rules,
+            outcome_bits: 0,
+            outcomes: &[],
         }
+    }
+
+    /// This table with its full table of outcomes (see
+    /// [`full_outcomes`]).
+    pub const fn with_outcomes(mut self, bits: u32, outcomes: &'static [Annotations]) -> Self {
+        assert!(
+            outcomes.len() == self.actions.len() << bits,
+            "one outcome per entry"
+        );
+        self.outcome_bits = bits;
+        self.outcomes = outcomes;
+        self
     }
 
     /// The annotations of a call of `action` on which the rules of `fired`
@@ -274,12 +328,18 @@ impl Outcome {
     /// The effective annotations of the call.
     #[inline]
     pub const fn annotations(&self) -> Annotations {
-        if let Repr::Opaque { annotations, .. } = self.0 {
-            return annotations.effective();
-        }
+        let (table, action) = match self.0 {
+            Repr::Opaque { annotations, .. } => return annotations.effective(),
+            Repr::Compiled { table, action, .. } => (table, action),
+        };
         match self.row() {
             Some((_, row, 0, 0)) => row.resolved,
-            Some((table, row, fired, undecided)) => {
+            Some((table, _, fired, 0))
+                if table.outcome_bits != 0 && fired >> table.outcome_bits == 0 =>
+            {
+                table.outcomes[action << table.outcome_bits | fired as usize]
+            }
+            Some((_, row, fired, undecided)) => {
                 table.combine(row.base, fired, undecided).effective()
             }
             None => Annotations::worst().effective(),
@@ -311,7 +371,10 @@ impl Outcome {
 }
 
 /// Whether `needed` asks for no more than `allowed` (one table of scopes).
-const fn authorization_within(needed: Option<Authorization>, allowed: Option<Authorization>) -> bool {
+const fn authorization_within(
+    needed: Option<Authorization>,
+    allowed: Option<Authorization>,
+) -> bool {
     match (needed, allowed) {
         (None, _) => true,
         (Some(_), None) => false,

@@ -146,8 +146,7 @@ const fn one_action(declared: Annotations, defaults: Annotations, name: &'static
 
 const DELETE_DEFAULTS: Annotations = Annotations::new().open_world(false).destructive(false);
 const DELETE_ROWS: [ActionRow; 1] = [one_action(DELETE, DELETE_DEFAULTS, "delete")];
-static DELETE_TABLE: RuleTable =
-    RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &DELETE_ROWS);
+static DELETE_TABLE: RuleTable = RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &DELETE_ROWS);
 
 #[test]
 fn explanations_name_what_decided_each_hint() {
@@ -202,7 +201,11 @@ fn explanations_mark_undecided_rules() {
     let outcome = Outcome::compiled(&DELETE_TABLE, 0, 0b010, 0b100);
     let explanation = outcome.explain();
     assert_eq!(
-        explanation.fired.iter().map(|rule| rule.index).collect::<Vec<_>>(),
+        explanation
+            .fired
+            .iter()
+            .map(|rule| rule.index)
+            .collect::<Vec<_>>(),
         [1, 2]
     );
     assert_eq!(explanation.undecided, vec![&RULES[2]]);
@@ -240,7 +243,12 @@ fn tables_agree_with_the_resolver() {
         one_action(BASES[2], DEFAULTS, "c"),
         one_action(BASES[3], DEFAULTS, "d"),
     ];
-    static TABLE: RuleTable = RuleTable::new(RULES, DEFAULTS, Some(REPO), &ROWS);
+    const MASKS: RuleTable = RuleTable::new(RULES, DEFAULTS, Some(REPO), &ROWS);
+    const BITS: u32 = outcome_bits(RULES.len(), ROWS.len());
+    const OUTCOMES: [Annotations; 4 << BITS] = full_outcomes(&MASKS, BITS);
+    static FULL: RuleTable = MASKS.with_outcomes(BITS, &OUTCOMES);
+    static TABLE: RuleTable = MASKS;
+    assert_eq!(BITS, 3, "three rules, four actions: a full table");
     for (action, declared) in BASES.iter().enumerate() {
         for assignment in 0..27u32 {
             let mut resolver = Resolver::new(action_base(*declared, DEFAULTS), Some(REPO));
@@ -259,7 +267,17 @@ fn tables_agree_with_the_resolver() {
                 }
             }
             let outcome = Outcome::compiled(&TABLE, action, fired, undecided);
-            assert_eq!(outcome.annotations(), resolver.annotations(), "{action} {assignment}");
+            assert_eq!(
+                outcome.annotations(),
+                resolver.annotations(),
+                "{action} {assignment}"
+            );
+            let full = Outcome::compiled(&FULL, action, fired, undecided);
+            assert_eq!(
+                full.annotations(),
+                resolver.annotations(),
+                "{action} {assignment}"
+            );
             assert_eq!(outcome.authorization(), resolver.authorization());
             assert_eq!(outcome.explain().annotations, resolver.annotations());
         }
@@ -271,11 +289,19 @@ fn tables_agree_with_the_resolver() {
 
 #[test]
 fn the_bound_check_sees_every_reachable_value() {
-    let bound = bound_annotations(action_base(DELETE, DELETE_DEFAULTS), RULES, &[Tri::Maybe; 3]);
+    let bound = bound_annotations(
+        action_base(DELETE, DELETE_DEFAULTS),
+        RULES,
+        &[Tri::Maybe; 3],
+    );
     let auth = bound_authorization(Some(REPO), RULES, &[Tri::Maybe; 3]);
     assert!(table_within(&DELETE_TABLE, bound, auth));
     // Rule 0 raises `privileged_access`: a bound without it is refused.
-    assert!(!table_within(&DELETE_TABLE, bound.privileged_access(false), auth));
+    assert!(!table_within(
+        &DELETE_TABLE,
+        bound.privileged_access(false),
+        auth
+    ));
     // Rule 2 needs `delete_repo`.
     assert!(!table_within(&DELETE_TABLE, bound, Some(REPO)));
     assert!(!table_within(&DELETE_TABLE, bound, None));
@@ -287,7 +313,7 @@ fn the_bound_check_sees_every_reachable_value() {
     );
     const DELETE_TABLE_CONST: RuleTable =
         RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &DELETE_ROWS);
-    assert!(WITHIN, "every hint at its risky value bounds everything");
+    const { assert!(WITHIN, "every hint at its risky value bounds everything") };
 }
 
 #[test]

@@ -125,9 +125,9 @@ fn resolve_erased<T: AnnotatedTool>(
     arguments: &str,
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
-    let parsed = T::from_arguments_str(arguments)?;
-    // One evaluation: every predicate runs once, whatever is read from it.
-    let outcome = parsed.evaluate();
+    // One evaluation, read straight from the text where the tool can: every
+    // predicate runs once, whatever is read from it.
+    let outcome = T::evaluate_arguments_str(arguments)?;
     Ok(Evaluation {
         annotations: outcome.annotations(),
         authorization: outcome.authorization(),

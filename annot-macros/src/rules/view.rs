@@ -1,0 +1,314 @@
+//! The borrowing path: code that reads a tool's arguments straight from their
+//! text into borrowed values of the fields rules test, then runs the same
+//! predicate code as `evaluate` (see `code::fire_rules`) and reads the same
+//! table. Anything it does not accept it leaves to the owned path (it
+//! answers `None`), which gives the error.
+
+use proc_macro2::{Literal as TokenLiteral, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::check::{Checked, CheckedRule};
+use super::code;
+use crate::ast::{Field, Shape, Tool};
+use crate::serde_attr::FieldDefault;
+use crate::types::{Base, holds_no_integer, kind_of};
+
+/// The body of `fn __view(__text: &str) -> Option<Outcome>`.
+pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
+    let discriminator = &tool.discriminator.0;
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |name: &str| {
+        if !names.iter().any(|known| known == name) {
+            names.push(name.to_owned());
+        }
+    };
+    let field_lists: Vec<&[Field]> = match &tool.shape {
+        Shape::Enum(variants) => {
+            add(discriminator);
+            variants
+                .iter()
+                .map(|variant| variant.fields.as_slice())
+                .collect()
+        }
+        Shape::Struct(fields) | Shape::Single { fields, .. } => vec![fields.as_slice()],
+    };
+    for fields in &field_lists {
+        for field in fields.iter().filter(|field| !field.skip) {
+            add(&field.name);
+        }
+    }
+    if names.len() > 64 {
+        // More members than a mask holds: the owned path reads them.
+        return quote!(#p::core::option::Option::None);
+    }
+    let view = View {
+        checked,
+        names: &names,
+        p,
+    };
+    let count = names.len();
+    let prelude = quote! {
+        const __VIEW_NAMES: [&str; #count] = [#(#names),*];
+        let __slots = #p::members(__text, &__VIEW_NAMES)?;
+    };
+    match &tool.shape {
+        Shape::Enum(variants) => {
+            let slot = view.slot(discriminator);
+            let arms = variants.iter().enumerate().map(|(position, variant)| {
+                let name = &variant.name;
+                let applicable: Vec<&CheckedRule> = checked
+                    .rules
+                    .iter()
+                    .filter(|rule| rule.applies[position])
+                    .collect();
+                let read = view.fields(&variant.fields, &applicable, None, discriminator);
+                let allowed = view.allowed(&variant.fields, Some(discriminator));
+                let body = code::fire_rules(checked, &applicable, &variant.fields, None, p);
+                quote! {
+                    #name => {
+                        if !#p::only(&__slots, #allowed) {
+                            return #p::core::option::Option::None;
+                        }
+                        #read
+                        let mut __fired: u64 = 0;
+                        let mut __undecided: u64 = 0;
+                        #body
+                        (#position, __fired, __undecided)
+                    }
+                }
+            });
+            quote! {
+                #prelude
+                let __name = #p::text(__slots[#slot]?)?;
+                let (__action, __fired, __undecided): (usize, u64, u64) =
+                    match #p::core::convert::AsRef::<str>::as_ref(&__name) {
+                        #(#arms)*
+                        _ => return #p::core::option::Option::None,
+                    };
+                #p::core::option::Option::Some(
+                    #p::Outcome::compiled(&__TABLE, __action, __fired, __undecided),
+                )
+            }
+        }
+        Shape::Struct(fields) => {
+            let action = fields
+                .iter()
+                .find(|field| &field.name == discriminator)
+                .expect("checked: the struct has its discriminator field");
+            let ty = &action.ty;
+            let slot = view.slot(discriminator);
+            let rules: Vec<&CheckedRule> = checked.rules.iter().collect();
+            let read = view.fields(fields, &rules, Some(discriminator), discriminator);
+            let allowed = view.allowed(fields, None);
+            let body = code::fire_rules(checked, &rules, fields, Some(discriminator), p);
+            let actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>);
+            quote! {
+                #prelude
+                let __name = #p::text(__slots[#slot]?)?;
+                let __index = #actions::index(#actions::from_name(
+                    #p::core::convert::AsRef::<str>::as_ref(&__name),
+                )?);
+                let __action_name = #p::declared_action(#actions::ACTIONS, __index).name;
+                if !#p::only(&__slots, #allowed) {
+                    return #p::core::option::Option::None;
+                }
+                #read
+                let mut __fired: u64 = 0;
+                let mut __undecided: u64 = 0;
+                #body
+                #p::core::option::Option::Some(
+                    #p::Outcome::compiled(&__TABLE, __index, __fired, __undecided),
+                )
+            }
+        }
+        Shape::Single { fields, .. } => {
+            let rules: Vec<&CheckedRule> = checked.rules.iter().collect();
+            let read = view.fields(fields, &rules, None, discriminator);
+            let allowed = view.allowed(fields, None);
+            let body = code::fire_rules(checked, &rules, fields, None, p);
+            quote! {
+                #prelude
+                if !#p::only(&__slots, #allowed) {
+                    return #p::core::option::Option::None;
+                }
+                #read
+                let mut __fired: u64 = 0;
+                let mut __undecided: u64 = 0;
+                #body
+                #p::core::option::Option::Some(
+                    #p::Outcome::compiled(&__TABLE, 0, __fired, __undecided),
+                )
+            }
+        }
+    }
+}
+
+struct View<'a> {
+    checked: &'a Checked,
+    names: &'a [String],
+    p: &'a TokenStream,
+}
+
+impl View<'_> {
+    fn slot(&self, name: &str) -> usize {
+        self.names
+            .iter()
+            .position(|known| known == name)
+            .expect("every member name has a slot")
+    }
+
+    /// The mask of the slots a call may carry: its fields and the
+    /// discriminator of shape (a).
+    fn allowed(&self, fields: &[Field], discriminator: Option<&str>) -> u64 {
+        let mut mask = 0;
+        for field in fields.iter().filter(|field| !field.skip) {
+            mask |= 1 << self.slot(&field.name);
+        }
+        if let Some(discriminator) = discriminator {
+            mask |= 1 << self.slot(discriminator);
+        }
+        mask
+    }
+
+    /// Reads and validates every member of `fields` but the action field
+    /// (`skip`): rule-tested ones into their `__field_` binding, the others
+    /// only checked.
+    fn fields(
+        &self,
+        fields: &[Field],
+        rules: &[&CheckedRule],
+        skip: Option<&str>,
+        _discriminator: &str,
+    ) -> TokenStream {
+        let p = self.p;
+        let reads = fields
+            .iter()
+            .filter(|field| !field.skip && Some(field.name.as_str()) != skip)
+            .map(|field| {
+                let slot = self.slot(&field.name);
+                let raw = quote!(__slots[#slot]);
+                let tested = rules.iter().any(|rule| {
+                    let name = code::rust_name(field);
+                    rule.rule.predicate.fields().iter().any(|f| f.name == name)
+                });
+                let simple = !matches!(kind_of(&field.ty, false).base, Base::Other);
+                if tested {
+                    self.tested(field, &raw)
+                } else {
+                    let ty = &field.ty;
+                    // Strings, numbers and booleans are checked without
+                    // allocating, as a rule would read them.
+                    let read = if simple {
+                        let read = self.present(field);
+                        quote!((|| #p::core::option::Option::Some(#read))())
+                    } else if holds_no_integer(ty) {
+                        quote_spanned!(ty.span()=> #p::verbatim::<#ty>(__raw))
+                    } else {
+                        quote_spanned!(ty.span()=> #p::rewritten::<#ty>(__raw))
+                    };
+                    let absent = if field.required() {
+                        quote!(return #p::core::option::Option::None)
+                    } else {
+                        quote!({})
+                    };
+                    quote! {
+                        match #raw {
+                            #p::core::option::Option::Some(__raw) => {
+                                #read?;
+                            }
+                            #p::core::option::Option::None => #absent,
+                        }
+                    }
+                }
+            });
+        let _ = self.checked;
+        quote!(#(#reads)*)
+    }
+
+    /// A present member of a type rules can test, read from `__raw` (in a
+    /// function answering `Option`).
+    fn present(&self, field: &Field) -> TokenStream {
+        let p = self.p;
+        let kind = kind_of(&field.ty, false);
+        let ty = &field.ty;
+        match (&kind.base, kind.optional) {
+            (Base::Str, false) => quote!(#p::text(__raw)?),
+            (Base::Str, true) => quote!(#p::optional_text(#p::core::option::Option::Some(__raw))?),
+            (Base::Int { min, max }, optional) => {
+                let (min, max) = (
+                    TokenLiteral::i128_suffixed(*min),
+                    TokenLiteral::i128_suffixed(*max),
+                );
+                if optional {
+                    quote!(#p::optional_integer(#p::core::option::Option::Some(__raw), #min, #max)?)
+                } else {
+                    quote!(#p::integer(__raw, #min, #max)?)
+                }
+            }
+            _ => quote!(#p::verbatim::<#ty>(__raw)?),
+        }
+    }
+
+    /// A field a rule tests, borrowed into its binding.
+    fn tested(&self, field: &Field, raw: &TokenStream) -> TokenStream {
+        let p = self.p;
+        let binding = format_ident!("__field_{}", code::rust_name(field));
+        let kind = kind_of(&field.ty, false);
+        let none = quote!(return #p::core::option::Option::None);
+        if kind.optional {
+            let read = match &kind.base {
+                Base::Str => quote!(#p::optional_text(#raw)?),
+                Base::Int { min, max } => {
+                    let (min, max) = (
+                        TokenLiteral::i128_suffixed(*min),
+                        TokenLiteral::i128_suffixed(*max),
+                    );
+                    quote!(#p::optional_integer(#raw, #min, #max)?)
+                }
+                _ => {
+                    let ty = &field.ty;
+                    quote! {
+                        match #raw {
+                            #p::core::option::Option::Some(__raw) => #p::verbatim::<#ty>(__raw)?,
+                            #p::core::option::Option::None => #p::core::option::Option::None,
+                        }
+                    }
+                }
+            };
+            return quote!(let #binding = &#read;);
+        }
+        let (read, default) = match &kind.base {
+            Base::Str => (
+                quote!(#p::text(__raw)?),
+                quote!(#p::Text(#p::std::borrow::Cow::Borrowed(""))),
+            ),
+            Base::Int { min, max } => {
+                let (min, max) = (
+                    TokenLiteral::i128_suffixed(*min),
+                    TokenLiteral::i128_suffixed(*max),
+                );
+                (quote!(#p::integer(__raw, #min, #max)?), quote!(0i128))
+            }
+            _ => {
+                let ty = &field.ty;
+                (
+                    quote!(#p::verbatim::<#ty>(__raw)?),
+                    quote!(<#ty as #p::core::default::Default>::default()),
+                )
+            }
+        };
+        let absent = match field.default {
+            FieldDefault::None => none,
+            FieldDefault::Default => default,
+            // A default function's value is the owned path's to compute.
+            FieldDefault::Path(_) => none,
+        };
+        quote! {
+            let #binding = &match #raw {
+                #p::core::option::Option::Some(__raw) => #read,
+                #p::core::option::Option::None => #absent,
+            };
+        }
+    }
+}

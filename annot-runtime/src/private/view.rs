@@ -1,0 +1,183 @@
+//! The borrowing path from arguments text to an outcome: one pass over the
+//! argument object collects each known member as raw JSON text, then each
+//! member is read as the field's type, strings borrowed from the text when
+//! they hold no escape. No `serde_json::Value` tree, no owned `String` for
+//! the fields rules test.
+//!
+//! Every function answers `None` for anything it does not accept; generated
+//! code then takes the owned path (`from_arguments_str`), which gives the
+//! error, so the borrowing path never decides whether arguments are valid
+//! on its own: it only has to accept nothing the owned path refuses.
+
+use std::borrow::Cow;
+
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Number, Value};
+
+/// A JSON string, borrowed from the text when it has no escape.
+#[derive(Debug)]
+pub struct Text<'a>(pub Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(text)))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(text)))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
+
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The members of the argument object named in `names`, as raw text, slot
+/// `i` for `names[i]`; `None` when the text is not one JSON object, or a
+/// member is not in `names` or comes twice (the owned path decides those).
+pub fn members<'a, const N: usize>(
+    text: &'a str,
+    names: &[&str; N],
+) -> Option<[Option<&'a RawValue>; N]> {
+    struct Members<'n, const N: usize>(&'n [&'n str; N]);
+    impl<'de, const N: usize> Visitor<'de> for Members<'_, N> {
+        type Value = [Option<&'de RawValue>; N];
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut slots = [None; N];
+            while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                let slot = self.0.iter().position(|name| *name == key);
+                match slot {
+                    Some(slot) if slots[slot].is_none() => {
+                        slots[slot] = Some(map.next_value::<&'de RawValue>()?);
+                    }
+                    // Unknown or repeated: the owned path says what is wrong.
+                    _ => return Err(de::Error::custom("left to the owned path")),
+                }
+            }
+            Ok(slots)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let slots = deserializer.deserialize_map(Members(names)).ok()?;
+    deserializer.end().ok()?;
+    Some(slots)
+}
+
+/// Whether the present members are all in `allowed` (bit `i` is slot `i`).
+pub fn only<const N: usize>(slots: &[Option<&RawValue>; N], allowed: u64) -> bool {
+    slots
+        .iter()
+        .enumerate()
+        .all(|(index, slot)| slot.is_none() || allowed & (1 << index) != 0)
+}
+
+/// A string member (`Option<&RawValue>` for an optional field: absent or
+/// `null` is `Some(None)`).
+pub fn text(raw: &RawValue) -> Option<Text<'_>> {
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// An optional string member.
+pub fn optional_text(raw: Option<&RawValue>) -> Option<Option<Text<'_>>> {
+    match raw {
+        None => Some(None),
+        Some(raw) => serde_json::from_str(raw.get()).ok(),
+    }
+}
+
+/// An integer member in `min..=max`, integral floats read as integers as the
+/// owned path does.
+pub fn integer(raw: &RawValue, min: i128, max: i128) -> Option<i128> {
+    let number: Number = serde_json::from_str(raw.get()).ok()?;
+    let value = match (number.as_i64(), number.as_u64()) {
+        (Some(value), _) => i128::from(value),
+        (None, Some(value)) => i128::from(value),
+        (None, None) => {
+            let integer = super::as_integer(&number)?;
+            integer
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| integer.as_u64().map(i128::from))?
+        }
+    };
+    (min..=max).contains(&value).then_some(value)
+}
+
+/// An optional integer member.
+pub fn optional_integer(raw: Option<&RawValue>, min: i128, max: i128) -> Option<Option<i128>> {
+    match raw {
+        None => Some(None),
+        Some(raw) if raw.get() == "null" => Some(None),
+        Some(raw) => integer(raw, min, max).map(Some),
+    }
+}
+
+/// A member of a type that holds no integer (a float, a bool, a
+/// `serde_json::Value`...), read from its text as the owned path reads it.
+pub fn verbatim<T: DeserializeOwned>(raw: &RawValue) -> Option<T> {
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// A member of any other type, read as the owned path reads it: through a
+/// `Value`, with integral floats read as integers. Allocates; only for
+/// fields no rule tests.
+pub fn rewritten<T: DeserializeOwned>(raw: &RawValue) -> Option<T> {
+    let value: Value = serde_json::from_str(raw.get()).ok()?;
+    super::deserialize::<T>(&value, "").ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_borrow_and_refuse_what_they_do_not_know() {
+        let slots = members(r#"{"b": [1, 2], "a": "x\"y"}"#, &["a", "b", "c"]).unwrap();
+        assert_eq!(slots[1].unwrap().get(), "[1, 2]");
+        assert!(slots[2].is_none());
+        assert_eq!(text(slots[0].unwrap()).unwrap().as_ref(), "x\"y");
+        assert!(text(slots[1].unwrap()).is_none());
+        let plain = members(r#"{"a":"plain"}"#, &["a"]).unwrap();
+        assert!(matches!(
+            text(plain[0].unwrap()).unwrap().0,
+            Cow::Borrowed("plain")
+        ));
+        assert!(members(r#"{"a":1,"a":2}"#, &["a"]).is_none());
+        assert!(members(r#"{"z":1}"#, &["a"]).is_none());
+        assert!(members(r#"[1]"#, &["a"]).is_none());
+        assert!(members(r#"{"a":1} x"#, &["a"]).is_none());
+        assert!(only(&plain, 0b1) && !only(&plain, 0b10));
+    }
+
+    #[test]
+    fn integers_as_the_owned_path_reads_them() {
+        let read = |text: &str| integer(&RawValue::from_string(text.into()).unwrap(), 0, 255);
+        assert_eq!(read("7"), Some(7));
+        assert_eq!(read("7.0"), Some(7));
+        assert_eq!(read("-0.0"), Some(0));
+        assert_eq!(read("7.5"), None);
+        assert_eq!(read("256"), None);
+        assert_eq!(read("-1"), None);
+        assert_eq!(read("\"7\""), None);
+        let null = RawValue::from_string("null".into()).unwrap();
+        assert_eq!(optional_integer(Some(&null), 0, 1), Some(None));
+    }
+}
