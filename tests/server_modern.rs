@@ -171,20 +171,10 @@ fn tools_resolve_answers_the_extension_shape_with_server_info() {
     let result = client.result("tools/resolve", params, extension_capabilities());
     assert_extension("ResolveToolResult", &result);
     assert_mcp_2026("Result", &result);
-    assert_eq!(
-        result,
-        json!({
-            "resultType": "complete",
-            "name": "manage_files",
-            "annotations": {
-                "readOnlyHint": false,
-                "destructiveHint": true,
-                "idempotentHint": true,
-                "openWorldHint": false
-            },
-            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "annot-test", "version": "1.2.3"}}
-        })
-    );
+    let mut expected = tools::manage_files_delete_resolved();
+    expected["_meta"] =
+        json!({"io.modelcontextprotocol/serverInfo": {"name": "annot-test", "version": "1.2.3"}});
+    assert_eq!(result, expected);
     // Dialect A answers 2026-07-28 requests too, with resultType.
     let params = json!({"name": "manage_files", "arguments": read("x")});
     let result = client.result("tools/annotations", params, json!({}));

@@ -132,19 +132,7 @@ fn dialect_c_answers_when_the_request_carries_the_extension() {
         }),
     );
     assert_extension("ResolveToolResult", &result);
-    assert_eq!(
-        result,
-        json!({
-            "resultType": "complete",
-            "name": "manage_files",
-            "annotations": {
-                "readOnlyHint": false,
-                "destructiveHint": true,
-                "idempotentHint": true,
-                "openWorldHint": false
-            }
-        })
-    );
+    assert_eq!(result, tools::manage_files_delete_resolved());
 
     // The next request without per-request capabilities is B again.
     let result = client.result(

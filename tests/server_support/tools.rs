@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use annot::__private as private;
 use annot::server::{Server, ServerBuilder, ToolError, ToolOutput};
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Seed 003's `manage_files`: four actions on a path.
 #[derive(Debug, PartialEq)]
@@ -283,4 +283,19 @@ pub fn server() -> (Server, Files) {
     let files = Files::default();
     let server = builder(files.clone()).build().unwrap();
     (server, files)
+}
+
+/// The extension's `tools/resolve` result for `manage_files` deleting a file,
+/// written out by hand from seed 003's table (no `_meta`).
+pub fn manage_files_delete_resolved() -> Value {
+    json!({
+        "resultType": "complete",
+        "name": "manage_files",
+        "annotations": {
+            "readOnlyHint": false,
+            "destructiveHint": true,
+            "idempotentHint": true,
+            "openWorldHint": false
+        }
+    })
 }

@@ -246,17 +246,7 @@ impl Connection {
                     && per_request.unwrap_or(self.session.extension == Stance::Offered);
                 tools::list(state, id, params, PageForm::of(false, extension))
             }
-            "tools/call" => tools::call(state, id, params, &asker),
-            METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-                tools::annotations(state, id, params, &asker)
-            }
-            METHOD_RESOLVE
-                if dialects.contains(Dialect::ResolveTool)
-                    || dialects.contains(Dialect::ToolResolutionExtension) =>
-            {
-                tools::resolve(state, id, params, &asker)
-            }
-            _ => Err(method_not_found(method)),
+            _ => tool_method(state, id, method, params, &asker),
         }
     }
 
@@ -282,18 +272,8 @@ impl Connection {
                 let extension = extension && dialects.contains(Dialect::ToolResolutionExtension);
                 tools::list(state, id, params, PageForm::of(true, extension))
             }
-            "tools/call" => tools::call(state, id, params, &asker),
-            METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-                tools::annotations(state, id, params, &asker)
-            }
-            METHOD_RESOLVE
-                if dialects.contains(Dialect::ResolveTool)
-                    || dialects.contains(Dialect::ToolResolutionExtension) =>
-            {
-                tools::resolve(state, id, params, &asker)
-            }
             // 2026-07-28 has no handshake and no ping.
-            _ => Err(method_not_found(method)),
+            _ => tool_method(state, id, method, params, &asker),
         }
     }
 
@@ -327,6 +307,31 @@ impl Connection {
             .position(|supported| *supported == version)
             .expect("negotiate_version returns a supported version");
         Ok(jsonrpc::result(id, &self.state.initialize_results[index]))
+    }
+}
+
+/// The methods both eras answer alike, `asker` telling them apart:
+/// `tools/call` and the resolution methods of the dialects the server enables.
+fn tool_method(
+    state: &ServerState,
+    id: &RawValue,
+    method: &str,
+    params: &Params<'_>,
+    asker: &Asker<'_>,
+) -> Result<Vec<u8>, RpcError> {
+    let dialects = state.dialects;
+    match method {
+        "tools/call" => tools::call(state, id, params, asker),
+        METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
+            tools::annotations(state, id, params, asker)
+        }
+        METHOD_RESOLVE
+            if dialects.contains(Dialect::ResolveTool)
+                || dialects.contains(Dialect::ToolResolutionExtension) =>
+        {
+            tools::resolve(state, id, params, asker)
+        }
+        _ => Err(method_not_found(method)),
     }
 }
 

@@ -352,10 +352,20 @@ mod tests {
 
     #[test]
     fn finds_lone_surrogate_escapes() {
-        for lone in [r#""\ud800""#, r#""\udfff""#, r#""\ud800\ud800""#, r#""\ud800\n""#] {
+        for lone in [
+            r#""\ud800""#,
+            r#""\udfff""#,
+            r#""\ud800\ud800""#,
+            r#""\ud800\n""#,
+        ] {
             assert!(escapes_lone_surrogate(lone), "{lone}");
         }
-        for fine in [r#""\ud800\udc00""#, r#""\\ud800""#, r#""\u0041\t""#, r#""x""#] {
+        for fine in [
+            r#""\ud800\udc00""#,
+            r#""\\ud800""#,
+            r#""\u0041\t""#,
+            r#""x""#,
+        ] {
             assert!(!escapes_lone_surrogate(fine), "{fine}");
         }
     }

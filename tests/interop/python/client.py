@@ -14,9 +14,8 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import traceback
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import anyio
 
@@ -34,6 +33,7 @@ from common import (
     TABLE,
     AnnotationsRequest,
     AnnotationsResult,
+    Checks,
     ExtensionResolveResult,
     ResolvedToolResult,
     ResolveParams,
@@ -84,12 +84,11 @@ class Tap:
 # --- The run ------------------------------------------------------------------
 
 
-class Run:
+class Run(Checks):
     def __init__(self, binary: str, schemas: Schemas) -> None:
+        super().__init__()
         self.binary = binary
         self.schemas = schemas
-        self.passed = 0
-        self.failed = 0
         self.root = Path(tempfile.mkdtemp(prefix="annot-interop-"))
         self.sandbox = self.root / "sandbox"
         self.sandbox.mkdir()
@@ -97,18 +96,6 @@ class Run:
         os.symlink(self.root / "outside.txt", self.sandbox / "escape")
         self.static: dict[str, Any] = {}
         self.received: list[dict[str, Any]] = []
-
-    async def check(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
-        try:
-            with anyio.fail_after(20):
-                await body()
-        except Exception as error:  # noqa: BLE001 - every failure is reported
-            self.failed += 1
-            print(f"FAIL {name}: {error}")
-            traceback.print_exc(limit=3, file=sys.stdout)
-        else:
-            self.passed += 1
-            print(f"ok   {name}")
 
     def server(self) -> StdioServerParameters:
         return StdioServerParameters(command=self.binary, args=[str(self.sandbox)])

@@ -1,12 +1,16 @@
 """What the Python interop clients share: wire names, the custom methods as a
-client of the SDK declares them, the vendored schemas, and the conservative
-bound of PROTOCOL.md section 4."""
+client of the SDK declares them, the vendored schemas, the conservative
+bound of PROTOCOL.md section 4, and the tally of named checks."""
 
 from __future__ import annotations
 
 import json
+import sys
+import traceback
 from pathlib import Path
-from typing import Any, Awaitable, Literal
+from typing import Any, Awaitable, Callable, Literal
+
+import anyio
 
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -172,3 +176,24 @@ async def expect_error(call: Awaitable[Any], code: int) -> MCPError:
         expect(error.code == code, f"expected error {code}, got {error.code}: {error.message}")
         return error
     raise AssertionError(f"expected error {code}, got a result")
+
+
+class Checks:
+    """Runs named checks, each within 20 seconds, and counts the outcomes;
+    a failure is printed with its traceback and the run goes on."""
+
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    async def check(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
+        try:
+            with anyio.fail_after(20):
+                await body()
+        except Exception as error:  # noqa: BLE001 - every failure is reported
+            self.failed += 1
+            print(f"FAIL {name}: {error}")
+            traceback.print_exc(limit=3, file=sys.stdout)
+        else:
+            self.passed += 1
+            print(f"ok   {name}")

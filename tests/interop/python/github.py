@@ -12,13 +12,11 @@ schemas. Ends with the line `github: N passed, N failed`.
 from __future__ import annotations
 
 import sys
-import traceback
 from pathlib import Path
-from typing import Any, Awaitable, Callable
 
 import anyio
 
-from common import EXTENSION, HINTS, MODERN, RAW, SERVER_INFO, ResolveParams, ResolveRequest, Schemas, expect
+from common import EXTENSION, HINTS, MODERN, RAW, SERVER_INFO, Checks, ResolveParams, ResolveRequest, Schemas, expect
 from mcp import Client, StdioServerParameters, types
 from mcp.client import advertise
 
@@ -26,24 +24,11 @@ AUTHORIZATION = "dev.annot/authorization"
 ALL_SCOPES = [{"type": "oauth2", "scopes": ["repo", "public_repo", "delete_repo", "admin:org"]}]
 
 
-class Run:
+class Run(Checks):
     def __init__(self, binary: str, schemas: Schemas) -> None:
+        super().__init__()
         self.server = StdioServerParameters(command=binary, args=[])
         self.schemas = schemas
-        self.passed = 0
-        self.failed = 0
-
-    async def check(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
-        try:
-            with anyio.fail_after(20):
-                await body()
-        except Exception as error:  # noqa: BLE001 - every failure is reported
-            self.failed += 1
-            print(f"FAIL {name}: {error}")
-            traceback.print_exc(limit=3, file=sys.stdout)
-        else:
-            self.passed += 1
-            print(f"ok   {name}")
 
     async def legacy(self) -> None:
         async with Client(self.server, mode="legacy") as client:
