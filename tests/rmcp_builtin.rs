@@ -26,7 +26,7 @@ async fn rmcp_client_against_the_built_in_stdio_server() {
         let transport = TokioChildProcess::new(command).expect("spawn the example");
         let session = async {
             let client = client.connect(transport).await;
-            exercise_server(&client, &sandbox.0, false).await;
+            exercise_server(&client, &sandbox.0).await;
             client.cancel().await.expect("close the session");
         };
         tokio::time::timeout(BOUND, session)

@@ -132,17 +132,14 @@ fn core(annotations: Annotations) -> [Option<bool>; 4] {
 /// session allows and checked against the tool's own resolver and the static
 /// bound, the error answers, and calls of every action.
 pub async fn exercise(client: &RunningService<RoleClient, Client>, sandbox: &std::path::Path) {
-    exercise_server(client, sandbox, true).await;
+    exercise_server(client, sandbox).await;
 }
 
-/// [`exercise`], against the rmcp adapter (`adapter`) or the built-in server.
-/// The adapter lists one form of each tool to every session, the extension's
-/// marker included; the built-in server lists that marker only to a client
-/// that declares the extension.
+/// [`exercise`], against the rmcp adapter or the built-in server: both list
+/// the extension's marker only to a client that declares the extension.
 pub async fn exercise_server(
     client: &RunningService<RoleClient, Client>,
     sandbox: &std::path::Path,
-    adapter: bool,
 ) {
     let Client {
         declares_extension,
@@ -172,7 +169,7 @@ pub async fn exercise_server(
         serde_json::from_value(listed_json["annotations"].clone()).unwrap();
     let declared = ManageFiles::STATIC_ANNOTATIONS;
     assert_eq!(core(listed_annotations.hints()), core(declared));
-    if adapter || declares_extension {
+    if declares_extension {
         assert_eq!(
             listed_json["_meta"][TOOL_RESOLUTION_EXTENSION],
             json!({"resolvable": true})

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::LIFT_META;
 use crate::AnnotatedTool;
-use crate::server::shared::listed_tools;
+use crate::server::shared::{Listing, listed_tools};
 use crate::server::{BuildError, Server, ToolError, ToolOutput};
 
 /// A tool that cannot be served through rmcp.
@@ -73,7 +73,7 @@ pub fn rmcp_tool<T: AnnotatedTool + 'static>() -> Result<RmcpTool, ToolConversio
     let server = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
         .tool(runs_through_rmcp::<T>)
         .build()?;
-    let (name, json) = listed_tools(&server)
+    let (name, json) = listed_tools(&server, Listing::All)
         .next()
         .expect("a server built with one tool lists it");
     listing(name, json)

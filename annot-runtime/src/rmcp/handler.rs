@@ -15,7 +15,10 @@ use super::tools::AnnotatedTools;
 /// Your rmcp [`ServerHandler`] with annotated tools added.
 ///
 /// - `tools/list` lists the annotated tools first (on the first page), then
-///   yours; a tool of yours with the name of an annotated tool is hidden.
+///   yours; a tool of yours with the name of an annotated tool is hidden. The
+///   annotated tools take the form the built-in server gives the same client:
+///   the extension's marker only when the request (or else the session)
+///   takes the extension up.
 /// - `tools/call` of an annotated tool parses and validates the arguments and
 ///   calls your [`HandleTool`](super::HandleTool) implementation with the typed
 ///   value; other calls go to your `call_tool`.
@@ -135,12 +138,13 @@ impl<H: ServerHandler> ServerHandler for Annotated<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let first_page = request.as_ref().is_none_or(|r| r.cursor.is_none());
+        let annotated = self.tools.list(&context);
         let mut result = self.handler.list_tools(request, context).await?;
         result
             .tools
             .retain(|tool| self.tools.get(&tool.name).is_none());
         if first_page {
-            let mut tools = self.tools.list();
+            let mut tools = annotated;
             tools.append(&mut result.tools);
             result.tools = tools;
         }

@@ -21,10 +21,11 @@ use serde_json::{Value, json};
 
 use super::LIFT_META;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
+use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
 use crate::server::shared::{
-    answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
-    listed_tools, panic_message, quote_message, unknown_tool,
+    Listing, answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
+    listed_tools, listing_for, panic_message, quote_message, unknown_tool,
 };
 use crate::server::{Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
@@ -67,8 +68,10 @@ type CallFn<S> =
 /// [`declare_capabilities`](Self::declare_capabilities) themselves.
 pub struct AnnotatedTools<S> {
     server: Server,
-    /// rmcp's view of each tool's listing, in listing order.
-    listed: Vec<RmcpTool>,
+    /// rmcp's view of each tool's listing, in listing order, one list per
+    /// [`Listing`] (by its index): the extension's marker only in the forms
+    /// for clients that take the extension up.
+    listed: [Vec<RmcpTool>; 4],
     calls: Vec<(&'static str, CallFn<S>)>,
 }
 
@@ -129,9 +132,12 @@ impl<S> AnnotatedToolsBuilder<S> {
     /// duplicate or empty name.
     pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
         let server = self.server.build()?;
-        let listed = listed_tools(&server)
-            .map(|(name, json)| listing(name, json))
-            .collect::<Result<_, _>>()?;
+        let mut listed: [Vec<RmcpTool>; 4] = Default::default();
+        for form in Listing::ALL {
+            listed[form.index()] = listed_tools(&server, form)
+                .map(|(name, json)| listing(name, json))
+                .collect::<Result<_, _>>()?;
+        }
         Ok(AnnotatedTools {
             server,
             listed,
@@ -155,14 +161,28 @@ impl<S> AnnotatedTools<S> {
         &self.server
     }
 
-    /// The tools as rmcp lists them, in registration order.
-    pub fn list(&self) -> Vec<RmcpTool> {
-        self.listed.clone()
+    /// The tools as rmcp lists them to the client of `context`, in
+    /// registration order, in the form the built-in server gives that client:
+    /// the extension's marker (and its `ResolvableTool` shape) only when the
+    /// request's own capabilities, or else the session's, take the extension
+    /// up; SEP-1862's marker only outside 2026-07-28.
+    pub fn list(&self, context: &RequestContext<RoleServer>) -> Vec<RmcpTool> {
+        let modern = context
+            .meta
+            .protocol_version()
+            .is_some_and(|version| version.as_str() >= MODERN_PROTOCOL_VERSION);
+        let capabilities = context
+            .client_capabilities()
+            .and_then(|capabilities| serde_json::to_value(capabilities).ok());
+        let form = listing_for(&self.server, modern, capabilities.as_ref());
+        self.listed[form.index()].clone()
     }
 
-    /// One tool as rmcp lists it.
+    /// One tool as rmcp sees it, every marker included.
     pub fn get(&self, name: &str) -> Option<&RmcpTool> {
-        self.listed.iter().find(|tool| tool.name == name)
+        self.listed[Listing::All.index()]
+            .iter()
+            .find(|tool| tool.name == name)
     }
 
     /// Runs a `tools/call` of an annotated tool: validates the arguments, then
@@ -254,7 +274,7 @@ impl<S> AnnotatedTools<S> {
         declared: &mut ServerCapabilities,
         meta: &mut Option<MetaObject>,
     ) {
-        if self.listed.is_empty() {
+        if self.listed[Listing::All.index()].is_empty() {
             return;
         }
         let mut capabilities = capabilities(&self.server);

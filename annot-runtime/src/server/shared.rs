@@ -6,7 +6,6 @@
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::listing::Listing;
 use super::negotiation::{Stance, stance};
 use super::raw::ParamsSlot;
 use super::tools::{Asker, Params};
@@ -17,13 +16,36 @@ pub(crate) use super::negotiation::argument_errors_are_tool_errors;
 pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
 pub(crate) use super::registry::panic_message;
 
-/// Every tool's name and `tools/list` JSON, in listing order.
-pub(crate) fn listed_tools(server: &Server) -> impl Iterator<Item = (&'static str, &str)> {
+pub(crate) use super::listing::Listing;
+
+/// Every tool's name and its `tools/list` JSON in the form `listing`, in
+/// listing order.
+pub(crate) fn listed_tools(
+    server: &Server,
+    listing: Listing,
+) -> impl Iterator<Item = (&'static str, &str)> {
     server
         .state
         .tools
         .iter()
-        .map(|tool| (tool.name(), tool.listed(Listing::All)))
+        .map(move |tool| (tool.name(), tool.listed(listing)))
+}
+
+/// The form of `tools/list` a [`Connection`](super::Connection) gives a
+/// request: `modern` for a 2026-07-28 request, `capabilities` the client's
+/// (the request's own, or else the session's). Only a client that takes up
+/// the extension sees its marker.
+pub(crate) fn listing_for(server: &Server, modern: bool, capabilities: Option<&Value>) -> Listing {
+    let extension = server
+        .state
+        .dialects
+        .contains(Dialect::ToolResolutionExtension)
+        && capabilities.is_some_and(|capabilities| stance(capabilities) == Stance::Offered);
+    match (modern, extension) {
+        (_, true) => Listing::Extension,
+        (true, false) => Listing::Modern,
+        (false, false) => Listing::Legacy,
+    }
 }
 
 /// The `capabilities` of this server's `initialize` result.
