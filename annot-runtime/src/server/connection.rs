@@ -5,6 +5,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
+
+use super::raw::Json;
 use serde_json::{Map, Value};
 
 use super::jsonrpc::{self, Incoming};
@@ -59,7 +61,10 @@ impl Connection {
     pub fn handle(&mut self, message: &[u8]) -> Option<Vec<u8>> {
         match jsonrpc::batch(message) {
             None => self.handle_one(message),
-            Some(Err(rejected)) => Some(jsonrpc::error(rejected.id.as_deref(), &rejected.error)),
+            Some(Err(rejected)) => Some(jsonrpc::error(
+                rejected.id.as_deref().map(Json::checked),
+                &rejected.error,
+            )),
             Some(Ok(messages)) => self.handle_batch(&messages),
         }
     }
@@ -122,7 +127,7 @@ impl Connection {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 return Ok(Some(jsonrpc::error(
-                    rejected.id.as_deref(),
+                    rejected.id.as_deref().map(Json::checked),
                     &rejected.error,
                 )));
             }
@@ -196,7 +201,7 @@ impl Connection {
     /// Answers a request whose params were read.
     fn request(
         &mut self,
-        id: &RawValue,
+        id: Json<'_>,
         method: &str,
         params: Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
@@ -220,7 +225,7 @@ impl Connection {
     /// A request of a handshake session.
     fn legacy(
         &mut self,
-        id: &RawValue,
+        id: Json<'_>,
         method: &str,
         params: &Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
@@ -253,7 +258,7 @@ impl Connection {
     /// A 2026-07-28 request: judged by its own `_meta` alone.
     fn modern(
         &self,
-        id: &RawValue,
+        id: Json<'_>,
         method: &str,
         params: &Params<'_>,
         extension: bool,
@@ -277,7 +282,7 @@ impl Connection {
         }
     }
 
-    fn initialize(&mut self, id: &RawValue, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
+    fn initialize(&mut self, id: Json<'_>, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
         if self.is_initialized() {
             return Err(RpcError::new(
                 error_code::INVALID_REQUEST,
@@ -314,7 +319,7 @@ impl Connection {
 /// `tools/call` and the resolution methods of the dialects the server enables.
 fn tool_method(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     method: &str,
     params: &Params<'_>,
     asker: &Asker<'_>,

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use serde_json::value::RawValue;
+use super::raw::Json;
 
 use super::raw::{self, Meta};
 use crate::Authorization;
@@ -72,7 +72,7 @@ pub(crate) fn extras(
         Some(capabilities) => {
             let extensions = raw::extensions(capabilities);
             let negotiated =
-                |settings: Option<&RawValue>| settings.is_some_and(raw::is_empty_object);
+                |settings: Option<Json<'_>>| settings.is_some_and(raw::is_empty_object);
             (
                 negotiated(extensions.annot_resolution),
                 negotiated(extensions.annot_authorization),

@@ -54,6 +54,7 @@ mod params;
 mod raw;
 mod registry;
 mod render;
+mod scan;
 #[cfg(feature = "rmcp")]
 pub(crate) mod shared;
 mod stdio;

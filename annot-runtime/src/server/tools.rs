@@ -9,11 +9,11 @@ use super::extras::{Extras, extras, result_meta};
 use super::modern::ModernForms;
 use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
 use super::pagination::PageForm;
+use super::raw::Json;
 use super::raw::{Fields, Meta};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
 use crate::protocol::{Dialect, RpcError, error_code};
-use serde_json::value::RawValue;
 
 /// Who asks, as far as the answer's shape goes.
 #[derive(Clone, Copy, Debug)]
@@ -40,7 +40,7 @@ pub(crate) struct Params<'a> {
 /// `tools/list`: a pre-rendered page in `form`.
 pub(crate) fn list(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     form: PageForm,
 ) -> Result<Vec<u8>, RpcError> {
@@ -53,7 +53,7 @@ pub(crate) fn list(
 /// failure or panic as an `isError` result.
 pub(crate) fn call(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -94,7 +94,7 @@ pub(crate) fn call(
 /// `tools/annotations` (dialect A).
 pub(crate) fn annotations(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -106,7 +106,7 @@ pub(crate) fn annotations(
 /// whatever its arguments.
 pub(crate) fn resolve(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -121,7 +121,7 @@ pub(crate) fn resolve(
 
 fn answer_resolution(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     dialect: Dialect,
     asker: &Asker<'_>,
