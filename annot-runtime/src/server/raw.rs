@@ -236,7 +236,7 @@ struct Capabilities<'a> {
 }
 
 /// The extensions this server knows, each with its settings.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Extensions<'a> {
     #[serde(rename = "io.modelcontextprotocol/tool-resolution")]
     #[serde(default, borrow, deserialize_with = "present")]
@@ -252,6 +252,22 @@ pub(crate) struct Extensions<'a> {
 /// The extensions a capabilities object (any JSON value) declares; nothing
 /// for one that is not an object or cannot be read.
 pub(crate) fn extensions(capabilities: Json<'_>) -> Extensions<'_> {
+    match super::scan::extensions(capabilities) {
+        Some(extensions) => {
+            debug_assert_eq!(
+                read_extensions(capabilities),
+                extensions,
+                "the hot-path reader and serde_json read {} differently",
+                capabilities.get()
+            );
+            extensions
+        }
+        None => read_extensions(capabilities),
+    }
+}
+
+/// [`extensions`], read with serde_json.
+fn read_extensions(capabilities: Json<'_>) -> Extensions<'_> {
     if !is_object(capabilities) {
         return Extensions::default();
     }

@@ -12,16 +12,12 @@
 //! message it reads.
 
 use super::jsonrpc::Envelope;
-use super::raw::{Fields, Json, Meta, MetaSlot, ParamsSlot};
+use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot, is_object};
 
 /// The envelope of a message (UTF-8 text), or `None` when the message is not
 /// of the shape this reader takes.
 pub(crate) fn envelope(text: &str) -> Option<Envelope<'_>> {
-    let mut scan = Scan {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-    };
+    let mut scan = Scan::new(text);
     let mut envelope = Envelope::default();
     let mut params = false;
     scan.object(|scan, key| match key {
@@ -40,6 +36,32 @@ pub(crate) fn envelope(text: &str) -> Option<Envelope<'_>> {
     })?;
     scan.ws();
     (scan.pos == scan.bytes.len()).then_some(envelope)
+}
+
+/// The extensions a capabilities object (checked JSON of any type) declares,
+/// as [`raw::extensions`](super::raw::extensions) reads them, or `None` when
+/// it is not of the shape this reader takes.
+pub(crate) fn extensions(capabilities: Json<'_>) -> Option<Extensions<'_>> {
+    let mut declared = None;
+    if is_object(capabilities) {
+        Scan::new(capabilities.get()).object(|scan, key| match key {
+            "extensions" => once(&mut declared, scan.value()?),
+            _ => scan.skip(),
+        })?;
+    }
+    let mut extensions = Extensions::default();
+    let Some(declared) = declared.filter(|declared| is_object(*declared)) else {
+        return Some(extensions);
+    };
+    Scan::new(declared.get()).object(|scan, key| match key {
+        "io.modelcontextprotocol/tool-resolution" => {
+            once(&mut extensions.tool_resolution, scan.value()?)
+        }
+        "dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
+        "dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
+        _ => scan.skip(),
+    })?;
+    Some(extensions)
 }
 
 /// Sets a member read for the first time; `None` for a repeated one.
@@ -63,6 +85,14 @@ struct Scan<'a> {
 const MAX_DEPTH: u32 = 128;
 
 impl<'a> Scan<'a> {
+    fn new(text: &'a str) -> Self {
+        Scan {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -346,6 +376,23 @@ mod tests {
     }
 
     #[test]
+    fn reads_extensions() {
+        let caps = Json::checked(
+            r#"{"roots":{},"extensions":{"x/y":[1],"io.modelcontextprotocol/tool-resolution":{ },"dev.annot/authorization":{"a":1}}}"#,
+        );
+        let read = extensions(caps).unwrap();
+        assert_eq!(read.tool_resolution.unwrap().get(), "{ }");
+        assert_eq!(read.annot_authorization.unwrap().get(), r#"{"a":1}"#);
+        assert_eq!(read.annot_resolution, None);
+        for nothing in ["7", "{}", r#"{"extensions":[]}"#, r#"{"extensions":null}"#] {
+            assert_eq!(
+                extensions(Json::checked(nothing)),
+                Some(Extensions::default())
+            );
+        }
+    }
+
+    #[test]
     fn gives_up_on_anything_else() {
         for text in [
             r#"{"id":1,"id":2}"#,
@@ -374,6 +421,10 @@ mod tests {
         ] {
             assert!(envelope(text).is_none(), "{text}");
         }
+        let repeated = Json::checked(r#"{"extensions":{},"extensions":{}}"#);
+        assert!(extensions(repeated).is_none());
+        let escaped = Json::checked(r#"{"extensions":{"dev.annot\/resolution":{}}}"#);
+        assert!(extensions(escaped).is_none());
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(129), "]".repeat(129));
         assert!(envelope(&deep).is_none());
         let deep_enough = format!("{{\"a\":{}{}}}", "[".repeat(128), "]".repeat(128));
