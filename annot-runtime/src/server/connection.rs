@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use super::raw::Json;
 use serde_json::{Map, Value};
 
+use super::extras::Negotiated;
 use super::jsonrpc::{self, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, raw_stance, stance};
@@ -39,6 +40,8 @@ struct Session {
     client_info: Option<Value>,
     /// What the client's capabilities said about the tool-resolution extension.
     extension: Stance,
+    /// Which of this project's extensions they took up.
+    annot_extensions: Negotiated,
     /// `notifications/initialized` arrived.
     initialized_notified: bool,
 }
@@ -234,7 +237,7 @@ impl Connection {
         let asker = Asker {
             modern: false,
             session: self.session.extension,
-            session_capabilities: self.session.client_capabilities.as_ref(),
+            session_extensions: self.session.annot_extensions,
             protocol_version: self.session.protocol_version,
         };
         match method {
@@ -268,7 +271,7 @@ impl Connection {
         let asker = Asker {
             modern: true,
             session: Stance::Absent,
-            session_capabilities: None,
+            session_extensions: Negotiated::default(),
             protocol_version: Some(MODERN_PROTOCOL_VERSION),
         };
         match method {
@@ -303,6 +306,7 @@ impl Connection {
         self.session = Session {
             protocol_version: Some(version),
             extension: stance(&capabilities),
+            annot_extensions: Negotiated::of(&capabilities),
             client_capabilities: Some(capabilities),
             client_info,
             initialized_notified: false,

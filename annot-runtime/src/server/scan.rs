@@ -141,9 +141,8 @@ impl<'a> Scan<'a> {
     /// A member name without escapes.
     fn key(&mut self) -> Option<&'a str> {
         let start = self.pos + 1;
-        self.string()?;
-        let key = &self.text[start..self.pos - 1];
-        (!key.contains('\\')).then_some(key)
+        let escaped = self.string()?;
+        (!escaped).then(|| &self.text[start..self.pos - 1])
     }
 
     /// One value, as its text.
@@ -223,7 +222,9 @@ impl<'a> Scan<'a> {
                         continue;
                     }
                 }
-                b'"' => self.string()?,
+                b'"' => {
+                    self.string()?;
+                }
                 b't' => self.literal(b"true")?,
                 b'f' => self.literal(b"false")?,
                 b'n' => self.literal(b"null")?,
@@ -264,19 +265,24 @@ impl<'a> Scan<'a> {
         self.eat(b':')
     }
 
-    /// A string, its quotes included. Gives up on `\u` escapes (serde_json
-    /// decides about surrogates) and control characters.
-    fn string(&mut self) -> Option<()> {
+    /// A string, its quotes included; says whether it has escapes. Gives up
+    /// on `\u` escapes (serde_json decides about surrogates) and control
+    /// characters.
+    fn string(&mut self) -> Option<bool> {
         self.eat(b'"')?;
+        let mut escaped = false;
         loop {
             self.to_special();
             match self.peek()? {
                 b'"' => {
                     self.pos += 1;
-                    return Some(());
+                    return Some(escaped);
                 }
                 b'\\' => match self.bytes.get(self.pos + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.pos += 2,
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        escaped = true;
+                        self.pos += 2;
+                    }
                     _ => return None,
                 },
                 _ => return None,

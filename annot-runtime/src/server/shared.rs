@@ -6,6 +6,7 @@
 use super::raw::Json;
 use serde_json::Value;
 
+use super::extras::Negotiated;
 use super::negotiation::{Stance, stance};
 use super::raw::ParamsSlot;
 use super::tools::{Asker, Params};
@@ -86,7 +87,7 @@ pub(crate) fn answer_resolution(
     let asker = Asker {
         modern: false,
         session: client_capabilities.map_or(Stance::Absent, stance),
-        session_capabilities: client_capabilities,
+        session_extensions: client_capabilities.map_or_else(Negotiated::default, Negotiated::of),
         protocol_version: None,
     };
     match method {

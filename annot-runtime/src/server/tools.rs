@@ -3,9 +3,7 @@
 //! Each reads the request's params as borrowed slices ([`Fields`], [`Meta`])
 //! and hands the arguments to the tool's parser as text.
 
-use serde_json::Value;
-
-use super::extras::{Extras, extras, result_meta};
+use super::extras::{Extras, Negotiated, extras, result_meta};
 use super::modern::ModernForms;
 use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
 use super::pagination::PageForm;
@@ -24,8 +22,9 @@ pub(crate) struct Asker<'a> {
     /// What `initialize` said about the extension (`Absent` for a 2026-07-28
     /// request, which never looks at the session).
     pub session: Stance,
-    /// The capabilities `initialize` sent (`None` for a 2026-07-28 request).
-    pub session_capabilities: Option<&'a Value>,
+    /// This project's extensions `initialize` negotiated (none for a
+    /// 2026-07-28 request).
+    pub session_extensions: Negotiated,
     /// The protocol version whose rules apply to `tools/call` errors.
     pub protocol_version: Option<&'a str>,
 }
@@ -134,7 +133,7 @@ fn answer_resolution(
     let extras = extras(
         dialect,
         state.extensions,
-        asker.session_capabilities,
+        asker.session_extensions,
         params.meta.as_ref(),
     );
     let tool: &ToolEntry = state
