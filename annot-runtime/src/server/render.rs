@@ -14,8 +14,11 @@ use crate::protocol::{ExtensionResolveResult, ResolvedToolAnnotations};
 pub(crate) struct Fragments {
     /// By the ten hints packed into one integer ([`hint_key`]), then by title:
     /// hashing one integer is cheaper than hashing the whole value.
-    rendered: HashMap<u32, Vec<(Option<&'static str>, Box<str>)>, BuildHasherDefault<FxHasher>>,
+    rendered: HashMap<u32, Vec<Titled>, BuildHasherDefault<FxHasher>>,
 }
+
+/// One rendered value: its title, and its JSON.
+type Titled = (Option<&'static str>, Box<str>);
 
 impl Fragments {
     /// Renders `annotations` unless it already is.

@@ -272,7 +272,7 @@ impl<'a> Scan<'a> {
         self.eat(b'"')?;
         let mut escaped = false;
         loop {
-            self.to_special();
+            self.skip_plain();
             match self.peek()? {
                 b'"' => {
                     self.pos += 1;
@@ -292,7 +292,7 @@ impl<'a> Scan<'a> {
 
     /// Moves to the next `"`, `\` or control character (or the end), eight
     /// bytes at a time while none is in sight.
-    fn to_special(&mut self) {
+    fn skip_plain(&mut self) {
         const ONES: u64 = u64::from_ne_bytes([1; 8]);
         const HIGH: u64 = ONES << 7;
         // Nonzero when some byte of `word` is zero (exact for the first one).
