@@ -269,49 +269,29 @@ impl<'a> Scan<'a> {
     /// on `\u` escapes (serde_json decides about surrogates) and control
     /// characters.
     fn string(&mut self) -> Option<bool> {
-        self.eat(b'"')?;
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        if bytes.get(pos) != Some(&b'"') {
+            return None;
+        }
+        pos += 1;
         let mut escaped = false;
         loop {
-            self.skip_plain();
-            match self.peek()? {
+            pos = plain_end(bytes, pos);
+            match *bytes.get(pos)? {
                 b'"' => {
-                    self.pos += 1;
+                    self.pos = pos + 1;
                     return Some(escaped);
                 }
-                b'\\' => match self.bytes.get(self.pos + 1)? {
+                b'\\' => match bytes.get(pos + 1)? {
                     b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                         escaped = true;
-                        self.pos += 2;
+                        pos += 2;
                     }
                     _ => return None,
                 },
                 _ => return None,
             }
-        }
-    }
-
-    /// Moves to the next `"`, `\` or control character (or the end), eight
-    /// bytes at a time while none is in sight.
-    fn skip_plain(&mut self) {
-        const ONES: u64 = u64::from_ne_bytes([1; 8]);
-        const HIGH: u64 = ONES << 7;
-        // Nonzero when some byte of `word` is zero (exact for the first one).
-        let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
-        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
-            let word = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-            let special = zero(word ^ (ONES * u64::from(b'"')))
-                | zero(word ^ (ONES * u64::from(b'\\')))
-                | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
-            if special != 0 {
-                break;
-            }
-            self.pos += 8;
-        }
-        while let Some(byte) = self.peek() {
-            if byte == b'"' || byte == b'\\' || byte < 0x20 {
-                return;
-            }
-            self.pos += 1;
         }
     }
 
@@ -354,6 +334,33 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// Where the plain part of a string starting at `pos` ends: the position of
+/// the next `"`, `\` or control character, or the end of `bytes`. Eight bytes
+/// at a time: in each little-endian word, the lowest flagged byte is exact
+/// (a false flag can only follow a true one).
+fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let special = zero(word ^ (ONES * u64::from(b'"')))
+            | zero(word ^ (ONES * u64::from(b'\\')))
+            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
+        if special != 0 {
+            return pos + special.trailing_zeros() as usize / 8;
+        }
+        pos += 8;
+    }
+    while let Some(&byte) = bytes.get(pos) {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,6 +386,23 @@ mod tests {
         );
         let null = envelope(r#"{"id":"a","method":"m","params":null}"#).unwrap();
         assert_eq!(null.params, ParamsSlot::Absent);
+    }
+
+    #[test]
+    fn finds_the_end_of_plain_text() {
+        for (text, end) in [
+            ("abcdefghij\"", 10),
+            ("abc\"defghijklmnop", 3),
+            ("abcdefgh\\ijk", 8),
+            ("\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\"", 10),
+            ("abcdefg\u{1}xyz", 7),
+            ("a\"b\"cdefghijk", 1),
+            ("abcdefghijklmnop", 16),
+            ("", 0),
+        ] {
+            assert_eq!(plain_end(text.as_bytes(), 0), end, "{text:?}");
+        }
+        assert_eq!(plain_end(b"\"xxxxxxxx\"", 1), 9);
     }
 
     #[test]
