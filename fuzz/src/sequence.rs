@@ -211,11 +211,15 @@ fn negotiated_version(initialize: &Value) -> Option<&'static str> {
         .find(|version| initialize["result"]["protocolVersion"] == *version)
 }
 
-/// Whether `initialize` named the extension with settings: it is then
-/// unsupported (PROTOCOL.md section 3).
+/// Whether `initialize` named the extension with settings (any value but an
+/// empty object, `null` included): it is then unsupported (PROTOCOL.md
+/// section 3).
 fn names_extension_with_settings(capabilities: &Value) -> bool {
-    let settings = &capabilities["extensions"][annot::protocol::TOOL_RESOLUTION_EXTENSION];
-    !settings.is_null() && !offers_extension(capabilities)
+    let named = capabilities
+        .get("extensions")
+        .and_then(|extensions| extensions.get(annot::protocol::TOOL_RESOLUTION_EXTENSION))
+        .is_some();
+    named && !offers_extension(capabilities)
 }
 
 /// Whether capabilities take the tool-resolution extension up: only an empty
