@@ -9,12 +9,16 @@
 //! Beside `tools/list` and the extension's `tools/resolve` (negotiated in
 //! `initialize`, and per request at 2026-07-28) stands their floor: reading the
 //! same request once with `serde_json::from_slice::<serde::de::IgnoredAny>`
-//! and copying the same response bytes, the least any server must do.
+//! and copying the same response bytes, the least any server must do; and,
+//! beside the extension's `tools/resolve`, the part of it that is the tool's
+//! own: parsing the same arguments' text and resolving them, through the
+//! `AnnotatedTool` entry point the server calls.
 
 mod support;
 
 use std::hint::black_box;
 
+use annot::AnnotatedTool;
 use annot::server::{Connection, Server, ToolOutput};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
@@ -201,6 +205,19 @@ fn requests(c: &mut Criterion) {
         &requests,
         &resolved,
     );
+    let arguments: Vec<String> = support::manage_files_arguments()
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    let mut next = 0;
+    group.bench_function("c_tools_resolve_extension_arguments", |b| {
+        b.iter(|| {
+            next = (next + 1) % arguments.len();
+            let parsed = ManageFiles::from_arguments_str(black_box(&arguments[next]))
+                .expect("valid arguments");
+            black_box((parsed.resolve(), parsed.resolve_authorization()))
+        })
+    });
     let requests = modern_resolve_requests();
     let resolved = bench_requests(
         &mut group,

@@ -339,7 +339,7 @@ pub fn readable_id(message: &Value) -> Option<&Value> {
 /// client's response.
 fn members_only(message: &[u8]) -> Option<(bool, bool, bool)> {
     use serde_json::value::RawValue;
-    let members: std::collections::BTreeMap<&str, &RawValue> =
+    let members: std::collections::BTreeMap<String, &RawValue> =
         serde_json::from_slice(message).ok()?;
     let method = members
         .get("method")
@@ -353,7 +353,7 @@ fn members_only(message: &[u8]) -> Option<(bool, bool, bool)> {
 fn has_unreadable_string_id(message: &[u8]) -> bool {
     use serde_json::value::RawValue;
     let Ok(members) =
-        serde_json::from_slice::<std::collections::BTreeMap<&str, &RawValue>>(message)
+        serde_json::from_slice::<std::collections::BTreeMap<String, &RawValue>>(message)
     else {
         return false;
     };
@@ -372,7 +372,7 @@ fn parse_error_without_id(response: &[u8]) -> bool {
 /// other members a `Value` cannot hold (`1e400`, a lone surrogate).
 fn readable_id_of_members(message: &[u8]) -> Option<Value> {
     use serde_json::value::RawValue;
-    let members: std::collections::BTreeMap<&str, &RawValue> =
+    let members: std::collections::BTreeMap<String, &RawValue> =
         serde_json::from_slice(message).ok()?;
     let request = members.get("jsonrpc").map(|version| version.get()) == Some("\"2.0\"")
         && members

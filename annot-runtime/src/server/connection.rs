@@ -5,8 +5,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
+
+use super::raw::Json;
 use serde_json::{Map, Value};
 
+use super::extras::Negotiated;
 use super::jsonrpc::{self, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, raw_stance, stance};
@@ -37,6 +40,8 @@ struct Session {
     client_info: Option<Value>,
     /// What the client's capabilities said about the tool-resolution extension.
     extension: Stance,
+    /// Which of this project's extensions they took up.
+    annot_extensions: Negotiated,
     /// `notifications/initialized` arrived.
     initialized_notified: bool,
 }
@@ -59,7 +64,10 @@ impl Connection {
     pub fn handle(&mut self, message: &[u8]) -> Option<Vec<u8>> {
         match jsonrpc::batch(message) {
             None => self.handle_one(message),
-            Some(Err(rejected)) => Some(jsonrpc::error(rejected.id.as_deref(), &rejected.error)),
+            Some(Err(rejected)) => Some(jsonrpc::error(
+                rejected.id.as_deref().map(Json::checked),
+                &rejected.error,
+            )),
             Some(Ok(messages)) => self.handle_batch(&messages),
         }
     }
@@ -122,7 +130,7 @@ impl Connection {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 return Ok(Some(jsonrpc::error(
-                    rejected.id.as_deref(),
+                    rejected.id.as_deref().map(Json::checked),
                     &rejected.error,
                 )));
             }
@@ -196,7 +204,7 @@ impl Connection {
     /// Answers a request whose params were read.
     fn request(
         &mut self,
-        id: &RawValue,
+        id: Json<'_>,
         method: &str,
         params: Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
@@ -220,7 +228,7 @@ impl Connection {
     /// A request of a handshake session.
     fn legacy(
         &mut self,
-        id: &RawValue,
+        id: Json<'_>,
         method: &str,
         params: &Params<'_>,
     ) -> Result<Vec<u8>, RpcError> {
@@ -229,7 +237,7 @@ impl Connection {
         let asker = Asker {
             modern: false,
             session: self.session.extension,
-            session_capabilities: self.session.client_capabilities.as_ref(),
+            session_extensions: self.session.annot_extensions,
             protocol_version: self.session.protocol_version,
         };
         match method {
@@ -253,7 +261,7 @@ impl Connection {
     /// A 2026-07-28 request: judged by its own `_meta` alone.
     fn modern(
         &self,
-        id: &RawValue,
+        id: Json<'_>,
         method: &str,
         params: &Params<'_>,
         extension: bool,
@@ -263,7 +271,7 @@ impl Connection {
         let asker = Asker {
             modern: true,
             session: Stance::Absent,
-            session_capabilities: None,
+            session_extensions: Negotiated::default(),
             protocol_version: Some(MODERN_PROTOCOL_VERSION),
         };
         match method {
@@ -277,7 +285,7 @@ impl Connection {
         }
     }
 
-    fn initialize(&mut self, id: &RawValue, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
+    fn initialize(&mut self, id: Json<'_>, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
         if self.is_initialized() {
             return Err(RpcError::new(
                 error_code::INVALID_REQUEST,
@@ -298,6 +306,7 @@ impl Connection {
         self.session = Session {
             protocol_version: Some(version),
             extension: stance(&capabilities),
+            annot_extensions: Negotiated::of(&capabilities),
             client_capabilities: Some(capabilities),
             client_info,
             initialized_notified: false,
@@ -314,7 +323,7 @@ impl Connection {
 /// `tools/call` and the resolution methods of the dialects the server enables.
 fn tool_method(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     method: &str,
     params: &Params<'_>,
     asker: &Asker<'_>,

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use serde_json::value::RawValue;
+use super::raw::Json;
 
 use super::raw::{self, Meta};
 use crate::Authorization;
@@ -51,14 +51,39 @@ pub(crate) struct Extras {
     pub authorization: bool,
 }
 
+/// Which of this project's extensions a client's capabilities take up (each
+/// named with empty settings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Negotiated {
+    pub resolution: bool,
+    pub authorization: bool,
+}
+
+impl Negotiated {
+    /// Read once from the capabilities `initialize` sent.
+    pub fn of(capabilities: &Value) -> Self {
+        let negotiated = |key: &str| {
+            capabilities
+                .get("extensions")
+                .and_then(|extensions| extensions.get(key))
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+        };
+        Negotiated {
+            resolution: negotiated(ANNOT_META),
+            authorization: negotiated(AUTHORIZATION_EXTENSION),
+        }
+    }
+}
+
 /// Decides the extras of one request in `dialect`: the client asked for the
 /// explanation with `params._meta["dev.annot/resolution"].explain`; in
 /// dialect C each key also needs the extension negotiated, on the request
-/// (per-request capabilities) or else in `initialize`.
+/// (per-request capabilities) or else in `initialize` (`session`).
 pub(crate) fn extras(
     dialect: Dialect,
     advertised: AnnotExtensions,
-    session_capabilities: Option<&Value>,
+    session: Negotiated,
     request_meta: Option<&Meta<'_>>,
 ) -> Extras {
     let asked = raw::asks_explanation(request_meta);
@@ -72,22 +97,13 @@ pub(crate) fn extras(
         Some(capabilities) => {
             let extensions = raw::extensions(capabilities);
             let negotiated =
-                |settings: Option<&RawValue>| settings.is_some_and(raw::is_empty_object);
+                |settings: Option<Json<'_>>| settings.is_some_and(raw::is_empty_object);
             (
                 negotiated(extensions.annot_resolution),
                 negotiated(extensions.annot_authorization),
             )
         }
-        None => {
-            let negotiated = |key: &str| {
-                session_capabilities
-                    .and_then(|capabilities| capabilities.get("extensions"))
-                    .and_then(|extensions| extensions.get(key))
-                    .and_then(Value::as_object)
-                    .is_some_and(Map::is_empty)
-            };
-            (negotiated(ANNOT_META), negotiated(AUTHORIZATION_EXTENSION))
-        }
+        None => (session.resolution, session.authorization),
     };
     Extras {
         explanation: asked && advertised.resolution && resolution,
@@ -135,12 +151,31 @@ mod tests {
         let asked = json!({ANNOT_META: {"explain": true}});
         let asked = meta(&asked);
         for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
-            assert!(extras(dialect, AnnotExtensions::default(), None, Some(&asked)).explanation);
-            assert_eq!(extras(dialect, BOTH, None, None), Extras::default());
+            assert!(
+                extras(
+                    dialect,
+                    AnnotExtensions::default(),
+                    Negotiated::default(),
+                    Some(&asked)
+                )
+                .explanation
+            );
+            assert_eq!(
+                extras(dialect, BOTH, Negotiated::default(), None),
+                Extras::default()
+            );
         }
         let not_asked = json!({ANNOT_META: {"explain": false}});
         let not_asked = meta(&not_asked);
-        assert!(!extras(Dialect::ResolveTool, BOTH, None, Some(&not_asked)).explanation);
+        assert!(
+            !extras(
+                Dialect::ResolveTool,
+                BOTH,
+                Negotiated::default(),
+                Some(&not_asked)
+            )
+            .explanation
+        );
     }
 
     #[test]
@@ -148,7 +183,10 @@ mod tests {
         let asked = json!({ANNOT_META: {"explain": true}});
         let asked = meta(&asked);
         let c = Dialect::ToolResolutionExtension;
-        assert_eq!(extras(c, BOTH, None, Some(&asked)), Extras::default());
+        assert_eq!(
+            extras(c, BOTH, Negotiated::default(), Some(&asked)),
+            Extras::default()
+        );
 
         let session = json!({"extensions": {
             TOOL_RESOLUTION_EXTENSION: {}, ANNOT_META: {}, AUTHORIZATION_EXTENSION: {}
@@ -157,10 +195,15 @@ mod tests {
             explanation: true,
             authorization: true,
         };
-        assert_eq!(extras(c, BOTH, Some(&session), Some(&asked)), all);
+        assert_eq!(extras(c, BOTH, Negotiated::of(&session), Some(&asked)), all);
         // Not advertised: not negotiated.
         assert_eq!(
-            extras(c, AnnotExtensions::default(), Some(&session), Some(&asked)),
+            extras(
+                c,
+                AnnotExtensions::default(),
+                Negotiated::of(&session),
+                Some(&asked)
+            ),
             Extras::default()
         );
         // Per-request capabilities replace the session's.
@@ -170,12 +213,12 @@ mod tests {
         });
         let request = meta(&request);
         assert_eq!(
-            extras(c, BOTH, Some(&session), Some(&request)),
+            extras(c, BOTH, Negotiated::of(&session), Some(&request)),
             Extras::default()
         );
         // Settings the extension does not define: not negotiated.
         let odd = json!({"extensions": {ANNOT_META: {"verbose": 1}}});
-        assert!(!extras(c, BOTH, Some(&odd), Some(&asked)).explanation);
+        assert!(!extras(c, BOTH, Negotiated::of(&odd), Some(&asked)).explanation);
     }
 
     #[test]

@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::raw::{self, ParamsSlot, present};
+use super::raw::{self, Json, ParamsSlot, present};
+use super::scan;
 use crate::protocol::{RpcError, error_code};
 
 /// One incoming message, classified.
@@ -22,7 +23,7 @@ pub(crate) enum Incoming<'a> {
     /// A request: it gets exactly one response.
     Request {
         /// A string or an integer, as written: echoed in the response.
-        id: &'a RawValue,
+        id: Json<'a>,
         method: Cow<'a, str>,
         /// Read in the same pass: absent (or `null`), an object's fields, or
         /// an array (refused later, with `-32602`).
@@ -40,7 +41,7 @@ pub(crate) enum Incoming<'a> {
 /// with, if one could be read.
 #[derive(Debug)]
 pub(crate) struct Rejected {
-    pub id: Option<Box<RawValue>>,
+    pub id: Option<Box<str>>,
     pub error: RpcError,
     /// The message is a JSON object that repeats a member: serde_json reads
     /// it (the last value wins), and [`canonical`] gives it back without the
@@ -49,9 +50,9 @@ pub(crate) struct Rejected {
 }
 
 impl Rejected {
-    fn invalid(id: Option<&RawValue>, message: impl Into<String>) -> Self {
+    fn invalid(id: Option<Json<'_>>, message: impl Into<String>) -> Self {
         Rejected {
-            id: id.map(ToOwned::to_owned),
+            id: id.map(|id| id.get().into()),
             error: RpcError::new(error_code::INVALID_REQUEST, message),
             repeated: false,
         }
@@ -98,20 +99,20 @@ fn parse_error(message: &str) -> Rejected {
 }
 
 /// The members of an envelope, each borrowed as written.
-#[derive(Deserialize)]
-struct Envelope<'a> {
+#[derive(Debug, Default, PartialEq, Deserialize)]
+pub(crate) struct Envelope<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
-    jsonrpc: Option<&'a RawValue>,
+    pub jsonrpc: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
+    pub id: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
-    method: Option<&'a RawValue>,
+    pub method: Option<Json<'a>>,
     #[serde(default, borrow)]
-    params: ParamsSlot<'a>,
+    pub params: ParamsSlot<'a>,
     #[serde(default, borrow, deserialize_with = "present")]
-    result: Option<&'a RawValue>,
+    pub result: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
-    error: Option<&'a RawValue>,
+    pub error: Option<Json<'a>>,
 }
 
 /// Parses and classifies one message.
@@ -123,7 +124,18 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
     let envelope = is_object
         .then(|| core::str::from_utf8(bytes).ok())
         .flatten()
-        .and_then(|text| serde_json::from_str::<Envelope<'_>>(text).ok());
+        .and_then(|text| match scan::envelope(text) {
+            Some(envelope) => {
+                debug_assert_eq!(
+                    serde_json::from_str::<Envelope<'_>>(text).ok().as_ref(),
+                    Some(&envelope),
+                    "the hot-path reader and serde_json read {text} differently"
+                );
+                Some(envelope)
+            }
+            // Not the common shape: serde_json says what it is.
+            None => serde_json::from_str::<Envelope<'_>>(text).ok(),
+        });
     match envelope {
         Some(envelope) => classify(envelope),
         None => Err(explain(bytes)),
@@ -156,7 +168,7 @@ fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
     let Some(id) = id else {
         return Ok(Incoming::Notification { method });
     };
-    if envelope.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+    if envelope.jsonrpc.map(Json::get) != Some("\"2.0\"") {
         return Err(Rejected::invalid(Some(id), "`jsonrpc` must be \"2.0\""));
     }
     // `"params": null` is read as no params: some clients send it, and nothing
@@ -179,7 +191,7 @@ fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
 /// A string that escapes a lone surrogate (`"\ud800"`) is refused: the id is
 /// echoed byte for byte, and no client that decodes strings could read it
 /// back to match the answer with its request.
-fn check_id(id: &RawValue) -> Result<&RawValue, Rejected> {
+fn check_id(id: Json<'_>) -> Result<Json<'_>, Rejected> {
     let text = id.get();
     if text.starts_with('"') {
         return if text.contains('\\') && escapes_lone_surrogate(text) {
@@ -278,7 +290,7 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 
 /// Starts a success response: `{"jsonrpc":"2.0","id":<id>,"result":`. The caller
 /// appends the result JSON, then calls [`finish`].
-pub(crate) fn start_result(id: &RawValue, capacity: usize) -> Vec<u8> {
+pub(crate) fn start_result(id: Json<'_>, capacity: usize) -> Vec<u8> {
     let id = id.get().as_bytes();
     let mut out = Vec::with_capacity(capacity + id.len() + 32);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
@@ -294,7 +306,7 @@ pub(crate) fn finish(mut out: Vec<u8>) -> Vec<u8> {
 }
 
 /// A complete success response around a pre-rendered result.
-pub(crate) fn result(id: &RawValue, result: &str) -> Vec<u8> {
+pub(crate) fn result(id: Json<'_>, result: &str) -> Vec<u8> {
     let mut out = start_result(id, result.len() + 1);
     out.extend_from_slice(result.as_bytes());
     finish(out)
@@ -303,7 +315,7 @@ pub(crate) fn result(id: &RawValue, result: &str) -> Vec<u8> {
 /// A complete error response. Without an id (the message had none this server
 /// could read), `id` is left out: MCP's `JSONRPCErrorResponse` makes it
 /// optional and does not allow JSON-RPC's `null`.
-pub(crate) fn error(id: Option<&RawValue>, error: &RpcError) -> Vec<u8> {
+pub(crate) fn error(id: Option<Json<'_>>, error: &RpcError) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + error.message.len());
     out.extend_from_slice(br#"{"jsonrpc":"2.0","#);
     if let Some(id) = id {
@@ -343,7 +355,7 @@ mod tests {
         assert!(bad_id.error.message.contains("non-integer"), "{bad_id:?}");
         assert!(bad_id.id.is_none());
         let bad_version = rejected(r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#);
-        assert_eq!(bad_version.id.unwrap().get(), "7");
+        assert_eq!(bad_version.id.as_deref(), Some("7"));
         let repeated = rejected(r#"{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}"#);
         assert_eq!(repeated.error.code, error_code::INVALID_REQUEST);
         let bad_params = rejected(r#"{"jsonrpc":"2.0","id":7,"method":"ping","params":3}"#);
@@ -372,9 +384,9 @@ mod tests {
 
     #[test]
     fn writes_responses() {
-        let id = RawValue::from_string("\"x\"".to_owned()).unwrap();
+        let id = Json::checked("\"x\"");
         assert_eq!(
-            result(&id, "{}"),
+            result(id, "{}"),
             br#"{"jsonrpc":"2.0","id":"x","result":{}}"#.to_vec()
         );
         let written = error(None, &RpcError::new(-32700, "bad"));

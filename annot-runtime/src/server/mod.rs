@@ -56,6 +56,7 @@ mod profile;
 mod raw;
 mod registry;
 mod render;
+mod scan;
 #[cfg(feature = "rmcp")]
 pub(crate) mod shared;
 mod stdio;

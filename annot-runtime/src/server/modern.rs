@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
+use super::raw::Json;
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::raw::{self, Meta};
@@ -34,7 +34,7 @@ pub(crate) enum Era<'a> {
     Legacy,
     /// By 2026-07-28's rules, with the request's own `clientCapabilities`
     /// (any JSON value: only an object can take anything up).
-    Modern { capabilities: &'a RawValue },
+    Modern { capabilities: Json<'a> },
 }
 
 /// Tells a 2026-07-28 request from a handshake one by its `params._meta`:
@@ -85,7 +85,7 @@ pub(crate) fn classify<'a>(method: &str, meta: Option<&Meta<'a>>) -> Result<Era<
     };
     if let Some(info) = meta
         .and_then(|meta| meta.client_info)
-        .filter(|info| !raw::is_object(info))
+        .filter(|info| !raw::is_object(*info))
     {
         return Err(meta_error(
             CLIENT_INFO_META,
@@ -120,7 +120,7 @@ fn unsupported_version(requested: &str) -> RpcError {
 /// The checks of a 2026-07-28 request's capabilities other than the
 /// extension's: they must be an object. (`tools/resolve` reads them itself,
 /// so that a non-object gets `-32021` there.)
-pub(crate) fn capabilities_object(capabilities: &RawValue) -> Result<(), RpcError> {
+pub(crate) fn capabilities_object(capabilities: Json<'_>) -> Result<(), RpcError> {
     if raw::is_object(capabilities) {
         Ok(())
     } else {

@@ -1,7 +1,7 @@
 //! Protocol versions, the dialects a server offers, and which shape a
 //! `tools/resolve` request gets.
 
-use serde_json::value::RawValue;
+use super::raw::Json;
 use serde_json::{Map, Value, json};
 
 use super::raw;
@@ -122,7 +122,7 @@ pub(crate) fn stance(capabilities: &Value) -> Stance {
 
 /// What a capabilities object (any JSON value, as its raw text) says about
 /// the tool-resolution extension: [`stance`] without the tree.
-pub(crate) fn raw_stance(capabilities: &RawValue) -> Stance {
+pub(crate) fn raw_stance(capabilities: Json<'_>) -> Stance {
     match raw::extensions(capabilities).tool_resolution {
         None => Stance::Absent,
         Some(settings) if raw::is_empty_object(settings) => Stance::Offered,
@@ -220,8 +220,8 @@ mod tests {
     fn only_an_empty_settings_object_negotiates() {
         let with = |settings: Value| {
             let capabilities = json!({"extensions": {TOOL_RESOLUTION_EXTENSION: settings}});
-            let raw = RawValue::from_string(capabilities.to_string()).unwrap();
-            assert_eq!(stance(&capabilities), raw_stance(&raw));
+            let text = capabilities.to_string();
+            assert_eq!(stance(&capabilities), raw_stance(Json::checked(&text)));
             stance(&capabilities) == Stance::Offered
         };
         assert!(with(json!({})));

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::value::RawValue;
+use super::raw::Json;
 use serde_json::{Map, Value, json};
 
 use super::raw::{self, Fields, MetaSlot, ParamsSlot};
@@ -37,7 +37,7 @@ pub(crate) fn read(params: ParamsSlot<'_>) -> Result<Params<'_>, RpcError> {
 
 /// A required string field, read from its raw text.
 pub(crate) fn raw_required_string<'a>(
-    value: Option<&'a RawValue>,
+    value: Option<Json<'a>>,
     field: &str,
 ) -> Result<Cow<'a, str>, RpcError> {
     match value {
@@ -48,7 +48,7 @@ pub(crate) fn raw_required_string<'a>(
 
 /// An optional string field, read from its raw text.
 pub(crate) fn raw_optional_string<'a>(
-    value: Option<&'a RawValue>,
+    value: Option<Json<'a>>,
     field: &str,
 ) -> Result<Option<Cow<'a, str>>, RpcError> {
     value
@@ -58,7 +58,7 @@ pub(crate) fn raw_optional_string<'a>(
 
 /// An optional object field, as its JSON text.
 pub(crate) fn raw_optional_object<'a>(
-    value: Option<&'a RawValue>,
+    value: Option<Json<'a>>,
     field: &str,
 ) -> Result<Option<&'a str>, RpcError> {
     match value {
@@ -68,7 +68,7 @@ pub(crate) fn raw_optional_object<'a>(
     }
 }
 
-fn raw_wrong_type(field: &str, expected: &str, found: &RawValue) -> RpcError {
+fn raw_wrong_type(field: &str, expected: &str, found: Json<'_>) -> RpcError {
     invalid(format!(
         "`{field}` must be {expected}, found {}",
         raw::type_name(found)

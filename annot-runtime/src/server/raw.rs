@@ -1,4 +1,4 @@
-//! Reading JSON without building a tree: borrowed `&RawValue` slices of the
+//! Reading JSON without building a tree: borrowed [`Json`] slices of the
 //! request, looked at only as far as an answer needs.
 //!
 //! The hot path (`tools/list`, `tools/resolve`, `tools/annotations`) reads the
@@ -21,16 +21,39 @@ use crate::protocol::{
     PROTOCOL_VERSION_META, TOOL_RESOLUTION_EXTENSION,
 };
 
+/// The text of one JSON value, a slice of the message it was read from, known
+/// to be well-formed JSON (whoever made it checked it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Json<'a>(&'a str);
+
+impl<'a> Json<'a> {
+    /// The value's JSON text.
+    pub fn get(self) -> &'a str {
+        self.0
+    }
+
+    /// Wraps text the caller has checked to be one JSON value.
+    pub(crate) fn checked(text: &'a str) -> Self {
+        Json(text)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Json<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <&RawValue>::deserialize(deserializer).map(|raw| Json(raw.get()))
+    }
+}
+
 /// A field that is present (even as `null`), as opposed to absent: serde's
 /// `Option` would read `null` as absent.
 pub(crate) fn present<'de, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(deserializer).map(Some)
+) -> Result<Option<Json<'de>>, D::Error> {
+    Json::deserialize(deserializer).map(Some)
 }
 
 /// The JSON type of a raw value, for messages.
-pub(crate) fn type_name(raw: &RawValue) -> &'static str {
+pub(crate) fn type_name(raw: Json<'_>) -> &'static str {
     let text = raw.get();
     match text.as_bytes().first() {
         Some(b'"') => "string",
@@ -44,18 +67,18 @@ pub(crate) fn type_name(raw: &RawValue) -> &'static str {
 }
 
 /// Whether a raw value is an object.
-pub(crate) fn is_object(raw: &RawValue) -> bool {
+pub(crate) fn is_object(raw: Json<'_>) -> bool {
     raw.get().starts_with('{')
 }
 
 /// Whether a raw value is `{}` (whitespace allowed inside).
-pub(crate) fn is_empty_object(raw: &RawValue) -> bool {
+pub(crate) fn is_empty_object(raw: Json<'_>) -> bool {
     let text = raw.get();
     text.starts_with('{') && text[1..].trim_start().starts_with('}')
 }
 
 /// A raw JSON string's value: borrowed when it has no escapes.
-pub(crate) fn string(raw: &RawValue) -> Option<Cow<'_, str>> {
+pub(crate) fn string(raw: Json<'_>) -> Option<Cow<'_, str>> {
     let text = raw.get();
     if !text.starts_with('"') {
         return None;
@@ -69,7 +92,7 @@ pub(crate) fn string(raw: &RawValue) -> Option<Cow<'_, str>> {
 }
 
 /// `params` as the envelope reads it, in the same pass.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) enum ParamsSlot<'a> {
     /// Absent, or `null`.
     #[default]
@@ -81,7 +104,7 @@ pub(crate) enum ParamsSlot<'a> {
 }
 
 /// `_meta` as the params reader reads it, in the same pass.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(crate) enum MetaSlot<'a> {
     /// An object, its keys read.
     Object(Meta<'a>),
@@ -91,14 +114,14 @@ pub(crate) enum MetaSlot<'a> {
 
 /// The `params` fields any method of this server reads; every other field
 /// is skipped (its syntax is checked all the same).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Fields<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
-    pub name: Option<&'a RawValue>,
+    pub name: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
-    pub arguments: Option<&'a RawValue>,
+    pub arguments: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
-    pub cursor: Option<&'a RawValue>,
+    pub cursor: Option<Json<'a>>,
     #[serde(rename = "_meta", default, borrow, deserialize_with = "meta_slot")]
     pub meta: Option<MetaSlot<'a>>,
     #[serde(
@@ -107,11 +130,11 @@ pub(crate) struct Fields<'a> {
         borrow,
         deserialize_with = "present"
     )]
-    pub protocol_version: Option<&'a RawValue>,
+    pub protocol_version: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
-    pub capabilities: Option<&'a RawValue>,
+    pub capabilities: Option<Json<'a>>,
     #[serde(rename = "clientInfo", default, borrow, deserialize_with = "present")]
-    pub client_info: Option<&'a RawValue>,
+    pub client_info: Option<Json<'a>>,
 }
 
 fn meta_slot<'de: 'a, 'a, D: Deserializer<'de>>(
@@ -189,46 +212,62 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SlotVisitor<T> {
 }
 
 /// The `params._meta` keys this server reads.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Meta<'a> {
     #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub protocol_version: Option<&'a RawValue>,
+    pub protocol_version: Option<Json<'a>>,
     #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub client_capabilities: Option<&'a RawValue>,
+    pub client_capabilities: Option<Json<'a>>,
     #[serde(rename = "io.modelcontextprotocol/clientInfo")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub client_info: Option<&'a RawValue>,
+    pub client_info: Option<Json<'a>>,
     #[serde(rename = "dev.annot/resolution")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub annot: Option<&'a RawValue>,
+    pub annot: Option<Json<'a>>,
 }
 
 /// `capabilities.extensions`.
 #[derive(Debug, Default, Deserialize)]
 struct Capabilities<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
-    extensions: Option<&'a RawValue>,
+    extensions: Option<Json<'a>>,
 }
 
 /// The extensions this server knows, each with its settings.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Extensions<'a> {
     #[serde(rename = "io.modelcontextprotocol/tool-resolution")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub tool_resolution: Option<&'a RawValue>,
+    pub tool_resolution: Option<Json<'a>>,
     #[serde(rename = "dev.annot/resolution")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub annot_resolution: Option<&'a RawValue>,
+    pub annot_resolution: Option<Json<'a>>,
     #[serde(rename = "dev.annot/authorization")]
     #[serde(default, borrow, deserialize_with = "present")]
-    pub annot_authorization: Option<&'a RawValue>,
+    pub annot_authorization: Option<Json<'a>>,
 }
 
 /// The extensions a capabilities object (any JSON value) declares; nothing
 /// for one that is not an object or cannot be read.
-pub(crate) fn extensions(capabilities: &RawValue) -> Extensions<'_> {
+pub(crate) fn extensions(capabilities: Json<'_>) -> Extensions<'_> {
+    match super::scan::extensions(capabilities) {
+        Some(extensions) => {
+            debug_assert_eq!(
+                read_extensions(capabilities),
+                extensions,
+                "the hot-path reader and serde_json read {} differently",
+                capabilities.get()
+            );
+            extensions
+        }
+        None => read_extensions(capabilities),
+    }
+}
+
+/// [`extensions`], read with serde_json.
+fn read_extensions(capabilities: Json<'_>) -> Extensions<'_> {
     if !is_object(capabilities) {
         return Extensions::default();
     }
@@ -248,13 +287,13 @@ pub(crate) fn extensions(capabilities: &RawValue) -> Extensions<'_> {
 #[derive(Debug, Default, Deserialize)]
 struct AnnotAsk<'a> {
     #[serde(default, borrow)]
-    explain: Option<&'a RawValue>,
+    explain: Option<Json<'a>>,
 }
 
 /// Whether `_meta["dev.annot/resolution"].explain` is `true`.
 pub(crate) fn asks_explanation(meta: Option<&Meta<'_>>) -> bool {
     meta.and_then(|meta| meta.annot)
-        .filter(|settings| is_object(settings))
+        .filter(|settings| is_object(*settings))
         .and_then(|settings| serde_json::from_str::<AnnotAsk<'_>>(settings.get()).ok())
         .and_then(|ask| ask.explain)
         .is_some_and(|explain| explain.get() == "true")
@@ -299,33 +338,34 @@ const fn eq(a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn raw(text: &str) -> Box<RawValue> {
-        RawValue::from_string(text.to_owned()).unwrap()
+    fn raw(text: &str) -> Json<'_> {
+        let _: IgnoredAny = serde_json::from_str(text).unwrap();
+        Json(text)
     }
 
     #[test]
     fn reads_types_strings_and_empty_objects() {
-        assert_eq!(type_name(&raw("1.5")), "a non-integer number");
-        assert_eq!(type_name(&raw("-3")), "number");
-        assert_eq!(type_name(&raw("null")), "null");
-        assert!(is_empty_object(&raw("{ \n }")));
-        assert!(!is_empty_object(&raw("{\"a\":1}")));
-        assert!(matches!(string(&raw("\"ab\"")), Some(Cow::Borrowed("ab"))));
-        assert_eq!(string(&raw(r#""a\u0062""#)).as_deref(), Some("ab"));
-        assert_eq!(string(&raw("7")), None);
+        assert_eq!(type_name(raw("1.5")), "a non-integer number");
+        assert_eq!(type_name(raw("-3")), "number");
+        assert_eq!(type_name(raw("null")), "null");
+        assert!(is_empty_object(raw("{ \n }")));
+        assert!(!is_empty_object(raw("{\"a\":1}")));
+        assert!(matches!(string(raw("\"ab\"")), Some(Cow::Borrowed("ab"))));
+        assert_eq!(string(raw(r#""a\u0062""#)).as_deref(), Some("ab"));
+        assert_eq!(string(raw("7")), None);
     }
 
     #[test]
     fn reads_extensions_leniently() {
         let caps = raw(r#"{"extensions":{"io.modelcontextprotocol/tool-resolution":{},"x/y":{}}}"#);
         assert!(
-            extensions(&caps)
+            extensions(caps)
                 .tool_resolution
                 .is_some_and(is_empty_object)
         );
-        assert!(extensions(&raw("[1]")).tool_resolution.is_none());
+        assert!(extensions(raw("[1]")).tool_resolution.is_none());
         assert!(
-            extensions(&raw(r#"{"extensions":3}"#))
+            extensions(raw(r#"{"extensions":3}"#))
                 .tool_resolution
                 .is_none()
         );

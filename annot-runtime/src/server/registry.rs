@@ -2,7 +2,6 @@
 //! can be rendered once at start-up.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
@@ -162,11 +161,23 @@ pub(crate) enum ResolveFailure {
 /// A resolution, ready to be written in any dialect.
 pub(crate) struct Resolution<'a> {
     annotations: Annotations,
-    json: Cow<'a, str>,
+    /// The pre-rendered JSON of `annotations`; `None` for a combination
+    /// seen first at run time, rendered only by the dialects that show it.
+    json: Option<&'a str>,
     /// The authorization the call needs, if the tool declares any.
     pub authorization: Option<Authorization>,
     /// The explanation, when it was asked for.
     pub explanation: Option<Explanation>,
+}
+
+impl Resolution<'_> {
+    /// Appends the annotations' JSON to `out`.
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self.json {
+            Some(json) => out.extend_from_slice(json.as_bytes()),
+            None => out.extend_from_slice(self.annotations.to_string().as_bytes()),
+        }
+    }
 }
 
 /// A registered tool with its wire forms rendered.
@@ -310,16 +321,13 @@ impl ToolEntry {
             return Err(ResolveFailure::AuthorizationOutsideBound);
         }
         let annotations = normalise(evaluation.annotations, &self.static_annotations);
-        let json = match self.fragments.get(&annotations) {
-            // Every pre-rendered value was checked against the bound at start-up.
-            Some(json) => Cow::Borrowed(json),
-            None => {
-                annotations
-                    .check_within(&self.static_annotations)
-                    .map_err(ResolveFailure::OutsideBound)?;
-                Cow::Owned(annotations.to_string())
-            }
-        };
+        let json = self.fragments.get(&annotations);
+        // Every pre-rendered value was checked against the bound at start-up.
+        if json.is_none() {
+            annotations
+                .check_within(&self.static_annotations)
+                .map_err(ResolveFailure::OutsideBound)?;
+        }
         Ok(Resolution {
             annotations,
             json,
@@ -343,12 +351,12 @@ impl ToolEntry {
         match dialect {
             Dialect::DynamicAnnotations => {
                 out.extend_from_slice(br#"{"annotations":"#);
-                out.extend_from_slice(resolution.json.as_bytes());
+                resolution.write_json(out);
             }
             Dialect::ResolveTool => {
                 out.extend_from_slice(br#"{"tool":"#);
                 out.extend_from_slice(self.head.as_bytes());
-                out.extend_from_slice(resolution.json.as_bytes());
+                resolution.write_json(out);
                 if self.static_authorization.is_some() {
                     out.extend_from_slice(
                         listing::security_schemes(resolution.authorization).as_bytes(),

@@ -12,21 +12,57 @@ use crate::protocol::{ExtensionResolveResult, ResolvedToolAnnotations};
 /// value misses the map and is rendered on the spot.
 #[derive(Debug, Default)]
 pub(crate) struct Fragments {
-    rendered: HashMap<Annotations, Box<str>, BuildHasherDefault<FxHasher>>,
+    /// By the ten hints packed into one integer ([`hint_key`]), then by title:
+    /// hashing one integer is cheaper than hashing the whole value.
+    rendered: HashMap<u32, Vec<Titled>, BuildHasherDefault<FxHasher>>,
 }
+
+/// One rendered value: its title, and its JSON.
+type Titled = (Option<&'static str>, Box<str>);
 
 impl Fragments {
     /// Renders `annotations` unless it already is.
     pub fn insert(&mut self, annotations: Annotations) {
-        self.rendered
-            .entry(annotations)
-            .or_insert_with(|| annotations.to_string().into_boxed_str());
+        let titles = self.rendered.entry(hint_key(&annotations)).or_default();
+        if !titles.iter().any(|(title, _)| *title == annotations.title) {
+            titles.push((annotations.title, annotations.to_string().into_boxed_str()));
+        }
     }
 
     /// The pre-rendered JSON of `annotations`, if it was seen at start-up.
     pub fn get(&self, annotations: &Annotations) -> Option<&str> {
-        self.rendered.get(annotations).map(|json| &**json)
+        self.rendered
+            .get(&hint_key(annotations))?
+            .iter()
+            .find(|(title, _)| *title == annotations.title)
+            .map(|(_, json)| &**json)
     }
+}
+
+/// The ten hints, two bits each: 0 unset, 1 false, 2 true. Distinct hints give
+/// distinct keys.
+fn hint_key(annotations: &Annotations) -> u32 {
+    [
+        annotations.read_only,
+        annotations.destructive,
+        annotations.idempotent,
+        annotations.open_world,
+        annotations.ai_processing,
+        annotations.slow_execution,
+        annotations.resource_intensive,
+        annotations.sensitive_data,
+        annotations.privileged_access,
+        annotations.reversible,
+    ]
+    .into_iter()
+    .fold(0, |key, hint| {
+        key << 2
+            | match hint {
+                None => 0,
+                Some(false) => 1,
+                Some(true) => 2,
+            }
+    })
 }
 
 /// The 16 possible dialect C results of one tool, one per combination of the
@@ -146,5 +182,17 @@ mod tests {
         fragments.insert(read);
         assert_eq!(fragments.get(&read), Some(r#"{"readOnlyHint":true}"#));
         assert_eq!(fragments.get(&Annotations::new().read_only(false)), None);
+        // The same hints under another title, or none: different values.
+        let titled = read.title("Read");
+        assert_eq!(fragments.get(&titled), None);
+        fragments.insert(titled);
+        assert_eq!(
+            fragments.get(&titled),
+            Some(r#"{"title":"Read","readOnlyHint":true}"#)
+        );
+        assert_eq!(fragments.get(&read), Some(r#"{"readOnlyHint":true}"#));
+        let reversible = Annotations::new().reversible(true);
+        assert_eq!(fragments.get(&reversible), None);
+        assert_ne!(hint_key(&reversible), hint_key(&read));
     }
 }

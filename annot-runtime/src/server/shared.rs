@@ -3,9 +3,10 @@
 //! the resolution answers exactly as a [`Connection`](super::Connection) gives
 //! them, and the pieces of a `tools/call` answer.
 
+use super::raw::Json;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
+use super::extras::Negotiated;
 use super::negotiation::{Stance, stance};
 use super::raw::ParamsSlot;
 use super::tools::{Asker, Params};
@@ -68,16 +69,13 @@ pub(crate) fn answer_resolution(
 ) -> Option<Result<Vec<u8>, RpcError>> {
     let state = &*server.state;
     let dialects = state.dialects;
-    let id = RawValue::from_string("null".to_owned()).expect("null is JSON");
-    let id = &*id;
+    let id = Json::checked("null");
     // rmcp hands the params over as a tree; the built-in readers take text.
-    let text = params.map(|params| {
-        RawValue::from_string(params.to_string()).expect("a Value always serializes")
-    });
+    let text = params.map(|params| params.to_string());
     let read = || -> Result<Params<'_>, RpcError> {
         let slot = match text.as_deref() {
             None => ParamsSlot::Absent,
-            Some(text) => serde_json::from_str(text.get())
+            Some(text) => serde_json::from_str(text)
                 .map_err(|error| RpcError::new(error_code::INVALID_PARAMS, error.to_string()))?,
         };
         params::read(slot)
@@ -90,7 +88,7 @@ pub(crate) fn answer_resolution(
     let asker = Asker {
         modern: false,
         session: client_capabilities.map_or(Stance::Absent, stance),
-        session_capabilities: client_capabilities,
+        session_extensions: client_capabilities.map_or_else(Negotiated::default, Negotiated::of),
         protocol_version: None,
     };
     match method {

@@ -3,17 +3,15 @@
 //! Each reads the request's params as borrowed slices ([`Fields`], [`Meta`])
 //! and hands the arguments to the tool's parser as text.
 
-use serde_json::Value;
-
-use super::extras::{Extras, extras, result_meta};
+use super::extras::{Extras, Negotiated, extras, result_meta};
 use super::modern::ModernForms;
 use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
 use super::pagination::PageForm;
+use super::raw::Json;
 use super::raw::{Fields, Meta};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
 use crate::protocol::{Dialect, RpcError, error_code};
-use serde_json::value::RawValue;
 
 /// Who asks, as far as the answer's shape goes.
 #[derive(Clone, Copy, Debug)]
@@ -24,8 +22,9 @@ pub(crate) struct Asker<'a> {
     /// What `initialize` said about the extension (`Absent` for a 2026-07-28
     /// request, which never looks at the session).
     pub session: Stance,
-    /// The capabilities `initialize` sent (`None` for a 2026-07-28 request).
-    pub session_capabilities: Option<&'a Value>,
+    /// This project's extensions `initialize` negotiated (none for a
+    /// 2026-07-28 request).
+    pub session_extensions: Negotiated,
     /// The protocol version whose rules apply to `tools/call` errors.
     pub protocol_version: Option<&'a str>,
 }
@@ -40,7 +39,7 @@ pub(crate) struct Params<'a> {
 /// `tools/list`: a pre-rendered page in `form`.
 pub(crate) fn list(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     form: PageForm,
 ) -> Result<Vec<u8>, RpcError> {
@@ -53,7 +52,7 @@ pub(crate) fn list(
 /// failure or panic as an `isError` result.
 pub(crate) fn call(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -98,7 +97,7 @@ pub(crate) fn call(
 /// `tools/annotations` (dialect A).
 pub(crate) fn annotations(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -110,7 +109,7 @@ pub(crate) fn annotations(
 /// whatever its arguments.
 pub(crate) fn resolve(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
@@ -125,7 +124,7 @@ pub(crate) fn resolve(
 
 fn answer_resolution(
     state: &ServerState,
-    id: &RawValue,
+    id: Json<'_>,
     params: &Params<'_>,
     dialect: Dialect,
     asker: &Asker<'_>,
@@ -138,7 +137,7 @@ fn answer_resolution(
     let extras = extras(
         dialect,
         state.extensions,
-        asker.session_capabilities,
+        asker.session_extensions,
         params.meta.as_ref(),
     );
     let tool: &ToolEntry = state

@@ -1,0 +1,463 @@
+//! The request reader of the hot path: one pass over the message's bytes that
+//! slices out the envelope's members, the params' fields and their `_meta`
+//! keys, checking the JSON syntax of everything it passes over.
+//!
+//! It reads the shape every client sends (unescaped member names, each named
+//! once, `params` an object or `null`) and gives up on anything else: a
+//! `\u` escape, a control character, a repeated member, nesting deeper than
+//! 128, any syntax error. The caller then reads the message with serde_json
+//! (the `Deserialize` impls of the same structs), which decides. So this
+//! reader never accepts what serde_json refuses, and where it answers it
+//! answers the same: debug builds (tests, fuzzing) check both agree on every
+//! message it reads.
+
+use super::jsonrpc::Envelope;
+use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot, is_object};
+
+/// The envelope of a message (UTF-8 text), or `None` when the message is not
+/// of the shape this reader takes.
+pub(crate) fn envelope(text: &str) -> Option<Envelope<'_>> {
+    let mut scan = Scan::new(text);
+    let mut envelope = Envelope::default();
+    let mut params = false;
+    scan.object(|scan, key| match key {
+        "jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
+        "id" => once(&mut envelope.id, scan.value()?),
+        "method" => once(&mut envelope.method, scan.value()?),
+        "result" => once(&mut envelope.result, scan.value()?),
+        "error" => once(&mut envelope.error, scan.value()?),
+        "params" if !params => {
+            params = true;
+            envelope.params = scan.params()?;
+            Some(())
+        }
+        "params" => None,
+        _ => scan.skip(),
+    })?;
+    scan.ws();
+    (scan.pos == scan.bytes.len()).then_some(envelope)
+}
+
+/// The extensions a capabilities object (checked JSON of any type) declares,
+/// as [`raw::extensions`](super::raw::extensions) reads them, or `None` when
+/// it is not of the shape this reader takes.
+pub(crate) fn extensions(capabilities: Json<'_>) -> Option<Extensions<'_>> {
+    let mut declared = None;
+    if is_object(capabilities) {
+        Scan::new(capabilities.get()).object(|scan, key| match key {
+            "extensions" => once(&mut declared, scan.value()?),
+            _ => scan.skip(),
+        })?;
+    }
+    let mut extensions = Extensions::default();
+    let Some(declared) = declared.filter(|declared| is_object(*declared)) else {
+        return Some(extensions);
+    };
+    Scan::new(declared.get()).object(|scan, key| match key {
+        "io.modelcontextprotocol/tool-resolution" => {
+            once(&mut extensions.tool_resolution, scan.value()?)
+        }
+        "dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
+        "dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
+        _ => scan.skip(),
+    })?;
+    Some(extensions)
+}
+
+/// Sets a member read for the first time; `None` for a repeated one.
+fn once<'a>(slot: &mut Option<Json<'a>>, value: Json<'a>) -> Option<()> {
+    match slot {
+        Some(_) => None,
+        None => {
+            *slot = Some(value);
+            Some(())
+        }
+    }
+}
+
+struct Scan<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+/// How deep arrays and objects may nest before the reader gives up.
+const MAX_DEPTH: u32 = 128;
+
+impl<'a> Scan<'a> {
+    fn new(text: &'a str) -> Self {
+        Scan {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.pos += 1)
+    }
+
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// An object, each member handed to `member` with the reader on its
+    /// value (whitespace skipped), which it must read whole.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.ws();
+        self.eat(b'{')?;
+        self.ws();
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        loop {
+            let key = self.key()?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            member(self, key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A member name without escapes.
+    fn key(&mut self) -> Option<&'a str> {
+        let start = self.pos + 1;
+        let escaped = self.string()?;
+        (!escaped).then(|| &self.text[start..self.pos - 1])
+    }
+
+    /// One value, as its text.
+    fn value(&mut self) -> Option<Json<'a>> {
+        let start = self.pos;
+        self.skip()?;
+        Some(Json::checked(&self.text[start..self.pos]))
+    }
+
+    /// `params`: an object's fields, or `null` (read as absent).
+    fn params(&mut self) -> Option<ParamsSlot<'a>> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            return Some(ParamsSlot::Absent);
+        }
+        let mut fields = Fields::default();
+        self.object(|scan, key| match key {
+            "name" => once(&mut fields.name, scan.value()?),
+            "arguments" => once(&mut fields.arguments, scan.value()?),
+            "cursor" => once(&mut fields.cursor, scan.value()?),
+            "protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
+            "capabilities" => once(&mut fields.capabilities, scan.value()?),
+            "clientInfo" => once(&mut fields.client_info, scan.value()?),
+            "_meta" if fields.meta.is_none() => {
+                fields.meta = Some(MetaSlot::Object(scan.meta()?));
+                Some(())
+            }
+            "_meta" => None,
+            _ => scan.skip(),
+        })?;
+        Some(ParamsSlot::Object(fields))
+    }
+
+    /// `params._meta`, an object.
+    fn meta(&mut self) -> Option<Meta<'a>> {
+        let mut meta = Meta::default();
+        self.object(|scan, key| match key {
+            "io.modelcontextprotocol/protocolVersion" => {
+                once(&mut meta.protocol_version, scan.value()?)
+            }
+            "io.modelcontextprotocol/clientCapabilities" => {
+                once(&mut meta.client_capabilities, scan.value()?)
+            }
+            "io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
+            "dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
+            _ => scan.skip(),
+        })?;
+        Some(meta)
+    }
+
+    /// Passes over one value, checking its syntax. Iterative: `open` holds
+    /// one bit per enclosing container, set for an object.
+    fn skip(&mut self) -> Option<()> {
+        let mut open: u128 = 0;
+        let mut depth = 0;
+        loop {
+            // A value starts here.
+            self.ws();
+            match self.peek()? {
+                b'{' | b'[' if depth == MAX_DEPTH => return None,
+                b'{' => {
+                    self.pos += 1;
+                    self.ws();
+                    if self.eat(b'}').is_none() {
+                        open = open << 1 | 1;
+                        depth += 1;
+                        self.member_name()?;
+                        continue;
+                    }
+                }
+                b'[' => {
+                    self.pos += 1;
+                    self.ws();
+                    if self.eat(b']').is_none() {
+                        open <<= 1;
+                        depth += 1;
+                        continue;
+                    }
+                }
+                b'"' => {
+                    self.string()?;
+                }
+                b't' => self.literal(b"true")?,
+                b'f' => self.literal(b"false")?,
+                b'n' => self.literal(b"null")?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return None,
+            }
+            // A value ended: close what it ends, or go on to the next one.
+            loop {
+                if depth == 0 {
+                    return Some(());
+                }
+                self.ws();
+                let object = open & 1 == 1;
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        if object {
+                            self.ws();
+                            self.member_name()?;
+                        }
+                        break;
+                    }
+                    b'}' if object => {}
+                    b']' if !object => {}
+                    _ => return None,
+                }
+                self.pos += 1;
+                open >>= 1;
+                depth -= 1;
+            }
+        }
+    }
+
+    /// `"name":` inside a skipped object.
+    fn member_name(&mut self) -> Option<()> {
+        self.string()?;
+        self.ws();
+        self.eat(b':')
+    }
+
+    /// A string, its quotes included; says whether it has escapes. Gives up
+    /// on `\u` escapes (serde_json decides about surrogates) and control
+    /// characters.
+    fn string(&mut self) -> Option<bool> {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        if bytes.get(pos) != Some(&b'"') {
+            return None;
+        }
+        pos += 1;
+        let mut escaped = false;
+        loop {
+            pos = plain_end(bytes, pos);
+            match *bytes.get(pos)? {
+                b'"' => {
+                    self.pos = pos + 1;
+                    return Some(escaped);
+                }
+                b'\\' => match bytes.get(pos + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        escaped = true;
+                        pos += 2;
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.pos + word.len();
+        (self.bytes.get(self.pos..end)? == word).then(|| self.pos = end)
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Option<()> {
+        let _ = self.eat(b'-');
+        match self.peek()? {
+            b'0' => self.pos += 1,
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        if self.eat(b'.').is_some() {
+            self.some_digits()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            self.some_digits()?;
+        }
+        Some(())
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn some_digits(&mut self) -> Option<()> {
+        let start = self.pos;
+        self.digits();
+        (self.pos > start).then_some(())
+    }
+}
+
+/// Where the plain part of a string starting at `pos` ends: the position of
+/// the next `"`, `\` or control character, or the end of `bytes`. Eight bytes
+/// at a time: in each little-endian word, the lowest flagged byte is exact
+/// (a false flag can only follow a true one).
+fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let special = zero(word ^ (ONES * u64::from(b'"')))
+            | zero(word ^ (ONES * u64::from(b'\\')))
+            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
+        if special != 0 {
+            return pos + special.trailing_zeros() as usize / 8;
+        }
+        pos += 8;
+    }
+    while let Some(&byte) = bytes.get(pos) {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_common_shape() {
+        let text = r#" {"jsonrpc":"2.0","id":7,"method":"tools/resolve","params":{"name":"t","arguments":{"a":[1,-2.5e3,true,null,{"b":"x\"\n"}]},"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{}},"other":[]}},"extra":{}} "#;
+        let read = envelope(text).unwrap();
+        assert_eq!(read.id.unwrap().get(), "7");
+        let ParamsSlot::Object(fields) = read.params else {
+            panic!("{read:?}")
+        };
+        assert_eq!(
+            fields.arguments.unwrap().get(),
+            r#"{"a":[1,-2.5e3,true,null,{"b":"x\"\n"}]}"#
+        );
+        let Some(MetaSlot::Object(meta)) = fields.meta else {
+            panic!()
+        };
+        assert_eq!(
+            meta.client_capabilities.unwrap().get(),
+            r#"{"extensions":{}}"#
+        );
+        let null = envelope(r#"{"id":"a","method":"m","params":null}"#).unwrap();
+        assert_eq!(null.params, ParamsSlot::Absent);
+    }
+
+    #[test]
+    fn finds_the_end_of_plain_text() {
+        for (text, end) in [
+            ("abcdefghij\"", 10),
+            ("abc\"defghijklmnop", 3),
+            ("abcdefgh\\ijk", 8),
+            ("\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\"", 10),
+            ("abcdefg\u{1}xyz", 7),
+            ("a\"b\"cdefghijk", 1),
+            ("abcdefghijklmnop", 16),
+            ("", 0),
+        ] {
+            assert_eq!(plain_end(text.as_bytes(), 0), end, "{text:?}");
+        }
+        assert_eq!(plain_end(b"\"xxxxxxxx\"", 1), 9);
+    }
+
+    #[test]
+    fn reads_extensions() {
+        let caps = Json::checked(
+            r#"{"roots":{},"extensions":{"x/y":[1],"io.modelcontextprotocol/tool-resolution":{ },"dev.annot/authorization":{"a":1}}}"#,
+        );
+        let read = extensions(caps).unwrap();
+        assert_eq!(read.tool_resolution.unwrap().get(), "{ }");
+        assert_eq!(read.annot_authorization.unwrap().get(), r#"{"a":1}"#);
+        assert_eq!(read.annot_resolution, None);
+        for nothing in ["7", "{}", r#"{"extensions":[]}"#, r#"{"extensions":null}"#] {
+            assert_eq!(
+                extensions(Json::checked(nothing)),
+                Some(Extensions::default())
+            );
+        }
+    }
+
+    #[test]
+    fn gives_up_on_anything_else() {
+        for text in [
+            r#"{"id":1,"id":2}"#,
+            r#"{"params":{},"params":null}"#,
+            r#"{"params":{"_meta":{},"_meta":{}}}"#,
+            r#"{"params":[1]}"#,
+            r#"{"params":{"_meta":null}}"#,
+            r#"{"m\u0065thod":"x"}"#,
+            r#"{"id":"\ud800"}"#,
+            "{\"id\":\"a\tb\"}",
+            r#"{"id":01}"#,
+            r#"{"id":1.}"#,
+            r#"{"id":-}"#,
+            r#"{"id":1e}"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":{"b":1,}}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":1,}"#,
+            r#"{"a":1} x"#,
+            r#"{"a" 1}"#,
+            r#"{"a":[}"#,
+            r#"{"a":{]}"#,
+            r#"{"a":"#,
+            r#"{"a":"\x"}"#,
+            "",
+        ] {
+            assert!(envelope(text).is_none(), "{text}");
+        }
+        let repeated = Json::checked(r#"{"extensions":{},"extensions":{}}"#);
+        assert!(extensions(repeated).is_none());
+        let escaped = Json::checked(r#"{"extensions":{"dev.annot\/resolution":{}}}"#);
+        assert!(extensions(escaped).is_none());
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(129), "]".repeat(129));
+        assert!(envelope(&deep).is_none());
+        let deep_enough = format!("{{\"a\":{}{}}}", "[".repeat(128), "]".repeat(128));
+        assert!(envelope(&deep_enough).is_some());
+    }
+}

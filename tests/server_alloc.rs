@@ -1,0 +1,191 @@
+//! The server's side of a request allocates nothing but the response buffer:
+//! `Connection::handle` is run under a global allocator that counts the heap
+//! operations of the current thread. A resolution also runs the tool's own
+//! parser on the arguments, which allocates on its own; that part is counted
+//! apart, on the same arguments, and must be all the rest.
+//!
+//! Debug builds also read every message with serde_json, to check the hot-path
+//! reader against it, and serde_json keeps a heap stack to skip nested values
+//! (a 2026-07-28 request's `clientCapabilities.extensions`). So requests with
+//! nested `_meta` are held to the count only where that check is compiled out;
+//! handshake requests are held to it everywhere.
+
+#[path = "../examples/tools/manage_files.rs"]
+mod manage_files;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use annot::AnnotatedTool;
+use annot::server::{Connection, Server, ToolOutput};
+use manage_files::ManageFiles;
+use serde_json::{Value, json};
+
+/// The system allocator, counting what the current thread asks of it while
+/// [`heap_operations_during`] runs.
+struct CountingAllocator;
+
+thread_local! {
+    // `const` initialisers and no destructor: reading them never allocates.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static HEAP_OPERATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    if COUNTING.with(Cell::get) {
+        HEAP_OPERATIONS.with(|operations| operations.set(operations.get() + 1));
+    }
+}
+
+// SAFETY: every call is forwarded unchanged to `System`; counting touches only
+// thread-local `Cell`s, which neither allocate nor unwind.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count();
+        // SAFETY: the caller upholds `GlobalAlloc::dealloc`'s contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Runs `work` and returns how many allocations, reallocations and
+/// deallocations this thread made meanwhile.
+fn heap_operations_during(work: impl FnOnce()) -> usize {
+    HEAP_OPERATIONS.with(|operations| operations.set(0));
+    COUNTING.with(|counting| counting.set(true));
+    work();
+    COUNTING.with(|counting| counting.set(false));
+    HEAP_OPERATIONS.with(Cell::get)
+}
+
+fn server() -> Server {
+    Server::builder("alloc", "0.1.0")
+        .tool(|_: ManageFiles| Ok(ToolOutput::text("done")))
+        .build()
+        .unwrap()
+}
+
+/// Answers `request` once to warm up (a rule compiles its regex on first
+/// use), then counts the heap operations of answering it again; the response
+/// is kept, so its buffer counts once.
+fn operations_of(connection: &mut Connection, request: &str) -> usize {
+    let warm = connection.handle(request.as_bytes()).expect("answered");
+    let text = String::from_utf8(warm).unwrap();
+    assert!(text.contains("\"result\""), "{text}");
+    let mut response = None;
+    let operations = heap_operations_during(|| {
+        response = black_box(connection.handle(black_box(request.as_bytes())));
+    });
+    assert_eq!(String::from_utf8(response.unwrap()).unwrap(), text);
+    operations
+}
+
+/// The heap operations of the tool's own part of a resolution: parsing the
+/// arguments' text and resolving it, everything dropped.
+fn tool_operations(arguments: &str) -> usize {
+    let warm = ManageFiles::from_arguments_str(arguments).unwrap();
+    black_box((warm.resolve(), warm.resolve_authorization()));
+    heap_operations_during(|| {
+        let parsed = ManageFiles::from_arguments_str(black_box(arguments)).unwrap();
+        black_box((parsed.resolve(), parsed.resolve_authorization()));
+    })
+}
+
+fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "alloc", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities
+    })
+}
+
+fn extension() -> Value {
+    json!({"extensions": {"io.modelcontextprotocol/tool-resolution": {}}})
+}
+
+fn initialized(server: &Server, capabilities: Value) -> Connection {
+    let mut connection = server.connect();
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": capabilities,
+        "clientInfo": {"name": "alloc", "version": "0"}
+    }});
+    connection
+        .handle(initialize.to_string().as_bytes())
+        .unwrap();
+    connection
+}
+
+#[test]
+fn a_listing_allocates_its_response_only() {
+    let server = server();
+    let mut connection = initialized(&server, json!({}));
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+    assert_eq!(operations_of(&mut connection, list), 1);
+    let modern = json!({"jsonrpc": "2.0", "id": "m", "method": "tools/list",
+        "params": {"_meta": modern_meta(json!({}))}})
+    .to_string();
+    assert_eq!(operations_of(&mut server.connect(), &modern), 1);
+    let modern = json!({"jsonrpc": "2.0", "id": "m", "method": "tools/list",
+        "params": {"_meta": modern_meta(extension())}})
+    .to_string();
+    if !cfg!(debug_assertions) {
+        assert_eq!(operations_of(&mut server.connect(), &modern), 1);
+    }
+}
+
+#[test]
+fn a_resolution_allocates_its_response_and_what_the_tool_parser_does() {
+    let server = server();
+    for path in ["notes/a.txt", "/etc/hosts"] {
+        for action in ["read", "append", "replace", "delete"] {
+            let arguments = match action {
+                "read" | "delete" => json!({"action": action, "path": path}),
+                _ => json!({"action": action, "path": path, "content": "x\n"}),
+            };
+            let tool = tool_operations(&arguments.to_string());
+            let params = json!({"name": "manage_files", "arguments": arguments});
+            let session = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/resolve",
+                "params": params})
+            .to_string();
+            let mut connection = initialized(&server, extension());
+            assert_eq!(
+                operations_of(&mut connection, &session),
+                tool + 1,
+                "{session}"
+            );
+            let mut params = params.clone();
+            params["_meta"] = modern_meta(extension());
+            let modern = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/resolve",
+                "params": params})
+            .to_string();
+            if !cfg!(debug_assertions) {
+                assert_eq!(
+                    operations_of(&mut server.connect(), &modern),
+                    tool + 1,
+                    "{modern}"
+                );
+            }
+        }
+    }
+}
