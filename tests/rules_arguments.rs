@@ -70,6 +70,7 @@ fn strings_with_escapes_and_spacing_resolve_alike() {
         r#"{"action":"read","path":"\/etc\/passwd"}"#,
         r#" { "path" : "/e\u0074c/x" , "action" : "delete" } "#,
         r#"{"action":"append","path":"notes.txt","content":"a\nb"}"#,
+        r#"{"action":"append","path":"notes.txt","content":"\ud83d\ude00 \\u"}"#,
     ] {
         let json: serde_json::Value = serde_json::from_str(text).unwrap();
         let resolved = both::<ManageFiles>(text).expect("the view reads valid arguments");
@@ -98,6 +99,11 @@ fn what_the_view_declines_the_owned_path_decides() {
         r#"["read"]"#,
         r#"{"action":"read","path":"x"} trailing"#,
         r#"{"action":"read","path":"\ud800"}"#,
+        // `content` is no rule's: checked without decoding, as strictly.
+        r#"{"action":"append","path":"x","content":"\ud800"}"#,
+        r#"{"action":"append","path":"x","content":"\udc00\ud800"}"#,
+        r#"{"action":"append","path":"x","content":"\ud800\u0041"}"#,
+        r#"{"action":"append","path":"x","content":7}"#,
     ] {
         assert!(ManageFiles::evaluate_view(text).is_none(), "{text}");
         assert!(both::<ManageFiles>(text).is_none());

@@ -26,7 +26,8 @@ pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, sub
 pub use serde;
 pub use serde_json;
 pub use view::{
-    Text, integer, members, only, optional_integer, optional_text, rewritten, text, verbatim,
+    Text, integer, members, only, optional_integer, optional_string_checked, optional_text,
+    rewritten, string_checked, text, verbatim,
 };
 
 /// The argument object, or [`ArgumentError::NotAnObject`].

@@ -199,7 +199,15 @@ impl View<'_> {
                     let ty = &field.ty;
                     // Strings, numbers and booleans are checked without
                     // allocating, as a rule would read them.
-                    let read = if simple {
+                    let kind = kind_of(&field.ty, false);
+                    let read = if matches!(kind.base, Base::Str) {
+                        // Checked, not decoded: an escape costs no allocation.
+                        if kind.optional {
+                            quote!(#p::optional_string_checked(__raw))
+                        } else {
+                            quote!(#p::string_checked(__raw))
+                        }
+                    } else if simple {
                         let read = self.present(field);
                         quote!((|| #p::core::option::Option::Some(#read))())
                     } else if holds_no_integer(ty) {

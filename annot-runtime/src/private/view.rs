@@ -103,6 +103,47 @@ pub fn optional_text(raw: Option<&RawValue>) -> Option<Option<Text<'_>>> {
     }
 }
 
+/// A string member no rule reads: checked as the owned path would read it
+/// (a JSON string whose `\u` escapes decode to Unicode scalar values, so
+/// surrogates come in pairs) without decoding it, so an escape costs no
+/// allocation.
+pub fn string_checked(raw: &RawValue) -> Option<()> {
+    // `raw` is one JSON value, so a leading quote means one whole string with
+    // valid escapes; only their surrogates are left to check.
+    let inner = raw.get().strip_prefix('"')?.strip_suffix('"')?;
+    let bytes = inner.as_bytes();
+    let mut index = 0;
+    let mut high_surrogate = false;
+    while index < bytes.len() {
+        let escape = (bytes[index] == b'\\').then(|| bytes[index + 1]);
+        let unit = match escape {
+            Some(b'u') => Some(u16::from_str_radix(inner.get(index + 2..index + 6)?, 16).ok()?),
+            _ => None,
+        };
+        match unit {
+            Some(0xD800..=0xDBFF) if !high_surrogate => high_surrogate = true,
+            Some(0xDC00..=0xDFFF) if high_surrogate => high_surrogate = false,
+            Some(0xD800..=0xDFFF) => return None,
+            _ if high_surrogate => return None,
+            _ => {}
+        }
+        index += match (escape, unit) {
+            (_, Some(_)) => 6,
+            (Some(_), None) => 2,
+            (None, _) => 1,
+        };
+    }
+    (!high_surrogate).then_some(())
+}
+
+/// An optional string member no rule reads (absent or `null` is fine).
+pub fn optional_string_checked(raw: &RawValue) -> Option<()> {
+    if raw.get() == "null" {
+        return Some(());
+    }
+    string_checked(raw)
+}
+
 /// An integer member in `min..=max`, integral floats read as integers as the
 /// owned path does.
 pub fn integer(raw: &RawValue, min: i128, max: i128) -> Option<i128> {
@@ -165,6 +206,40 @@ mod tests {
         assert!(members(r#"[1]"#, &["a"]).is_none());
         assert!(members(r#"{"a":1} x"#, &["a"]).is_none());
         assert!(only(&plain, 0b1) && !only(&plain, 0b10));
+    }
+
+    #[test]
+    fn strings_are_checked_as_the_owned_path_reads_them() {
+        let raw = |text: &str| RawValue::from_string(text.into()).unwrap();
+        for text in [
+            r#""plain""#,
+            r#""x\ny""#,
+            r#""\u00e9\"""#,
+            r#""\ud83d\ude00""#,
+            r#""a\\u""#,
+            r#""""#,
+        ] {
+            let owned: Result<String, _> = serde_json::from_str(text);
+            assert!(owned.is_ok(), "{text}");
+            assert_eq!(string_checked(&raw(text)), Some(()), "{text}");
+        }
+        for text in [
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#""\ud800x""#,
+            r#""\ud800\u0041""#,
+            r#""\ud800\ud800""#,
+            r#""\ud83d\ude00\ude00""#,
+            "1",
+            "null",
+            "[]",
+        ] {
+            let owned: Result<String, _> = serde_json::from_str(text);
+            assert!(owned.is_err(), "{text}");
+            assert_eq!(string_checked(&raw(text)), None, "{text}");
+        }
+        assert_eq!(optional_string_checked(&raw("null")), Some(()));
+        assert_eq!(optional_string_checked(&raw("2")), None);
     }
 
     #[test]
