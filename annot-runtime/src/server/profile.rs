@@ -20,6 +20,7 @@
 
 use core::fmt;
 
+use crate::rules::RuleTable;
 use crate::{Annotations, Hint, Rule};
 
 /// A set of restrictions on the calls a server lets through; combine them with
@@ -194,7 +195,9 @@ impl Profile {
     ///   breaks every resolution, so the action is dropped.
     ///
     /// The tool's rules are not known per action here, only per tool: a rule
-    /// that can never fire on this action still keeps it listed.
+    /// that can never fire on this action still keeps it listed. A tool
+    /// `#[mcp_tool]` generates has its compiled rules, and a server decides
+    /// with [`can_satisfy_action`](Self::can_satisfy_action) instead.
     pub fn can_satisfy(self, bound: &Annotations, rules: &[Rule]) -> bool {
         let named = |hint: Hint| rules.iter().any(|rule| rule.hints.get(hint).is_some());
         let effective = bound.effective();
@@ -204,6 +207,75 @@ impl Profile {
                 || named(hint)
                 || (hint == Hint::Destructive && named(Hint::ReadOnly))
         })
+    }
+}
+
+impl Profile {
+    /// Whether some call of the action at row `action` of `table` (a tool's
+    /// compiled rules, [`AnnotatedTool::RULE_TABLE`](crate::AnnotatedTool::RULE_TABLE))
+    /// can satisfy the profile: `false` only when no combination of the rules
+    /// that can fire on it gives a resolution that passes. `true` for a row
+    /// the table does not have.
+    ///
+    /// A call resolves from the action's base
+    /// ([`action_base`](crate::rules::action_base), which already gives a
+    /// read-only action the write-only hints a rule turning `read_only` off
+    /// would expose), with each hint a firing rule names replaced by the join
+    /// of the firing rules' values; undecided rules only add risk, so the
+    /// calls that can pass are among those where a set of rules fires with
+    /// none undecided. Every such set holds the rules certain to fire and
+    /// is within those that may. The four hints a profile tests are risky
+    /// when absent, so a hint is safe on such a call iff a firing rule names
+    /// it and none sets it risky, or none names it and the base has its safe
+    /// value. For hints that must all be safe together, the best set is every
+    /// applicable rule that sets none of them risky: possible iff no certain
+    /// rule does, and each hint is then named or safe in the base. One
+    /// coupling comes from [`Annotations::effective`]: a read-only call is
+    /// never destructive, so `no_destructive` passes through `readOnlyHint:
+    /// true` or through `destructiveHint: false`, and both are tried.
+    ///
+    /// Exact as far as the table tells: it treats every set of applicable
+    /// rules as reachable, which arguments may not be (two predicates that
+    /// exclude each other), so it can keep an action that no call passes;
+    /// every call is still checked. It never drops one that some call passes.
+    pub fn can_satisfy_action(self, table: &RuleTable, action: usize) -> bool {
+        let Some(row) = table.actions.get(action) else {
+            return true;
+        };
+        let masks = |hint: Hint| {
+            let index = Hint::ALL
+                .iter()
+                .position(|&known| known == hint)
+                .expect("every hint is in Hint::ALL");
+            table.hints[index]
+        };
+        // Whether a set of rules that can fire together makes every hint of
+        // `needed` safe (before `effective`).
+        let together = |needed: &[Hint]| {
+            let forbidden = needed.iter().fold(0, |mask, &hint| mask | masks(hint).risky);
+            if row.certain & forbidden != 0 {
+                return false;
+            }
+            let fired = row.applicable & !forbidden;
+            needed.iter().all(|&hint| {
+                fired & masks(hint).named != 0 || row.base.get(hint) == Some(!hint.risky_value())
+            })
+        };
+        let mut needed: Vec<Hint> = RESTRICTIONS
+            .iter()
+            .filter(|&&(bit, _, hint)| self.bits & bit != 0 && hint != Hint::Destructive)
+            .map(|&(_, _, hint)| hint)
+            .collect();
+        if self.bits & NO_DESTRUCTIVE == 0 {
+            return together(&needed);
+        }
+        let mut through = |hint: Hint| {
+            needed.push(hint);
+            let passes = together(&needed);
+            needed.pop();
+            passes
+        };
+        through(Hint::ReadOnly) || through(Hint::Destructive)
     }
 }
 
