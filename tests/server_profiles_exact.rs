@@ -42,11 +42,16 @@ pub enum Store {
     discriminator = "method",
     open_world = true,
     privileged_access = false,
+    // What a method the table calls read-only writes is not destructive.
+    destructive = false,
     // Local pages are served by this process: only GET and HEAD can stay
     // in a closed world.
     when(all(method in ["GET", "HEAD"], path matches "^/local/")) => (open_world = false),
     // Emptying the trash destroys nothing.
     when(all(method == "DELETE", path matches "^/trash/")) => (destructive = false),
+    // Certain to fire: OPTIONS writes here (say, it warms a cache). It is
+    // then as destructive as the tool's default says: not.
+    when(method == "OPTIONS") => (read_only = false),
 )]
 #[derive(Clone, Debug)]
 pub struct Web {
@@ -134,7 +139,8 @@ const LISTINGS: &[(fn() -> Profile, &[(&str, &[&str])])] = &[
         Profile::read_only,
         &[
             ("store", &["get", "tail"]),
-            ("web", &["GET", "HEAD", "OPTIONS"]),
+            // OPTIONS is never read-only, whatever its path.
+            ("web", &["GET", "HEAD"]),
             ("query", &[]),
         ],
     ),
@@ -191,6 +197,8 @@ const CALLS: &[(fn() -> Profile, &str, &str, bool)] = &[
     (Profile::closed_world, "store", r#"{"action":"tail","key":"live/a"}"#, false),
     (Profile::no_destructive, "web", r#"{"method":"DELETE","path":"/trash/a"}"#, true),
     (Profile::no_destructive, "web", r#"{"method":"DELETE","path":"/a"}"#, false),
+    (Profile::no_destructive, "web", r#"{"method":"OPTIONS","path":"/a"}"#, true),
+    (Profile::read_only, "web", r#"{"method":"OPTIONS","path":"/a"}"#, false),
     (Profile::closed_world, "web", r#"{"method":"GET","path":"/local/a"}"#, true),
     (Profile::closed_world, "web", r#"{"method":"GET","path":"/a"}"#, false),
     (Profile::closed_world, "web", r#"{"method":"POST","path":"/local/a"}"#, false),
