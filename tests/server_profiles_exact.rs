@@ -178,7 +178,11 @@ fn each_shape_keeps_exactly_the_actions_some_call_passes() {
                     continue;
                 }
             };
-            assert_eq!(properties[field]["enum"], json!(actions), "{profile}: {name}");
+            assert_eq!(
+                properties[field]["enum"],
+                json!(actions),
+                "{profile}: {name}"
+            );
         }
     }
     assert_eq!(ran.load(Ordering::SeqCst), 0);
@@ -189,23 +193,108 @@ fn each_shape_keeps_exactly_the_actions_some_call_passes() {
 /// and a dropped action's calls are refused whatever the arguments.
 #[allow(clippy::type_complexity)]
 const CALLS: &[(fn() -> Profile, &str, &str, bool)] = &[
-    (Profile::no_destructive, "store", r#"{"action":"put","key":"tmp/a"}"#, true),
-    (Profile::no_destructive, "store", r#"{"action":"put","key":"a"}"#, false),
-    (Profile::no_destructive, "store", r#"{"action":"wipe","key":"archive/a"}"#, false),
-    (Profile::no_destructive, "store", r#"{"action":"wipe","key":"a"}"#, false),
-    (Profile::closed_world, "store", r#"{"action":"tail","key":"a"}"#, true),
-    (Profile::closed_world, "store", r#"{"action":"tail","key":"live/a"}"#, false),
-    (Profile::no_destructive, "web", r#"{"method":"DELETE","path":"/trash/a"}"#, true),
-    (Profile::no_destructive, "web", r#"{"method":"DELETE","path":"/a"}"#, false),
-    (Profile::no_destructive, "web", r#"{"method":"OPTIONS","path":"/a"}"#, true),
-    (Profile::read_only, "web", r#"{"method":"OPTIONS","path":"/a"}"#, false),
-    (Profile::closed_world, "web", r#"{"method":"GET","path":"/local/a"}"#, true),
-    (Profile::closed_world, "web", r#"{"method":"GET","path":"/a"}"#, false),
-    (Profile::closed_world, "web", r#"{"method":"POST","path":"/local/a"}"#, false),
-    (Profile::no_destructive, "query", r#"{"sql":"select 1"}"#, true),
-    (Profile::no_destructive, "query", r#"{"sql":"delete from t"}"#, false),
-    (Profile::no_destructive, "drop_table", r#"{"table":"t"}"#, false),
-    (Profile::no_destructive, "drop_table", r#"{"table":"tmp_t"}"#, false),
+    (
+        Profile::no_destructive,
+        "store",
+        r#"{"action":"put","key":"tmp/a"}"#,
+        true,
+    ),
+    (
+        Profile::no_destructive,
+        "store",
+        r#"{"action":"put","key":"a"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "store",
+        r#"{"action":"wipe","key":"archive/a"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "store",
+        r#"{"action":"wipe","key":"a"}"#,
+        false,
+    ),
+    (
+        Profile::closed_world,
+        "store",
+        r#"{"action":"tail","key":"a"}"#,
+        true,
+    ),
+    (
+        Profile::closed_world,
+        "store",
+        r#"{"action":"tail","key":"live/a"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "web",
+        r#"{"method":"DELETE","path":"/trash/a"}"#,
+        true,
+    ),
+    (
+        Profile::no_destructive,
+        "web",
+        r#"{"method":"DELETE","path":"/a"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "web",
+        r#"{"method":"OPTIONS","path":"/a"}"#,
+        true,
+    ),
+    (
+        Profile::read_only,
+        "web",
+        r#"{"method":"OPTIONS","path":"/a"}"#,
+        false,
+    ),
+    (
+        Profile::closed_world,
+        "web",
+        r#"{"method":"GET","path":"/local/a"}"#,
+        true,
+    ),
+    (
+        Profile::closed_world,
+        "web",
+        r#"{"method":"GET","path":"/a"}"#,
+        false,
+    ),
+    (
+        Profile::closed_world,
+        "web",
+        r#"{"method":"POST","path":"/local/a"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "query",
+        r#"{"sql":"select 1"}"#,
+        true,
+    ),
+    (
+        Profile::no_destructive,
+        "query",
+        r#"{"sql":"delete from t"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "drop_table",
+        r#"{"table":"t"}"#,
+        false,
+    ),
+    (
+        Profile::no_destructive,
+        "drop_table",
+        r#"{"table":"tmp_t"}"#,
+        false,
+    ),
 ];
 
 #[test]
@@ -217,12 +306,19 @@ fn calls_of_kept_and_dropped_actions_are_checked_one_by_one() {
         let result = Client::initialized(&server, json!({}))
             .result("tools/call", json!({"name": tool, "arguments": arguments}));
         if *runs {
-            assert_eq!(result["content"][0]["text"], "ran", "{tool} {arguments}: {result}");
+            assert_eq!(
+                result["content"][0]["text"], "ran",
+                "{tool} {arguments}: {result}"
+            );
         } else {
             assert_eq!(result["isError"], true, "{tool} {arguments}: {result}");
             let text = result["content"][0]["text"].as_str().unwrap();
             assert!(text.contains("outside the server's profile"), "{text}");
         }
-        assert_eq!(ran.load(Ordering::SeqCst), usize::from(*runs), "{tool} {arguments}");
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            usize::from(*runs),
+            "{tool} {arguments}"
+        );
     }
 }

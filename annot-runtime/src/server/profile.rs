@@ -252,7 +252,9 @@ impl Profile {
         // Whether a set of rules that can fire together makes every hint of
         // `needed` safe (before `effective`).
         let together = |needed: &[Hint]| {
-            let forbidden = needed.iter().fold(0, |mask, &hint| mask | masks(hint).risky);
+            let forbidden = needed
+                .iter()
+                .fold(0, |mask, &hint| mask | masks(hint).risky);
             if row.certain & forbidden != 0 {
                 return false;
             }
