@@ -5,7 +5,7 @@
 //! it at two moments:
 //!
 //! - **When the server is built**, per tool: an action that can never satisfy
-//!   the profile is dropped (see [`Profile::can_satisfy`]); the listing shows
+//!   the profile is dropped (see [`Profile::can_satisfy_action`]); the listing shows
 //!   the `inputSchema` narrowed to the actions that remain and static
 //!   annotations joined over them; a tool with no action left is not listed.
 //! - **On every call and resolution** of what remains: the resolved
@@ -29,7 +29,7 @@ use crate::{Annotations, Hint, Rule};
 ///
 /// A server built with one ([`ServerBuilder::profile`](super::ServerBuilder::profile))
 /// drops from `tools/list` the actions that can never pass
-/// ([`can_satisfy`](Profile::can_satisfy)), lists the `inputSchema` narrowed to
+/// ([`can_satisfy_action`](Profile::can_satisfy_action)), lists the `inputSchema` narrowed to
 /// the others ([`AnnotatedTool::input_schema_for`](crate::AnnotatedTool::input_schema_for))
 /// with static annotations joined over them, and leaves out a tool with
 /// nothing left. Every call and resolution is checked on its resolved
