@@ -332,6 +332,7 @@ fn value_text(value: Option<bool>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{ActionRow, Tri};
 
     #[test]
     fn messages_name_profile_restriction_and_hint() {
@@ -352,6 +353,146 @@ mod tests {
         );
         assert_eq!(Profile::any().to_string(), "any");
         assert!(Profile::any().allows(&Annotations::worst()));
+    }
+
+    /// A table of rules `hints` (in order) and rows `(declared, fires)`
+    /// under `defaults`.
+    fn table(
+        hints: &[Annotations],
+        defaults: Annotations,
+        rows: &[(Annotations, &[Tri])],
+    ) -> &'static RuleTable {
+        let rules: Vec<Rule> = hints
+            .iter()
+            .enumerate()
+            .map(|(index, &hints)| Rule {
+                index,
+                source: "when(...)",
+                hints,
+                authorization: None,
+            })
+            .collect();
+        let rows: Vec<ActionRow> = rows
+            .iter()
+            .map(|&(declared, fires)| ActionRow::new("a", declared, None, defaults, None, fires))
+            .collect();
+        let rules = Box::leak(rules.into_boxed_slice());
+        let rows = Box::leak(rows.into_boxed_slice());
+        Box::leak(Box::new(RuleTable::new(rules, defaults, None, rows)))
+    }
+
+    #[test]
+    fn an_action_is_kept_only_if_some_rule_set_can_pass() {
+        use Tri::{Always, Maybe, Never};
+        let write = Annotations::new()
+            .destructive(true)
+            .open_world(false)
+            .privileged_access(false);
+        let rules = [
+            Annotations::new().destructive(false),
+            Annotations::new().destructive(true).reversible(false),
+            Annotations::new().destructive(false).open_world(true),
+            Annotations::new().read_only(false),
+        ];
+        let rows: &[(Annotations, &[Tri])] = &[
+            // 0: a rule that clears `destructive` may fire.
+            (write, &[Maybe, Never, Never, Never]),
+            // 1: the clearing rule never fires here; the other only raises.
+            (write, &[Never, Maybe, Never, Never]),
+            // 2: the clearing rule may fire, but a raising one always does.
+            (write, &[Maybe, Always, Never, Never]),
+            // 3: clears `destructive` only while opening the world.
+            (write, &[Never, Never, Maybe, Never]),
+            // 4: a read that a certain rule turns into a write.
+            (
+                Annotations::new().read_only(true),
+                &[Never, Never, Never, Always],
+            ),
+            // 5: a read that a rule may turn into a write.
+            (
+                Annotations::new().read_only(true),
+                &[Never, Never, Never, Maybe],
+            ),
+        ];
+        let defaults = Annotations::new()
+            .open_world(false)
+            .privileged_access(false);
+        let t = table(&rules, defaults, rows);
+        let no_destructive = Profile::no_destructive();
+        let both = no_destructive.and(Profile::closed_world());
+        let kept = |profile: Profile| {
+            (0..rows.len())
+                .filter(|&row| profile.can_satisfy_action(t, row))
+                .collect::<Vec<_>>()
+        };
+        // Row 4 becomes a write with the specification's `destructive`.
+        assert_eq!(kept(no_destructive), [0, 3, 5]);
+        assert_eq!(kept(Profile::closed_world()), [0, 1, 2, 3, 4, 5]);
+        // Row 3's rule cannot make both hints safe at once.
+        assert_eq!(kept(both), [0, 5]);
+        assert_eq!(kept(Profile::read_only()), [5]);
+        assert_eq!(kept(Profile::no_privileged()), [0, 1, 2, 3, 4, 5]);
+        // Row 4 again, under a tool whose writes are additive by default.
+        let additive = defaults.destructive(false);
+        let t = table(&rules, additive, rows);
+        assert!(no_destructive.can_satisfy_action(t, 4));
+        assert!(!Profile::read_only().can_satisfy_action(t, 4));
+        // A row the table does not have is kept (checked per call).
+        assert!(Profile::read_only().can_satisfy_action(t, rows.len()));
+    }
+
+    /// Against the resolution itself: for every profile and row, kept iff
+    /// some set of the row's rules holding (none undecided) resolves, by
+    /// [`Outcome`](crate::rules::Outcome), to annotations the profile allows.
+    #[test]
+    fn the_answer_is_the_resolutions_over_every_rule_set() {
+        use Tri::{Always, Maybe, Never};
+        let rules = [
+            Annotations::new().destructive(false),
+            Annotations::new().read_only(true).open_world(true),
+            Annotations::new().read_only(false).privileged_access(false),
+            Annotations::new().open_world(false).destructive(true),
+        ];
+        let tris = [Never, Maybe, Always];
+        let mut rows: Vec<(Annotations, Vec<Tri>)> = Vec::new();
+        for declared in [
+            Annotations::new(),
+            Annotations::new().read_only(true),
+            Annotations::new().destructive(false).open_world(false),
+            Annotations::new().privileged_access(false),
+        ] {
+            for code in 0..81 {
+                let fires = (0..4)
+                    .map(|rule| tris[code / 3usize.pow(rule) % 3])
+                    .collect();
+                rows.push((declared, fires));
+            }
+        }
+        let rows: Vec<(Annotations, &[Tri])> = rows
+            .iter()
+            .map(|(declared, fires)| (*declared, fires.as_slice()))
+            .collect();
+        for defaults in [Annotations::new(), Annotations::new().destructive(false)] {
+            let t = table(&rules, defaults, &rows);
+            for bits in 0..16u8 {
+                let profile = Profile { bits };
+                for (index, row) in t.actions.iter().enumerate() {
+                    let passes = (0..16u64).any(|fired| {
+                        fired & row.certain == row.certain
+                            && fired & !row.applicable == 0
+                            && profile.allows(
+                                &crate::rules::Outcome::compiled(t, index, fired, 0).annotations(),
+                            )
+                    });
+                    assert_eq!(
+                        profile.can_satisfy_action(t, index),
+                        passes,
+                        "{profile} {defaults:?} {:?}",
+                        rows[index]
+                    );
+                }
+            }
+        }
     }
 
     #[test]
