@@ -218,21 +218,18 @@ impl Profile {
     /// the table does not have.
     ///
     /// A call resolves from the action's base
-    /// ([`action_base`](crate::rules::action_base), which already gives a
-    /// read-only action the write-only hints a rule turning `read_only` off
-    /// would expose), with each hint a firing rule names replaced by the join
-    /// of the firing rules' values; undecided rules only add risk, so the
-    /// calls that can pass are among those where a set of rules fires with
-    /// none undecided. Every such set holds the rules certain to fire and
-    /// is within those that may. The four hints a profile tests are risky
-    /// when absent, so a hint is safe on such a call iff a firing rule names
-    /// it and none sets it risky, or none names it and the base has its safe
-    /// value. For hints that must all be safe together, the best set is every
-    /// applicable rule that sets none of them risky: possible iff no certain
-    /// rule does, and each hint is then named or safe in the base. One
-    /// coupling comes from [`Annotations::effective`]: a read-only call is
-    /// never destructive, so `no_destructive` passes through `readOnlyHint:
-    /// true` or through `destructiveHint: false`, and both are tried.
+    /// ([`action_base`](crate::rules::action_base): a read-only action
+    /// already has the write-only hints a rule turning `read_only` off
+    /// exposes), each hint firing rules name set to their join; undecided
+    /// rules only add risk, so it suffices to try sets of rules that fire,
+    /// each holding the certain rules and within the applicable ones. The
+    /// hints a profile tests are risky when absent: safe iff a firing rule
+    /// names it and none sets it risky, or none names it and the base is
+    /// safe. For hints that must be safe together the best set is every
+    /// applicable rule setting none of them risky (none may be certain).
+    /// From [`Annotations::effective`]: a read-only call is never
+    /// destructive, so `no_destructive` is tried through `readOnlyHint: true`
+    /// and through `destructiveHint: false`.
     ///
     /// Exact as far as the table tells: it treats every set of applicable
     /// rules as reachable, which arguments may not be (two predicates that
