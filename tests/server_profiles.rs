@@ -41,8 +41,8 @@ fn example_server(profile: Profile, ran: &Arc<AtomicUsize>) -> Server {
 }
 
 /// For each profile, the tools listed and the actions each keeps, in order:
-/// an action is dropped when a hint it declares breaks the profile and no
-/// rule of its tool names that hint (so no argument can change it).
+/// an action is dropped when no call of it can pass, whatever the arguments
+/// (its declared hints, and the rules that can fire on it).
 #[allow(clippy::type_complexity)]
 const LISTINGS: &[(&str, fn() -> Profile, &[(&str, &[&str])])] = &[
     (
@@ -78,8 +78,9 @@ const LISTINGS: &[(&str, fn() -> Profile, &[(&str, &[&str])])] = &[
         &[
             ("manage_files", &["read", "append"]),
             ("http_request", &["GET", "HEAD", "OPTIONS", "POST"]),
-            // PUT is not destructive in annot's table; rules name
-            // `destructive` for PATCH and DELETE, so they stay, checked per call.
+            // PUT and PATCH are not destructive in annot's table (the
+            // issue-editing rule makes one PATCH so, checked per call);
+            // DELETE stays: removing a label is not destructive.
             (
                 "github_api",
                 &["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"],

@@ -3,7 +3,8 @@
 //! only if the call's annotations, by the hand-written resolvers of
 //! `fuzz/src/reference.rs`, are inside the profile, judged by a predicate
 //! written here (not `Profile::check`); and a `tools/annotations` succeeds,
-//! with exactly the reference's hints, under the same condition.
+//! with exactly the reference's hints, under the same condition. And the
+//! listing drops an action only if no generated arguments of it pass.
 
 mod robust_support;
 
@@ -13,6 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use annot::server::{Connection, Profile, Server, ToolOutput};
 use annot::{AnnotatedTool, Annotations};
 use proptest::prelude::*;
+use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use robust_support::generate::arguments;
 use robust_support::{
@@ -168,4 +170,84 @@ fn github_api_calls_reach_the_handler_only_inside_the_profile() {
 #[test]
 fn sql_calls_reach_the_handler_only_inside_the_profile() {
     run::<sql::Sql>(400);
+}
+
+/// The actions `tools/list` keeps of `T` under the profile of `bits`
+/// (`None`: the tool is not listed; an empty list for a single action).
+fn kept<T: AnnotatedTool + 'static>(server: &Server) -> Option<Vec<String>> {
+    let mut connection = connection(server);
+    let list = connection
+        .handle(request(1, "tools/list", json!({})).as_bytes())
+        .expect("answered");
+    let list = parse_response(&list);
+    let tool = list["result"]["tools"]
+        .as_array()
+        .expect("a tools array")
+        .iter()
+        .find(|tool| tool["name"] == T::NAME)?;
+    let Some(field) = T::DISCRIMINATOR else {
+        return Some(Vec::new());
+    };
+    let names = tool["inputSchema"]["properties"][field]["enum"]
+        .as_array()
+        .expect("a discriminator enum");
+    Some(
+        names
+            .iter()
+            .map(|name| name.as_str().unwrap().to_owned())
+            .collect(),
+    )
+}
+
+/// Over `cases` generated arguments of `T`: whenever the reference resolves
+/// valid arguments inside a profile, their action is listed under it.
+fn dropped_only_if_nothing_passes<T: AnnotatedTool + 'static>(cases: u32) {
+    let listings: Vec<Option<Vec<String>>> = (0..16)
+        .map(|bits| kept::<T>(&server::<T>(bits).0))
+        .collect();
+    let schema: Value = serde_json::from_str(T::exact_input_schema()).unwrap();
+    let rules: Vec<&str> = T::RULES.iter().map(|rule| rule.source).collect();
+    let strategy = arguments(&schema, &rules);
+    let mut runner = TestRunner::deterministic();
+    let mut passed = [0usize; 16];
+    for _ in 0..cases {
+        let arguments = strategy.new_tree(&mut runner).unwrap().current();
+        if T::from_arguments(&arguments).is_err() {
+            continue;
+        }
+        let hints = expected::<T>(&arguments);
+        for bits in 0..16u8 {
+            if !inside(bits, &hints) {
+                continue;
+            }
+            passed[usize::from(bits)] += 1;
+            let listed = listings[usize::from(bits)].as_ref();
+            let Some(actions) = listed else {
+                panic!(
+                    "{} is not listed under {}, yet {arguments} passes it",
+                    T::NAME,
+                    profile(bits)
+                );
+            };
+            if let Some(field) = T::DISCRIMINATOR {
+                let action = arguments[field].as_str().unwrap();
+                assert!(
+                    actions.iter().any(|kept| kept == action),
+                    "{} `{action}` is dropped under {}, yet {arguments} passes it",
+                    T::NAME,
+                    profile(bits)
+                );
+            }
+        }
+    }
+    // The generator reaches calls that pass, or this proves nothing.
+    assert!(passed[0] > cases as usize / 4, "{passed:?}");
+}
+
+#[test]
+fn an_action_is_dropped_only_if_no_generated_call_passes() {
+    dropped_only_if_nothing_passes::<manage_files::ManageFiles>(600);
+    dropped_only_if_nothing_passes::<http_api::HttpApi>(600);
+    dropped_only_if_nothing_passes::<github_api::GithubApi>(600);
+    dropped_only_if_nothing_passes::<sql::Sql>(600);
 }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::Annotations;
-use crate::rules::{Authorization, Explanation, Outcome, Rule};
+use crate::rules::{Authorization, Explanation, Outcome, Rule, RuleTable};
 
 /// One action of a tool: a value of its discriminator and the annotations the
 /// action can resolve to at worst.
@@ -84,6 +84,15 @@ pub trait AnnotatedTool: Sized {
     /// The tool's rules on argument values, in declaration order (see the
     /// [`rules`](crate::rules) module); empty for a tool without rules.
     const RULES: &'static [Rule] = &[];
+
+    /// The tool's compiled rules (per action: its base, the rules that may
+    /// and that must fire on it), which a server with a
+    /// [`Profile`](crate::server::Profile) reads to drop exactly the actions
+    /// no call can pass ([`Profile::can_satisfy_action`](crate::server::Profile::can_satisfy_action)).
+    /// `#[mcp_tool]` sets it; `None` by default, and a server then decides
+    /// from [`RULES`](Self::RULES) and the static bounds
+    /// ([`Profile::can_satisfy`](crate::server::Profile::can_satisfy)).
+    const RULE_TABLE: Option<&'static RuleTable> = None;
 
     /// The union of every authorization a call can need: the `securitySchemes`
     /// of `tools/list`. `None` when the tool declares no authorization.

@@ -41,6 +41,8 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
     let view = super::view::view(tool, checked, p);
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
+        const RULE_TABLE: #p::core::option::Option<&'static #p::RuleTable> =
+            #p::core::option::Option::Some(&__TABLE);
         const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
             #p::static_authorization(&__AUTHORIZATIONS);
 

@@ -35,7 +35,8 @@ pub(super) struct Narrowed {
 }
 
 /// Drops the actions of `tool` that can never satisfy `profile`
-/// ([`Profile::can_satisfy`]) and lowers its static annotations to the join
+/// ([`Profile::can_satisfy_action`] on its compiled rules, else
+/// [`Profile::can_satisfy`]) and lowers its static annotations to the join
 /// of those left, which every resolution of them is within. A tool without
 /// actions (a single-action tool) is kept or dropped whole on its static
 /// annotations. Without a profile, or when every action is kept, the tool is
@@ -49,13 +50,19 @@ pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
     if profile.is_any() {
         return whole(true);
     }
+    // With the compiled rules, per action and exact; else from the bound
+    // and every rule of the tool.
+    let can_pass = |index: usize, bound: &Annotations| match tool.rule_table {
+        Some(table) => profile.can_satisfy_action(table, index),
+        None => profile.can_satisfy(bound, tool.rules),
+    };
     if tool.actions.is_empty() {
-        return whole(profile.can_satisfy(&tool.static_annotations, tool.rules));
+        return whole(can_pass(0, &tool.static_annotations));
     }
     let kept: Vec<usize> = (0..tool.actions.len())
         .filter(|&index| {
             let bound = normalise(tool.actions[index].annotations, &tool.static_annotations);
-            profile.can_satisfy(&bound, tool.rules)
+            can_pass(index, &bound)
         })
         .collect();
     if kept.len() == tool.actions.len() {

@@ -5,7 +5,7 @@
 //! it at two moments:
 //!
 //! - **When the server is built**, per tool: an action that can never satisfy
-//!   the profile is dropped (see [`Profile::can_satisfy`]); the listing shows
+//!   the profile is dropped (see [`Profile::can_satisfy_action`]); the listing shows
 //!   the `inputSchema` narrowed to the actions that remain and static
 //!   annotations joined over them; a tool with no action left is not listed.
 //! - **On every call and resolution** of what remains: the resolved
@@ -20,6 +20,7 @@
 
 use core::fmt;
 
+use crate::rules::RuleTable;
 use crate::{Annotations, Hint, Rule};
 
 /// A set of restrictions on the calls a server lets through; combine them with
@@ -28,7 +29,7 @@ use crate::{Annotations, Hint, Rule};
 ///
 /// A server built with one ([`ServerBuilder::profile`](super::ServerBuilder::profile))
 /// drops from `tools/list` the actions that can never pass
-/// ([`can_satisfy`](Profile::can_satisfy)), lists the `inputSchema` narrowed to
+/// ([`can_satisfy_action`](Profile::can_satisfy_action)), lists the `inputSchema` narrowed to
 /// the others ([`AnnotatedTool::input_schema_for`](crate::AnnotatedTool::input_schema_for))
 /// with static annotations joined over them, and leaves out a tool with
 /// nothing left. Every call and resolution is checked on its resolved
@@ -194,7 +195,9 @@ impl Profile {
     ///   breaks every resolution, so the action is dropped.
     ///
     /// The tool's rules are not known per action here, only per tool: a rule
-    /// that can never fire on this action still keeps it listed.
+    /// that can never fire on this action still keeps it listed. A tool
+    /// `#[mcp_tool]` generates has its compiled rules, and a server decides
+    /// with [`can_satisfy_action`](Self::can_satisfy_action) instead.
     pub fn can_satisfy(self, bound: &Annotations, rules: &[Rule]) -> bool {
         let named = |hint: Hint| rules.iter().any(|rule| rule.hints.get(hint).is_some());
         let effective = bound.effective();
@@ -204,6 +207,74 @@ impl Profile {
                 || named(hint)
                 || (hint == Hint::Destructive && named(Hint::ReadOnly))
         })
+    }
+}
+
+impl Profile {
+    /// Whether some call of the action at row `action` of `table` (a tool's
+    /// compiled rules, [`AnnotatedTool::RULE_TABLE`](crate::AnnotatedTool::RULE_TABLE))
+    /// can satisfy the profile: `false` only when no combination of the rules
+    /// that can fire on it gives a resolution that passes. `true` for a row
+    /// the table does not have.
+    ///
+    /// A call resolves from the action's base
+    /// ([`action_base`](crate::rules::action_base): a read-only action
+    /// already has the write-only hints a rule turning `read_only` off
+    /// exposes), each hint firing rules name set to their join; undecided
+    /// rules only add risk, so it suffices to try sets of rules that fire,
+    /// each holding the certain rules and within the applicable ones. The
+    /// hints a profile tests are risky when absent: safe iff a firing rule
+    /// names it and none sets it risky, or none names it and the base is
+    /// safe. For hints that must be safe together the best set is every
+    /// applicable rule setting none of them risky (none may be certain).
+    /// From [`Annotations::effective`]: a read-only call is never
+    /// destructive, so `no_destructive` is tried through `readOnlyHint: true`
+    /// and through `destructiveHint: false`.
+    ///
+    /// Exact as far as the table tells: it treats every set of applicable
+    /// rules as reachable, which arguments may not be (two predicates that
+    /// exclude each other), so it can keep an action that no call passes;
+    /// every call is still checked. It never drops one that some call passes.
+    pub fn can_satisfy_action(self, table: &RuleTable, action: usize) -> bool {
+        let Some(row) = table.actions.get(action) else {
+            return true;
+        };
+        let masks = |hint: Hint| {
+            let index = Hint::ALL
+                .iter()
+                .position(|&known| known == hint)
+                .expect("every hint is in Hint::ALL");
+            table.hints[index]
+        };
+        // Whether a set of rules that can fire together makes every hint of
+        // `needed` safe (before `effective`).
+        let together = |needed: &[Hint]| {
+            let forbidden = needed
+                .iter()
+                .fold(0, |mask, &hint| mask | masks(hint).risky);
+            if row.certain & forbidden != 0 {
+                return false;
+            }
+            let fired = row.applicable & !forbidden;
+            needed.iter().all(|&hint| {
+                fired & masks(hint).named != 0 || row.base.get(hint) == Some(!hint.risky_value())
+            })
+        };
+        let mut needed: Vec<Hint> = RESTRICTIONS
+            .iter()
+            .filter(|&&(bit, _, hint)| self.bits & bit != 0 && hint != Hint::Destructive)
+            .map(|&(_, _, hint)| hint)
+            .collect();
+        if self.bits & NO_DESTRUCTIVE == 0 {
+            return together(&needed);
+        }
+        let mut through = |hint: Hint| {
+            needed.push(hint);
+            let passes = together(&needed);
+            needed.pop();
+            passes
+        };
+        through(Hint::ReadOnly) || through(Hint::Destructive)
     }
 }
 
@@ -258,6 +329,7 @@ fn value_text(value: Option<bool>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{ActionRow, Tri};
 
     #[test]
     fn messages_name_profile_restriction_and_hint() {
@@ -278,6 +350,146 @@ mod tests {
         );
         assert_eq!(Profile::any().to_string(), "any");
         assert!(Profile::any().allows(&Annotations::worst()));
+    }
+
+    /// A table of rules `hints` (in order) and rows `(declared, fires)`
+    /// under `defaults`.
+    fn table(
+        hints: &[Annotations],
+        defaults: Annotations,
+        rows: &[(Annotations, &[Tri])],
+    ) -> &'static RuleTable {
+        let rules: Vec<Rule> = hints
+            .iter()
+            .enumerate()
+            .map(|(index, &hints)| Rule {
+                index,
+                source: "when(...)",
+                hints,
+                authorization: None,
+            })
+            .collect();
+        let rows: Vec<ActionRow> = rows
+            .iter()
+            .map(|&(declared, fires)| ActionRow::new("a", declared, None, defaults, None, fires))
+            .collect();
+        let rules = Box::leak(rules.into_boxed_slice());
+        let rows = Box::leak(rows.into_boxed_slice());
+        Box::leak(Box::new(RuleTable::new(rules, defaults, None, rows)))
+    }
+
+    #[test]
+    fn an_action_is_kept_only_if_some_rule_set_can_pass() {
+        use Tri::{Always, Maybe, Never};
+        let write = Annotations::new()
+            .destructive(true)
+            .open_world(false)
+            .privileged_access(false);
+        let rules = [
+            Annotations::new().destructive(false),
+            Annotations::new().destructive(true).reversible(false),
+            Annotations::new().destructive(false).open_world(true),
+            Annotations::new().read_only(false),
+        ];
+        let rows: &[(Annotations, &[Tri])] = &[
+            // 0: a rule that clears `destructive` may fire.
+            (write, &[Maybe, Never, Never, Never]),
+            // 1: the clearing rule never fires here; the other only raises.
+            (write, &[Never, Maybe, Never, Never]),
+            // 2: the clearing rule may fire, but a raising one always does.
+            (write, &[Maybe, Always, Never, Never]),
+            // 3: clears `destructive` only while opening the world.
+            (write, &[Never, Never, Maybe, Never]),
+            // 4: a read that a certain rule turns into a write.
+            (
+                Annotations::new().read_only(true),
+                &[Never, Never, Never, Always],
+            ),
+            // 5: a read that a rule may turn into a write.
+            (
+                Annotations::new().read_only(true),
+                &[Never, Never, Never, Maybe],
+            ),
+        ];
+        let defaults = Annotations::new()
+            .open_world(false)
+            .privileged_access(false);
+        let t = table(&rules, defaults, rows);
+        let no_destructive = Profile::no_destructive();
+        let both = no_destructive.and(Profile::closed_world());
+        let kept = |profile: Profile| {
+            (0..rows.len())
+                .filter(|&row| profile.can_satisfy_action(t, row))
+                .collect::<Vec<_>>()
+        };
+        // Row 4 becomes a write with the specification's `destructive`.
+        assert_eq!(kept(no_destructive), [0, 3, 5]);
+        assert_eq!(kept(Profile::closed_world()), [0, 1, 2, 3, 4, 5]);
+        // Row 3's rule cannot make both hints safe at once.
+        assert_eq!(kept(both), [0, 5]);
+        assert_eq!(kept(Profile::read_only()), [5]);
+        assert_eq!(kept(Profile::no_privileged()), [0, 1, 2, 3, 4, 5]);
+        // Row 4 again, under a tool whose writes are additive by default.
+        let additive = defaults.destructive(false);
+        let t = table(&rules, additive, rows);
+        assert!(no_destructive.can_satisfy_action(t, 4));
+        assert!(!Profile::read_only().can_satisfy_action(t, 4));
+        // A row the table does not have is kept (checked per call).
+        assert!(Profile::read_only().can_satisfy_action(t, rows.len()));
+    }
+
+    /// Against the resolution itself: for every profile and row, kept iff
+    /// some set of the row's rules holding (none undecided) resolves, by
+    /// [`Outcome`](crate::rules::Outcome), to annotations the profile allows.
+    #[test]
+    fn the_answer_is_the_resolutions_over_every_rule_set() {
+        use Tri::{Always, Maybe, Never};
+        let rules = [
+            Annotations::new().destructive(false),
+            Annotations::new().read_only(true).open_world(true),
+            Annotations::new().read_only(false).privileged_access(false),
+            Annotations::new().open_world(false).destructive(true),
+        ];
+        let tris = [Never, Maybe, Always];
+        let mut rows: Vec<(Annotations, Vec<Tri>)> = Vec::new();
+        for declared in [
+            Annotations::new(),
+            Annotations::new().read_only(true),
+            Annotations::new().destructive(false).open_world(false),
+            Annotations::new().privileged_access(false),
+        ] {
+            for code in 0..81 {
+                let fires = (0..4)
+                    .map(|rule| tris[code / 3usize.pow(rule) % 3])
+                    .collect();
+                rows.push((declared, fires));
+            }
+        }
+        let rows: Vec<(Annotations, &[Tri])> = rows
+            .iter()
+            .map(|(declared, fires)| (*declared, fires.as_slice()))
+            .collect();
+        for defaults in [Annotations::new(), Annotations::new().destructive(false)] {
+            let t = table(&rules, defaults, &rows);
+            for bits in 0..16u8 {
+                let profile = Profile { bits };
+                for (index, row) in t.actions.iter().enumerate() {
+                    let passes = (0..16u64).any(|fired| {
+                        fired & row.certain == row.certain
+                            && fired & !row.applicable == 0
+                            && profile.allows(
+                                &crate::rules::Outcome::compiled(t, index, fired, 0).annotations(),
+                            )
+                    });
+                    assert_eq!(
+                        profile.can_satisfy_action(t, index),
+                        passes,
+                        "{profile} {defaults:?} {:?}",
+                        rows[index]
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use super::render::{ExtensionResults, Fragments};
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
-use crate::rules::Explanation;
+use crate::rules::{Explanation, RuleTable};
 use crate::{
     Action, AnnotatedTool, Annotations, ArgumentError, Authorization, BoundViolation, Rule,
 };
@@ -48,6 +48,7 @@ pub(crate) struct ErasedTool {
     static_authorization: Option<Authorization>,
     has_rules: bool,
     pub(super) rules: &'static [Rule],
+    pub(super) rule_table: Option<&'static RuleTable>,
     pub(super) actions: &'static [Action],
     pub(super) narrowed_schema: fn(&[usize]) -> String,
     resolve: ErasedResolve,
@@ -98,6 +99,7 @@ impl ErasedTool {
             static_authorization: T::STATIC_AUTHORIZATION,
             has_rules: !T::RULES.is_empty(),
             rules: T::RULES,
+            rule_table: T::RULE_TABLE,
             actions: T::ACTIONS,
             narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
