@@ -11,8 +11,9 @@
 //! same request once with `serde_json::from_slice::<serde::de::IgnoredAny>`
 //! and copying the same response bytes, the least any server must do; and,
 //! beside the extension's `tools/resolve`, the part of it that is the tool's
-//! own: parsing the same arguments' text and resolving them, through the
-//! `AnnotatedTool` entry point the server calls.
+//! own: reading the same arguments' text and resolving them, through the
+//! `AnnotatedTool` entry point the server calls (`evaluate_arguments_str`,
+//! the borrowing path).
 
 mod support;
 
@@ -213,9 +214,9 @@ fn requests(c: &mut Criterion) {
     group.bench_function("c_tools_resolve_extension_arguments", |b| {
         b.iter(|| {
             next = (next + 1) % arguments.len();
-            let parsed = ManageFiles::from_arguments_str(black_box(&arguments[next]))
+            let outcome = ManageFiles::evaluate_arguments_str(black_box(&arguments[next]))
                 .expect("valid arguments");
-            black_box((parsed.resolve(), parsed.resolve_authorization()))
+            black_box((outcome.annotations(), outcome.authorization()))
         })
     });
     let requests = modern_resolve_requests();
