@@ -3,7 +3,7 @@
 # handshake versions, mcp.Client in mode="2026-07-28" for the current one) and
 # TypeScript SDK (Client) each launch the manage_files example over stdio and
 # run every method; the Python SDK also drives the github_api example in both
-# eras. (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
+# eras, and manage_files under --read-only (profile.py). (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
 # Exits non-zero on any failed check, or when a client dies without a summary.
 set -euo pipefail
@@ -82,6 +82,7 @@ stdio_check() {
 stdio_check
 run_client python 22 "$binary" "$work/venv/bin/python" tests/interop/python/client.py
 run_client github 4 "$github" "$work/venv/bin/python" tests/interop/python/github.py
+run_client profile 8 "$binary" "$work/venv/bin/python" tests/interop/python/profile.py
 run_client typescript 15 "$binary" node tests/interop/typescript/client.mjs
 
 echo "interop: $passed passed, $failed failed"
