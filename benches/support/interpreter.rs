@@ -170,7 +170,10 @@ impl Validated {
 pub fn manage_files() -> Interpreter {
     let hints = Annotations::new;
     Interpreter::new(
-        hints().open_world(false),
+        hints()
+            .open_world(false)
+            .privileged_access(false)
+            .sensitive_data(false),
         "action",
         &[
             ("read", hints().title("Read a file").read_only(true)),

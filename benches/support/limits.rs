@@ -13,28 +13,37 @@ use super::http_api::{HttpApi, HttpMethod};
 use super::manage_files::ManageFiles;
 
 // The annotations of `manage_files`, written out as its `#[annotate]`
-// attributes and tool-level `open_world = false` say.
+// attributes and tool-level `open_world = false, privileged_access = false,
+// sensitive_data = false` say.
 pub const READ: Annotations = Annotations::new()
     .title("Read a file")
     .read_only(true)
     .open_world(false)
+    .privileged_access(false)
+    .sensitive_data(false)
     .effective();
 pub const APPEND: Annotations = Annotations::new()
     .title("Append to a file")
     .destructive(false)
     .open_world(false)
+    .privileged_access(false)
+    .sensitive_data(false)
     .effective();
 pub const REPLACE: Annotations = Annotations::new()
     .title("Replace a file")
     .destructive(true)
     .idempotent(true)
     .open_world(false)
+    .privileged_access(false)
+    .sensitive_data(false)
     .effective();
 pub const DELETE: Annotations = Annotations::new()
     .title("Delete a file")
     .destructive(true)
     .idempotent(true)
     .open_world(false)
+    .privileged_access(false)
+    .sensitive_data(false)
     .effective();
 
 /// The system paths of the rule of `manage_files`.
