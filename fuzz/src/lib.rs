@@ -186,8 +186,7 @@ pub fn check_server_bytes(data: &[u8]) {
                     serde_json::from_slice(message).unwrap_or_default();
                 let ids: Vec<Value> = requests
                     .iter()
-                    .filter_map(|request| serde_json::from_str::<Value>(request.get()).ok())
-                    .filter_map(|request| readable_id(&request).cloned())
+                    .filter_map(|request| readable_id_of_members(request.get().as_bytes()))
                     .collect();
                 for answer in answers {
                     let expected = serde_json::from_str::<Value>(answer.get())
@@ -209,7 +208,9 @@ pub fn check_server_bytes(data: &[u8]) {
             }
             Some(response) => {
                 let expected_id = match serde_json::from_slice::<Value>(message) {
-                    Ok(parsed) => readable_id(&parsed).cloned(),
+                    // Read from the id's text: `-0` is an integer there, as
+                    // the server reads it, though a `Value` holds it as `-0.0`.
+                    Ok(_) => readable_id_of_members(message),
                     // The server reads only the members it needs, so a
                     // request whose other members a `Value` cannot hold is
                     // still answered with its id.
@@ -368,8 +369,10 @@ fn parse_error_without_id(response: &[u8]) -> bool {
         .is_ok_and(|value| value.get("id").is_none() && value["error"]["code"] == -32700)
 }
 
-/// [`readable_id`] of a message read member by member, for messages whose
-/// other members a `Value` cannot hold (`1e400`, a lone surrogate).
+/// [`readable_id`] of a message read member by member, its id judged from its
+/// text as the server judges it (`-0` is an integer, which a `Value` holds as
+/// `-0.0`); also for messages whose other members a `Value` cannot hold
+/// (`1e400`, a lone surrogate).
 fn readable_id_of_members(message: &[u8]) -> Option<Value> {
     use serde_json::value::RawValue;
     let members: std::collections::BTreeMap<String, &RawValue> =
@@ -378,8 +381,10 @@ fn readable_id_of_members(message: &[u8]) -> Option<Value> {
         && members
             .get("method")
             .is_some_and(|method| method.get().starts_with('"'));
-    let id: Value = serde_json::from_str(members.get("id")?.get()).ok()?;
-    let scalar = id.is_string() || id.is_i64() || id.is_u64();
+    let text = members.get("id")?.get();
+    let id: Value = serde_json::from_str(text).ok()?;
+    // A string, or an integer as written (`-0` is one; `1.0` is not).
+    let scalar = id.is_string() || text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok();
     (request && scalar).then_some(id)
 }
 
