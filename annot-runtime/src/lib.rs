@@ -9,6 +9,7 @@
 
 pub mod client;
 mod http;
+mod json_text;
 pub mod protocol;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;

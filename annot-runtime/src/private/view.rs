@@ -110,30 +110,9 @@ pub fn optional_text(raw: Option<&RawValue>) -> Option<Option<Text<'_>>> {
 pub fn string_checked(raw: &RawValue) -> Option<()> {
     // `raw` is one JSON value, so a leading quote means one whole string with
     // valid escapes; only their surrogates are left to check.
-    let inner = raw.get().strip_prefix('"')?.strip_suffix('"')?;
-    let bytes = inner.as_bytes();
-    let mut index = 0;
-    let mut high_surrogate = false;
-    while index < bytes.len() {
-        let escape = (bytes[index] == b'\\').then(|| bytes[index + 1]);
-        let unit = match escape {
-            Some(b'u') => Some(u16::from_str_radix(inner.get(index + 2..index + 6)?, 16).ok()?),
-            _ => None,
-        };
-        match unit {
-            Some(0xD800..=0xDBFF) if !high_surrogate => high_surrogate = true,
-            Some(0xDC00..=0xDFFF) if high_surrogate => high_surrogate = false,
-            Some(0xD800..=0xDFFF) => return None,
-            _ if high_surrogate => return None,
-            _ => {}
-        }
-        index += match (escape, unit) {
-            (_, Some(_)) => 6,
-            (Some(_), None) => 2,
-            (None, _) => 1,
-        };
-    }
-    (!high_surrogate).then_some(())
+    let text = raw.get();
+    let lone = text.contains('\\') && crate::json_text::escapes_lone_surrogate(text);
+    (text.starts_with('"') && !lone).then_some(())
 }
 
 /// An optional string member no rule reads (absent or `null` is fine).

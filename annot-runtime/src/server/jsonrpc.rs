@@ -194,7 +194,7 @@ fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
 fn check_id(id: Json<'_>) -> Result<Json<'_>, Rejected> {
     let text = id.get();
     if text.starts_with('"') {
-        return if text.contains('\\') && escapes_lone_surrogate(text) {
+        return if text.contains('\\') && crate::json_text::escapes_lone_surrogate(text) {
             Err(Rejected::invalid(
                 None,
                 "`id` must be a string without lone surrogate escapes",
@@ -214,44 +214,6 @@ fn check_id(id: Json<'_>) -> Result<Json<'_>, Rejected> {
             ),
         ))
     }
-}
-
-/// Whether a JSON string's text (quotes included, escapes already checked by
-/// the reader) escapes a UTF-16 surrogate that is not half of a pair.
-fn escapes_lone_surrogate(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    // A high surrogate waits for the low one that must follow at once.
-    let mut high = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'\\' {
-            if high {
-                return true;
-            }
-            i += 1;
-            continue;
-        }
-        if bytes.get(i + 1) != Some(&b'u') {
-            if high {
-                return true;
-            }
-            i += 2;
-            continue;
-        }
-        let unit = bytes
-            .get(i + 2..i + 6)
-            .and_then(|hex| core::str::from_utf8(hex).ok())
-            .and_then(|hex| u16::from_str_radix(hex, 16).ok());
-        i += 6;
-        match unit {
-            Some(0xD800..=0xDBFF) if !high => high = true,
-            Some(0xDC00..=0xDFFF) if high => high = false,
-            Some(0xD800..=0xDFFF) => return true,
-            _ if high => return true,
-            _ => {}
-        }
-    }
-    high
 }
 
 /// What is wrong with a message the borrowing reader refused.
@@ -360,26 +322,6 @@ mod tests {
         assert_eq!(repeated.error.code, error_code::INVALID_REQUEST);
         let bad_params = rejected(r#"{"jsonrpc":"2.0","id":7,"method":"ping","params":3}"#);
         assert!(bad_params.error.message.contains("`params`"));
-    }
-
-    #[test]
-    fn finds_lone_surrogate_escapes() {
-        for lone in [
-            r#""\ud800""#,
-            r#""\udfff""#,
-            r#""\ud800\ud800""#,
-            r#""\ud800\n""#,
-        ] {
-            assert!(escapes_lone_surrogate(lone), "{lone}");
-        }
-        for fine in [
-            r#""\ud800\udc00""#,
-            r#""\\ud800""#,
-            r#""\u0041\t""#,
-            r#""x""#,
-        ] {
-            assert!(!escapes_lone_surrogate(fine), "{fine}");
-        }
     }
 
     #[test]
