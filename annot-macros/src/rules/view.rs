@@ -199,15 +199,7 @@ impl View<'_> {
                     let ty = &field.ty;
                     // Strings, numbers and booleans are checked without
                     // allocating, as a rule would read them.
-                    let kind = kind_of(&field.ty, false);
-                    let read = if matches!(kind.base, Base::Str) {
-                        // Checked, not decoded: an escape costs no allocation.
-                        if kind.optional {
-                            quote!(#p::optional_string_checked(__raw))
-                        } else {
-                            quote!(#p::string_checked(__raw))
-                        }
-                    } else if simple {
+                    let read = if simple {
                         let read = self.present(field);
                         quote!((|| #p::core::option::Option::Some(#read))())
                     } else if holds_no_integer(ty) {
@@ -234,20 +226,18 @@ impl View<'_> {
         quote!(#(#reads)*)
     }
 
-    /// A present member of a type rules can test, read from `__raw` (in a
-    /// function answering `Option`).
+    /// A present member of a type rules can test but none does, checked from
+    /// `__raw` (in a function answering `Option`). A string is checked, not
+    /// decoded, so an escape costs no allocation.
     fn present(&self, field: &Field) -> TokenStream {
         let p = self.p;
         let kind = kind_of(&field.ty, false);
         let ty = &field.ty;
         match (&kind.base, kind.optional) {
-            (Base::Str, false) => quote!(#p::text(__raw)?),
-            (Base::Str, true) => quote!(#p::optional_text(#p::core::option::Option::Some(__raw))?),
+            (Base::Str, false) => quote!(#p::string_checked(__raw)?),
+            (Base::Str, true) => quote!(#p::optional_string_checked(__raw)?),
             (Base::Int { min, max }, optional) => {
-                let (min, max) = (
-                    TokenLiteral::i128_suffixed(*min),
-                    TokenLiteral::i128_suffixed(*max),
-                );
+                let (min, max) = bounds(*min, *max);
                 if optional {
                     quote!(#p::optional_integer(#p::core::option::Option::Some(__raw), #min, #max)?)
                 } else {
@@ -268,10 +258,7 @@ impl View<'_> {
             let read = match &kind.base {
                 Base::Str => quote!(#p::optional_text(#raw)?),
                 Base::Int { min, max } => {
-                    let (min, max) = (
-                        TokenLiteral::i128_suffixed(*min),
-                        TokenLiteral::i128_suffixed(*max),
-                    );
+                    let (min, max) = bounds(*min, *max);
                     quote!(#p::optional_integer(#raw, #min, #max)?)
                 }
                 _ => {
@@ -292,10 +279,7 @@ impl View<'_> {
                 quote!(#p::Text(#p::std::borrow::Cow::Borrowed(""))),
             ),
             Base::Int { min, max } => {
-                let (min, max) = (
-                    TokenLiteral::i128_suffixed(*min),
-                    TokenLiteral::i128_suffixed(*max),
-                );
+                let (min, max) = bounds(*min, *max);
                 (quote!(#p::integer(__raw, #min, #max)?), quote!(0i128))
             }
             _ => {
@@ -319,4 +303,12 @@ impl View<'_> {
             };
         }
     }
+}
+
+/// An integer field's range as `i128` literals, for the generated reads.
+fn bounds(min: i128, max: i128) -> (TokenLiteral, TokenLiteral) {
+    (
+        TokenLiteral::i128_suffixed(min),
+        TokenLiteral::i128_suffixed(max),
+    )
 }
