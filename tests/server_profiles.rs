@@ -22,13 +22,7 @@ use manage_files::ManageFiles;
 
 /// Every example tool under `profile`; each call counts in `ran`.
 fn example_server(profile: Profile, ran: &Arc<AtomicUsize>) -> Server {
-    let count = |ran: &Arc<AtomicUsize>| {
-        let ran = Arc::clone(ran);
-        move || {
-            ran.fetch_add(1, Ordering::SeqCst);
-            Ok(ToolOutput::text("ran"))
-        }
-    };
+    let count = server_support::counting_handler;
     let (a, b, c, d) = (count(ran), count(ran), count(ran), count(ran));
     Server::builder("annot-test", "1.2.3")
         .profile(profile)

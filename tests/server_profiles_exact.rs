@@ -11,7 +11,7 @@ mod server_support;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use annot::server::{Profile, Server, ToolOutput};
+use annot::server::{Profile, Server};
 use annot::{HttpMethod, mcp_tool};
 use serde_json::{Value, json};
 use server_support::Client;
@@ -87,13 +87,7 @@ pub struct DropTable {
 }
 
 fn server(profile: Profile, ran: &Arc<AtomicUsize>) -> Server {
-    let count = |ran: &Arc<AtomicUsize>| {
-        let ran = Arc::clone(ran);
-        move || {
-            ran.fetch_add(1, Ordering::SeqCst);
-            Ok(ToolOutput::text("ran"))
-        }
-    };
+    let count = server_support::counting_handler;
     let (a, b, c, d) = (count(ran), count(ran), count(ran), count(ran));
     Server::builder("annot-exact", "0.0.0")
         .profile(profile)

@@ -6,11 +6,24 @@
 
 pub mod tools;
 
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use annot::server::{Connection, Server};
+use annot::server::{Connection, Server, ToolError, ToolOutput};
 use jsonschema::Validator;
 use serde_json::{Value, json};
+
+/// A handler body that counts its runs in `ran` and answers "ran": how a
+/// suite sees whether a call reached its tool.
+pub fn counting_handler(
+    ran: &Arc<AtomicUsize>,
+) -> impl Fn() -> Result<ToolOutput, ToolError> + Send + Sync + 'static {
+    let ran = Arc::clone(ran);
+    move || {
+        ran.fetch_add(1, Ordering::SeqCst);
+        Ok(ToolOutput::text("ran"))
+    }
+}
 
 /// The official MCP schema of 2025-11-25.
 pub fn mcp_schema() -> &'static Value {
