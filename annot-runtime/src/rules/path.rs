@@ -99,6 +99,87 @@ pub fn normalize_path(value: &str, kind: PathKind) -> Option<NormalPath<'_>> {
     Some(normal)
 }
 
+/// The high bit of each byte of `word` that equals `byte`, and no other bit.
+const fn bytes_equal(word: u64, byte: u8) -> u64 {
+    const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let zero_where_equal = word ^ (byte as u64 * 0x0101_0101_0101_0101);
+    // Adding 0x7f carries into the high bit of every byte but a zero one.
+    !(((zero_where_equal & LOW_SEVEN) + LOW_SEVEN) | zero_where_equal | LOW_SEVEN)
+}
+
+/// `after_slash` for the first segment, which follows the root.
+const ROOT: u64 = 0x80;
+
+/// The irregular bytes of eight (see [`with_normal_form`]), given whether the
+/// byte before them is a `/` (`0x80`) or not (`0`); and where the `/`s are.
+fn irregular_bytes(word: u64, after_slash: u64, escapes: bool) -> (u64, u64) {
+    let slash = bytes_equal(word, b'/');
+    let mut refused = bytes_equal(word, b'\\') | bytes_equal(word, 0);
+    if escapes {
+        refused |= bytes_equal(word, b'%');
+    }
+    let opens = (slash << 8) | after_slash;
+    (refused | (opens & (slash | bytes_equal(word, b'.'))), slash)
+}
+
+/// Calls `search` with the normal form of `value` read as a path of `kind`
+/// (`None` when undecided), as bytes: what [`normalize_path`] gives, without
+/// its work for the two common spellings. One pass over the bytes finds a
+/// path already normal, handed over as it is, or one normal but for a missing
+/// leading `/`, copied after a `/` on the stack. Anything else (a `.` at the
+/// start of a segment, `//`, a trailing `/`, an escape, a backslash or NUL)
+/// goes through [`normalize_path`].
+pub(crate) fn with_normal_form<R>(
+    value: &str,
+    kind: PathKind,
+    search: impl FnOnce(&[u8]) -> R,
+) -> Option<R> {
+    const SHORT: usize = 128;
+    let bytes = value.as_bytes();
+    let path = match kind {
+        PathKind::File => bytes,
+        PathKind::Url => match bytes.iter().position(|&byte| matches!(byte, b'?' | b'#')) {
+            Some(end) => &bytes[..end],
+            None => bytes,
+        },
+    };
+    let relative = path.first() != Some(&b'/');
+    let segments = if relative { path } else { &path[1..] };
+    // Eight bytes at a time: a byte is irregular if it is a backslash, a NUL
+    // or (in a URL) an escape, or if it opens a segment with `/` or `.`.
+    let escapes = kind == PathKind::Url;
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+    let mut irregular = 0;
+    if let Some(last) = segments.len().checked_sub(8) {
+        let mut after_slash = ROOT;
+        for chunk in segments.chunks_exact(8) {
+            let (found, slash) = irregular_bytes(word(chunk), after_slash, escapes);
+            irregular |= found;
+            after_slash = slash >> 56;
+        }
+        // The last eight bytes again, which covers a tail of any length:
+        // looking at a byte twice changes nothing, and the first of them was
+        // looked at in its chunk, `/` before it or not.
+        irregular |= irregular_bytes(word(&segments[last..]), 0, escapes).0;
+    } else {
+        // Padded with a byte that is none of those looked for.
+        let mut short = [b'a'; 8];
+        short[..segments.len()].copy_from_slice(segments);
+        irregular = irregular_bytes(u64::from_le_bytes(short), ROOT, escapes).0;
+    }
+    // A trailing `/` is not normal, but `/` is (and so is `` read from the root).
+    let irregular = irregular != 0 || segments.last() == Some(&b'/');
+    match (irregular, relative) {
+        (false, false) => Some(search(path)),
+        (false, true) if path.len() < SHORT => {
+            let mut rooted = [b'/'; SHORT];
+            rooted[1..=path.len()].copy_from_slice(path);
+            Some(search(&rooted[..=path.len()]))
+        }
+        _ => normalize_path(value, kind).map(|normal| search(normal.as_bytes())),
+    }
+}
+
 /// A path in normal form: borrowed from the value, built in place when short,
 /// on the heap otherwise. Dereferences to `str`.
 #[derive(Clone)]
@@ -320,5 +401,66 @@ mod tests {
         let normal = normalize_path(&deep, PathKind::File).unwrap();
         assert!(normal.is_borrowed() || normal.len() + 1 == deep.len());
         assert_eq!(file(&format!("{deep}..")).unwrap().len(), deep.len() - 4);
+    }
+
+    /// What the short cut hands over, as text.
+    fn short_cut(value: &str, kind: PathKind) -> Option<String> {
+        with_normal_form(value, kind, |bytes| {
+            String::from_utf8(bytes.to_vec()).unwrap()
+        })
+    }
+
+    #[test]
+    fn the_short_cut_is_the_normal_form() {
+        // Every string of up to five of these symbols, each read both ways.
+        let symbols = ["/", ".", "a", "\\", "%", "2e", "?", "#", "\0", "é", "%2f"];
+        let mut values = vec![String::new()];
+        let mut last = values.clone();
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|value| symbols.iter().map(move |symbol| format!("{value}{symbol}")))
+                .collect();
+            values.extend(last.iter().cloned());
+        }
+        for value in &values {
+            for kind in [PathKind::File, PathKind::Url] {
+                let expected = normalize_path(value, kind).map(|normal| normal.to_string());
+                assert_eq!(short_cut(value, kind), expected, "{value:?} as {kind:?}");
+            }
+        }
+        // Longer ones, across the eight-byte steps of the scan: pseudo-random
+        // strings of up to 24 symbols (xorshift, so every run sees the same).
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let common = ["a", "b", "c", "/", "/", "."];
+        for _ in 0..20_000 {
+            let length = next(25);
+            let value: String = (0..length)
+                .map(|_| match next(4) {
+                    0 => symbols[next(symbols.len())],
+                    _ => common[next(common.len())],
+                })
+                .collect();
+            for kind in [PathKind::File, PathKind::Url] {
+                let expected = normalize_path(&value, kind).map(|normal| normal.to_string());
+                assert_eq!(short_cut(&value, kind), expected, "{value:?} as {kind:?}");
+            }
+        }
+        // Relative paths about the length of the stack copy, and past it.
+        for length in [126, 127, 128, 129, 300] {
+            let value = "x".repeat(length);
+            let expected = format!("/{value}");
+            assert_eq!(short_cut(&value, PathKind::File), Some(expected.clone()));
+            assert_eq!(
+                short_cut(&format!("{value}?q"), PathKind::Url),
+                Some(expected)
+            );
+        }
     }
 }

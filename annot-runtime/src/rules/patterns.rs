@@ -8,7 +8,7 @@ use regex_automata::util::syntax;
 use regex_automata::{Input, MatchKind, PatternSet as Found};
 
 use super::Tri;
-use super::path::{PathKind, normalize_path};
+use super::path::{PathKind, with_normal_form};
 
 /// The most patterns one field can be tested against: one bit of a `u64`
 /// each. The macro refuses more.
@@ -95,6 +95,11 @@ impl PatternSet {
     /// Which patterns match `haystack` (an unanchored search, as
     /// [`regex::Regex::is_match`]).
     pub fn matches(&self, haystack: &str) -> Matches {
+        self.matches_bytes(haystack.as_bytes())
+    }
+
+    /// [`matches`](Self::matches) of UTF-8 text held as bytes.
+    fn matches_bytes(&self, haystack: &[u8]) -> Matches {
         let regex = self.compiled();
         if self.patterns.len() == 1 {
             return Matches(u64::from(regex.is_match(haystack)));
@@ -135,7 +140,7 @@ impl PatternSet {
     /// assert!(SYSTEM.matches_path("/etc/../..", PathKind::File).is_none());
     /// ```
     pub fn matches_path(&self, value: &str, kind: PathKind) -> Option<Matches> {
-        normalize_path(value, kind).map(|normal| self.matches(&normal))
+        with_normal_form(value, kind, |normal| self.matches_bytes(normal))
     }
 }
 
