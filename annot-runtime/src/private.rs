@@ -12,6 +12,7 @@ use crate::tool::json_type;
 
 mod consts;
 mod schema;
+mod shape;
 mod view;
 
 pub use crate::rules::{
@@ -25,6 +26,7 @@ pub use consts::{
 pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
 pub use serde;
 pub use serde_json;
+pub use shape::{Shape, shape_checked};
 pub use view::{
     Text, integer, members, only, optional_integer, optional_string_checked, optional_text,
     rewritten, string_checked, text, verbatim,

@@ -188,6 +188,7 @@ impl Gen<'_> {
         let mut authorizations = Vec::new();
         let mut rows = Vec::new();
         let mut resolve_arms = Vec::new();
+        let mut resolved_table = Vec::new();
         let mut evaluate_arms = Vec::new();
         let mut all_constant = true;
         for (position, variant) in variants.iter().enumerate() {
@@ -243,8 +244,9 @@ impl Gen<'_> {
                 .iter()
                 .filter(|rule| rule.applies[position])
                 .collect();
+            resolved_table.push(resolved.clone());
             if applicable.is_empty() {
-                resolve_arms.push(quote!(Self::#ident { .. } => #resolved,));
+                resolve_arms.push(quote!(Self::#ident { .. } => #position,));
             } else {
                 all_constant = false;
             }
@@ -271,13 +273,16 @@ impl Gen<'_> {
             });
         }
         if !all_constant {
-            resolve_arms.push(quote!(_ => __evaluate(self).annotations(),));
+            resolve_arms.push(quote!(_ => return __evaluate(self).annotations(),));
         }
         items.extend(quote! {
             const __ROWS: [#p::ActionRow; #count] = [#(#rows),*];
             const __ACTIONS: [#p::Action; #count] = [#(#actions),*];
             const __AUTHORIZATIONS: [#p::core::option::Option<#p::Authorization>; #count] =
                 [#(#authorizations),*];
+            // Indexed, not matched to constants: one load, where a `match`
+            // of many arms becomes an indirect jump.
+            const __RESOLVED: [#p::Annotations; #count] = [#(#resolved_table),*];
         });
         let evaluate = quote! {
             let (__action, __fired, __undecided): (usize, u64, u64) = match __tool {
@@ -285,7 +290,16 @@ impl Gen<'_> {
             };
             #p::Outcome::compiled(&__TABLE, __action, __fired, __undecided)
         };
-        (items, quote!(match self { #(#resolve_arms)* }), evaluate)
+        let resolve = if resolve_arms.len() == 1 && !all_constant {
+            // No action resolves to a constant.
+            quote!(__evaluate(self).annotations())
+        } else {
+            quote! {
+                let __position: usize = match self { #(#resolve_arms)* };
+                __RESOLVED[__position]
+            }
+        };
+        (items, resolve, evaluate)
     }
 }
 

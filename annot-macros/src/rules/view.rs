@@ -6,13 +6,14 @@
 
 use proc_macro2::{Literal as TokenLiteral, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::Type;
 use syn::spanned::Spanned;
 
 use super::check::{Checked, CheckedRule};
 use super::code;
 use crate::ast::{Field, Shape, Tool};
 use crate::serde_attr::FieldDefault;
-use crate::types::{Base, holds_no_integer, kind_of};
+use crate::types::{Base, Class, IntRange, classify, holds_no_integer, kind_of};
 
 /// The body of `fn __view(__text: &str) -> Option<Outcome>`.
 pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
@@ -202,6 +203,9 @@ impl View<'_> {
                     let read = if simple {
                         let read = self.present(field);
                         quote!((|| #p::core::option::Option::Some(#read))())
+                    } else if let Some(shape) = shape(ty, p) {
+                        // Collections of those too, without building them.
+                        quote!(#p::shape_checked(__raw, &#shape))
                     } else if holds_no_integer(ty) {
                         quote_spanned!(ty.span()=> #p::verbatim::<#ty>(__raw))
                     } else {
@@ -303,6 +307,33 @@ impl View<'_> {
             };
         }
     }
+}
+
+/// The `Shape` that checks a member of type `ty` without building it, if
+/// `ty` is made of strings, booleans, integers, options and collections.
+fn shape(ty: &Type, p: &TokenStream) -> Option<TokenStream> {
+    Some(match classify(ty) {
+        Class::Str => quote!(#p::Shape::Str),
+        Class::Bool => quote!(#p::Shape::Bool),
+        Class::Int(IntRange { min, max }) => {
+            let (min, max) = bounds(min, max);
+            quote!(#p::Shape::Int(#min, #max))
+        }
+        Class::Option(inner) => {
+            let inner = shape(inner, p)?;
+            quote!(#p::Shape::Option(&#inner))
+        }
+        Class::Seq(item) => {
+            let item = shape(item, p)?;
+            quote!(#p::Shape::Seq(&#item))
+        }
+        Class::Map(value) => {
+            let value = shape(value, p)?;
+            quote!(#p::Shape::Map(&#value))
+        }
+        Class::Boxed(inner) => shape(inner, p)?,
+        Class::Char | Class::Float | Class::JsonValue | Class::Other => return None,
+    })
 }
 
 /// An integer field's range as `i128` literals, for the generated reads.

@@ -92,7 +92,16 @@ pub fn only<const N: usize>(slots: &[Option<&RawValue>; N], allowed: u64) -> boo
 /// A string member (`Option<&RawValue>` for an optional field: absent or
 /// `null` is `Some(None)`).
 pub fn text(raw: &RawValue) -> Option<Text<'_>> {
-    serde_json::from_str(raw.get()).ok()
+    // `raw` is one JSON value: a string holding no backslash holds no quote
+    // either, and its text between the quotes is what it says.
+    let inner = raw
+        .get()
+        .strip_prefix('"')
+        .and_then(|text| text.strip_suffix('"'));
+    match inner {
+        Some(inner) if !inner.contains('\\') => Some(Text(Cow::Borrowed(inner))),
+        _ => serde_json::from_str(raw.get()).ok(),
+    }
 }
 
 /// An optional string member.
@@ -126,7 +135,15 @@ pub fn optional_string_checked(raw: &RawValue) -> Option<()> {
 /// An integer member in `min..=max`, integral floats read as integers as the
 /// owned path does.
 pub fn integer(raw: &RawValue, min: i128, max: i128) -> Option<i128> {
-    let number: Number = serde_json::from_str(raw.get()).ok()?;
+    // `raw` is one JSON number: without a fraction or an exponent, and short
+    // enough not to overflow, it is an `i64` as written.
+    let text = raw.get();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.len() <= 18 && digits.bytes().all(|byte| byte.is_ascii_digit()) {
+        let value = i128::from(text.parse::<i64>().ok()?);
+        return (min..=max).contains(&value).then_some(value);
+    }
+    let number: Number = serde_json::from_str(text).ok()?;
     let value = match (number.as_i64(), number.as_u64()) {
         (Some(value), _) => i128::from(value),
         (None, Some(value)) => i128::from(value),
@@ -233,5 +250,36 @@ mod tests {
         assert_eq!(read("\"7\""), None);
         let null = RawValue::from_string("null".into()).unwrap();
         assert_eq!(optional_integer(Some(&null), 0, 1), Some(None));
+        // About the length where the digits are no longer read directly.
+        let wide = |text: &str| {
+            let raw = RawValue::from_string(text.into()).unwrap();
+            integer(&raw, i128::from(i64::MIN), i128::from(u64::MAX))
+        };
+        assert_eq!(wide("-0"), Some(0));
+        assert_eq!(wide("999999999999999999"), Some(999_999_999_999_999_999));
+        assert_eq!(wide("-999999999999999999"), Some(-999_999_999_999_999_999));
+        assert_eq!(wide("9223372036854775807"), Some(i128::from(i64::MAX)));
+        assert_eq!(wide("-9223372036854775808"), Some(i128::from(i64::MIN)));
+        assert_eq!(wide("18446744073709551615"), Some(i128::from(u64::MAX)));
+        assert_eq!(wide("18446744073709551616"), None);
+        assert_eq!(wide("1e3"), Some(1000));
+    }
+
+    #[test]
+    fn strings_without_escapes_are_their_text() {
+        let read = |text: &str| {
+            text_of(text).map(|text| (text.0.clone(), matches!(text.0, Cow::Borrowed(_))))
+        };
+        assert_eq!(read(r#""""#), Some((Cow::Borrowed(""), true)));
+        assert_eq!(read(r#""a/b é""#), Some((Cow::Borrowed("a/b é"), true)));
+        assert_eq!(read(r#""a\"b""#), Some((Cow::Borrowed("a\"b"), false)));
+        assert_eq!(read(r#""\u0041""#), Some((Cow::Borrowed("A"), false)));
+        assert_eq!(read("7"), None);
+        assert_eq!(read("null"), None);
+    }
+
+    fn text_of(text: &str) -> Option<Text<'static>> {
+        let raw: &'static RawValue = Box::leak(RawValue::from_string(text.into()).unwrap());
+        super::text(raw)
     }
 }
