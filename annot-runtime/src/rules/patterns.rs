@@ -78,7 +78,10 @@ impl PatternSet {
             let config = if self.patterns.len() == 1 {
                 config.match_kind(MatchKind::LeftmostFirst)
             } else {
-                config
+                // The values rules test are short: a pass of the lazy DFA
+                // over one costs less than starting a multi-literal
+                // prefilter, which the meta engine would otherwise pick.
+                config.auto_prefilter(false)
             };
             // The macro built this very set at compile time with `regex`, the
             // same engine and limits, so it cannot fail here.
