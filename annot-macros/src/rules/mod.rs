@@ -11,7 +11,9 @@ mod expand;
 mod limits;
 mod parse;
 mod patterns;
+mod predicate_check;
 mod scopes;
+mod struct_shape;
 mod template;
 #[cfg(test)]
 mod tests;
