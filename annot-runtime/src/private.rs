@@ -93,12 +93,7 @@ pub fn required<T: DeserializeOwned>(
     object: &Map<String, Value>,
     field: &'static str,
 ) -> Result<T, ArgumentError> {
-    match object.get(field) {
-        None => Err(ArgumentError::MissingField {
-            field: field.to_owned(),
-        }),
-        Some(value) => deserialize(value, field),
-    }
+    read_required(object, field, deserialize)
 }
 
 /// A field that may be absent (serde's `Option` and `#[serde(default)]` fields):
@@ -120,12 +115,7 @@ pub fn required_verbatim<T: DeserializeOwned>(
     object: &Map<String, Value>,
     field: &'static str,
 ) -> Result<T, ArgumentError> {
-    match object.get(field) {
-        None => Err(ArgumentError::MissingField {
-            field: field.to_owned(),
-        }),
-        Some(value) => deserialize_as_is(value, field),
-    }
+    read_required(object, field, deserialize_as_is)
 }
 
 /// [`optional`] for a field whose type holds no integer (see
@@ -138,6 +128,20 @@ pub fn optional_verbatim<T: DeserializeOwned>(
         .get(field)
         .map(|value| deserialize_as_is(value, field))
         .transpose()
+}
+
+/// A required field read by `read`, or [`ArgumentError::MissingField`].
+fn read_required<T>(
+    object: &Map<String, Value>,
+    field: &'static str,
+    read: fn(&Value, &str) -> Result<T, ArgumentError>,
+) -> Result<T, ArgumentError> {
+    match object.get(field) {
+        None => Err(ArgumentError::MissingField {
+            field: field.to_owned(),
+        }),
+        Some(value) => read(value, field),
+    }
 }
 
 /// The discriminator field of an annotated struct: `names` and `from_name` are
