@@ -116,6 +116,29 @@ pub fn check_tool_json<T: AnnotatedTool + std::fmt::Debug>(data: &[u8]) -> Verdi
         return Verdict::NotText;
     };
     let parsed = T::from_arguments_str(text);
+    // The borrowing path accepts nothing the parser refuses, and where it
+    // answers, it answers as the parsed value does.
+    let view = T::evaluate_view(text);
+    match (&view, &parsed) {
+        (Some(outcome), Ok(tool)) => {
+            assert_eq!(
+                outcome.annotations(),
+                tool.resolve(),
+                "{}: view of {text}",
+                T::NAME
+            );
+            assert_eq!(outcome.authorization(), tool.resolve_authorization());
+            assert_eq!(outcome.explain(), tool.explain());
+        }
+        (Some(outcome), Err(error)) => panic!(
+            "{}: the borrowing path accepts {text:?} ({:?}), the parser says {error}",
+            T::NAME,
+            outcome.annotations()
+        ),
+        (None, _) => {}
+    }
+    let evaluated = T::evaluate_arguments_str(text);
+    assert_eq!(evaluated.is_ok(), parsed.is_ok(), "{}: {text:?}", T::NAME);
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
         Err(error) => {
