@@ -93,9 +93,8 @@ pub(crate) fn extras(
             authorization: false,
         };
     }
-    let (resolution, authorization) = match request_meta.and_then(|meta| meta.client_capabilities) {
-        Some(capabilities) => {
-            let extensions = raw::extensions(capabilities);
+    let (resolution, authorization) = match request_meta.and_then(Meta::extensions) {
+        Some(extensions) => {
             let negotiated =
                 |settings: Option<Json<'_>>| settings.is_some_and(raw::is_empty_object);
             (

@@ -99,7 +99,7 @@ fn parse_error(message: &str) -> Rejected {
 }
 
 /// The members of an envelope, each borrowed as written.
-#[derive(Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Envelope<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
     pub jsonrpc: Option<Json<'a>>,
@@ -126,11 +126,8 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
         .flatten()
         .and_then(|text| match scan::envelope(text) {
             Some(envelope) => {
-                debug_assert_eq!(
-                    serde_json::from_str::<Envelope<'_>>(text).ok().as_ref(),
-                    Some(&envelope),
-                    "the hot-path reader and serde_json read {text} differently"
-                );
+                #[cfg(debug_assertions)]
+                check_reader(text, envelope);
                 Some(envelope)
             }
             // Not the common shape: serde_json says what it is.
@@ -140,6 +137,29 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
         Some(envelope) => classify(envelope),
         None => Err(explain(bytes)),
     }
+}
+
+/// Panics unless serde_json reads `text` as the hot-path reader did, the
+/// extensions it read in the same pass included.
+#[cfg(debug_assertions)]
+fn check_reader(text: &str, mut envelope: Envelope<'_>) {
+    use super::raw::MetaSlot;
+    if let ParamsSlot::Object(fields) = &mut envelope.params
+        && let Some(MetaSlot::Object(meta)) = &mut fields.meta
+        && let Some(preread) = meta.preread.take()
+    {
+        let capabilities = meta.client_capabilities.expect("read with its extensions");
+        assert_eq!(
+            raw::read_extensions(capabilities),
+            preread,
+            "the hot-path reader and serde_json read the extensions of {text} differently"
+        );
+    }
+    assert_eq!(
+        serde_json::from_str::<Envelope<'_>>(text).ok(),
+        Some(envelope),
+        "the hot-path reader and serde_json read {text} differently"
+    );
 }
 
 fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {

@@ -12,7 +12,7 @@
 //! message it reads.
 
 use super::jsonrpc::Envelope;
-use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot, is_object};
+use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 
 /// The envelope of a message (UTF-8 text), or `None` when the message is not
 /// of the shape this reader takes.
@@ -42,26 +42,7 @@ pub(crate) fn envelope(text: &str) -> Option<Envelope<'_>> {
 /// as [`raw::extensions`](super::raw::extensions) reads them, or `None` when
 /// it is not of the shape this reader takes.
 pub(crate) fn extensions(capabilities: Json<'_>) -> Option<Extensions<'_>> {
-    let mut declared = None;
-    if is_object(capabilities) {
-        Scan::new(capabilities.get()).object(|scan, key| match key {
-            "extensions" => once(&mut declared, scan.value()?),
-            _ => scan.skip(),
-        })?;
-    }
-    let mut extensions = Extensions::default();
-    let Some(declared) = declared.filter(|declared| is_object(*declared)) else {
-        return Some(extensions);
-    };
-    Scan::new(declared.get()).object(|scan, key| match key {
-        "io.modelcontextprotocol/tool-resolution" => {
-            once(&mut extensions.tool_resolution, scan.value()?)
-        }
-        "dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
-        "dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
-        _ => scan.skip(),
-    })?;
-    Some(extensions)
+    Scan::new(capabilities.get()).capabilities()
 }
 
 /// Sets a member read for the first time; `None` for a repeated one.
@@ -183,14 +164,64 @@ impl<'a> Scan<'a> {
             "io.modelcontextprotocol/protocolVersion" => {
                 once(&mut meta.protocol_version, scan.value()?)
             }
-            "io.modelcontextprotocol/clientCapabilities" => {
-                once(&mut meta.client_capabilities, scan.value()?)
+            "io.modelcontextprotocol/clientCapabilities" if meta.client_capabilities.is_none() => {
+                // Their extensions are read in this pass, so that no later
+                // step reads the capabilities again.
+                let start = scan.pos;
+                meta.preread = scan.capabilities();
+                if meta.preread.is_none() {
+                    // Not the shape read here: checked as any value, and
+                    // its extensions left to serde_json.
+                    scan.pos = start;
+                    scan.skip()?;
+                }
+                meta.client_capabilities = Some(Json::checked(&scan.text[start..scan.pos]));
+                Some(())
             }
+            "io.modelcontextprotocol/clientCapabilities" => None,
             "io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
             "dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
             _ => scan.skip(),
         })?;
         Some(meta)
+    }
+
+    /// A capabilities value (of any JSON type): the extensions it declares,
+    /// as [`raw::extensions`](super::raw::extensions) reads them.
+    fn capabilities(&mut self) -> Option<Extensions<'a>> {
+        let mut extensions = None;
+        if self.peek()? != b'{' {
+            self.skip()?;
+        } else {
+            self.object(|scan, key| match key {
+                "extensions" if extensions.is_none() => {
+                    extensions = Some(scan.extensions()?);
+                    Some(())
+                }
+                "extensions" => None,
+                _ => scan.skip(),
+            })?;
+        }
+        Some(extensions.unwrap_or_default())
+    }
+
+    /// `capabilities.extensions` (of any JSON type): the settings of the
+    /// extensions this server knows.
+    fn extensions(&mut self) -> Option<Extensions<'a>> {
+        let mut extensions = Extensions::default();
+        if self.peek()? != b'{' {
+            self.skip()?;
+            return Some(extensions);
+        }
+        self.object(|scan, key| match key {
+            "io.modelcontextprotocol/tool-resolution" => {
+                once(&mut extensions.tool_resolution, scan.value()?)
+            }
+            "dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
+            "dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
+            _ => scan.skip(),
+        })?;
+        Some(extensions)
     }
 
     /// Passes over one value, checking its syntax. Iterative: `open` holds
@@ -384,8 +415,61 @@ mod tests {
             meta.client_capabilities.unwrap().get(),
             r#"{"extensions":{}}"#
         );
+        assert_eq!(meta.preread, Some(Extensions::default()));
         let null = envelope(r#"{"id":"a","method":"m","params":null}"#).unwrap();
         assert_eq!(null.params, ParamsSlot::Absent);
+    }
+
+    #[test]
+    fn reads_the_capabilities_extensions_in_the_same_pass() {
+        let meta = |capabilities: &str| {
+            let text = format!(
+                r#"{{"id":1,"params":{{"_meta":{{"io.modelcontextprotocol/clientCapabilities":{capabilities},"x":1}}}}}}"#
+            );
+            let text: &'static str = Box::leak(text.into_boxed_str());
+            envelope(text).map(|envelope| match envelope.params {
+                ParamsSlot::Object(Fields {
+                    meta: Some(MetaSlot::Object(meta)),
+                    ..
+                }) => (
+                    meta.client_capabilities.unwrap().get().to_owned(),
+                    meta.preread,
+                ),
+                other => panic!("{other:?}"),
+            })
+        };
+        let (text, preread) = meta(
+            r#"{"roots":{},"extensions":{"dev.annot/resolution":{"a":[1]},"io.modelcontextprotocol/tool-resolution":{}}}"#,
+        )
+        .unwrap();
+        assert!(text.ends_with(r#"{}}}"#), "{text}");
+        let preread = preread.unwrap();
+        assert_eq!(preread.tool_resolution.unwrap().get(), "{}");
+        assert_eq!(preread.annot_resolution.unwrap().get(), r#"{"a":[1]}"#);
+        assert_eq!(preread.annot_authorization, None);
+        for nothing in [
+            "7",
+            "[{}]",
+            r#"{"extensions":null}"#,
+            r#"{"extensions":[{"a":1}]}"#,
+            r#"{"extensions":{"x":1,"x":2}}"#,
+        ] {
+            assert_eq!(
+                meta(nothing),
+                Some((nothing.to_owned(), Some(Extensions::default())))
+            );
+        }
+        // Not the shape read here: the value is read whole, its extensions
+        // left to serde_json.
+        for other in [
+            r#"{"extensions":{},"extensions":{}}"#,
+            r#"{"extensions":{"dev.annot\/resolution":{},"dev.annot/resolution":{}}}"#,
+            r#"{"extensions":{"dev.annot/resolution":{},"dev.annot/resolution":{}}}"#,
+        ] {
+            assert_eq!(meta(other), Some((other.to_owned(), None)), "{other}");
+        }
+        assert_eq!(meta(r#"{"extensions":{"a":}}"#), None);
+        assert_eq!(meta(r#"{"extensions":{},}"#), None);
     }
 
     #[test]

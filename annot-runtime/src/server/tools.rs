@@ -5,7 +5,9 @@
 
 use super::extras::{Extras, Negotiated, extras, result_meta};
 use super::modern::ModernForms;
-use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
+use super::negotiation::{
+    Stance, argument_errors_are_tool_errors, extension_stance, resolve_dialect,
+};
 use super::pagination::PageForm;
 use super::raw::Json;
 use super::raw::{Fields, Meta};
@@ -34,6 +36,15 @@ pub(crate) struct Asker<'a> {
 pub(crate) struct Params<'a> {
     pub fields: Fields<'a>,
     pub meta: Option<Meta<'a>>,
+}
+
+impl Params<'_> {
+    /// What the request's own capabilities (in `_meta`) say about the
+    /// tool-resolution extension, when it carries some.
+    pub fn stance(&self) -> Option<Stance> {
+        let extensions = self.meta.as_ref()?.extensions()?;
+        Some(extension_stance(&extensions))
+    }
 }
 
 /// `tools/list`: a pre-rendered page in `form`.
@@ -113,12 +124,7 @@ pub(crate) fn resolve(
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let per_request = params
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.client_capabilities)
-        .map(raw_stance);
-    let dialect = resolve_dialect(state.dialects, asker.session, per_request, asker.modern)?;
+    let dialect = resolve_dialect(state.dialects, asker.session, params.stance(), asker.modern)?;
     answer_resolution(state, id, params, dialect, asker)
 }
 
