@@ -10,7 +10,7 @@ use super::raw::Json;
 use serde_json::{Map, Value};
 
 use super::extras::Negotiated;
-use super::jsonrpc::{self, Incoming};
+use super::jsonrpc::{self, Envelope, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, stance};
 use super::pagination::PageForm;
@@ -126,7 +126,8 @@ impl Connection {
 
     /// Answers a message, or says it repeats a member somewhere.
     fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
-        let (id, method, params) = match jsonrpc::parse(message) {
+        let mut envelope = Envelope::default();
+        let (id, method, params) = match jsonrpc::parse(message, &mut envelope) {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 return Ok(Some(jsonrpc::error(
@@ -211,7 +212,7 @@ impl Connection {
         if method == "initialize" {
             return self.initialize(id, &params);
         }
-        match classify(method, params.meta.as_ref())? {
+        match classify(method, params.meta)? {
             Era::Legacy => self.legacy(id, method, &params),
             Era::Modern { capabilities } => {
                 // `tools/resolve` reads the capabilities itself, so that any

@@ -63,7 +63,9 @@ type ErasedResolve = fn(&str, bool) -> Result<Evaluation, ArgumentError>;
 pub(crate) struct Evaluation {
     annotations: Annotations,
     authorization: Option<Authorization>,
-    explanation: Option<Explanation>,
+    /// Boxed: built only when asked for, and a large value otherwise moved
+    /// along with every resolution.
+    explanation: Option<Box<Explanation>>,
 }
 
 impl ErasedTool {
@@ -132,7 +134,7 @@ fn resolve_erased<T: AnnotatedTool>(
     Ok(Evaluation {
         annotations: outcome.annotations(),
         authorization: outcome.authorization(),
-        explanation: explain.then(|| outcome.explain()),
+        explanation: explain.then(|| Box::new(outcome.explain())),
     })
 }
 
@@ -161,25 +163,12 @@ pub(crate) enum ResolveFailure {
 }
 
 /// A resolution, ready to be written in any dialect.
-pub(crate) struct Resolution<'a> {
+pub(crate) struct Resolution {
     annotations: Annotations,
-    /// The pre-rendered JSON of `annotations`; `None` for a combination
-    /// seen first at run time, rendered only by the dialects that show it.
-    json: Option<&'a str>,
     /// The authorization the call needs, if the tool declares any.
     pub authorization: Option<Authorization>,
     /// The explanation, when it was asked for.
-    pub explanation: Option<Explanation>,
-}
-
-impl Resolution<'_> {
-    /// Appends the annotations' JSON to `out`.
-    fn write_json(&self, out: &mut Vec<u8>) {
-        match self.json {
-            Some(json) => out.extend_from_slice(json.as_bytes()),
-            None => out.extend_from_slice(self.annotations.to_string().as_bytes()),
-        }
-    }
+    pub explanation: Option<Box<Explanation>>,
 }
 
 /// A registered tool with its wire forms rendered.
@@ -305,11 +294,7 @@ impl ToolEntry {
 
     /// Validates `arguments` and resolves them, with the explanation when
     /// `explain` is set.
-    pub fn resolve(
-        &self,
-        arguments: &str,
-        explain: bool,
-    ) -> Result<Resolution<'_>, ResolveFailure> {
+    pub fn resolve(&self, arguments: &str, explain: bool) -> Result<Resolution, ResolveFailure> {
         let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
         // Before the bound: a dropped action is outside the narrowed bound too,
         // and the profile is what the client should hear about.
@@ -323,19 +308,26 @@ impl ToolEntry {
             return Err(ResolveFailure::AuthorizationOutsideBound);
         }
         let annotations = normalise(evaluation.annotations, &self.static_annotations);
-        let json = self.fragments.get(&annotations);
-        // Every pre-rendered value was checked against the bound at start-up.
-        if json.is_none() {
-            annotations
-                .check_within(&self.static_annotations)
-                .map_err(ResolveFailure::OutsideBound)?;
-        }
+        // Every resolution, pre-rendered or not: comparing ten hints costs
+        // less than looking the rendered value up, which only the dialects
+        // that show it do.
+        annotations
+            .check_within(&self.static_annotations)
+            .map_err(ResolveFailure::OutsideBound)?;
         Ok(Resolution {
             annotations,
-            json,
             authorization: evaluation.authorization.or(self.static_authorization),
             explanation: evaluation.explanation,
         })
+    }
+
+    /// Appends the annotations' JSON to `out`: pre-rendered when the value
+    /// was seen at start-up, else rendered here.
+    fn write_annotations(&self, out: &mut Vec<u8>, annotations: &Annotations) {
+        match self.fragments.get(annotations) {
+            Some(json) => out.extend_from_slice(json.as_bytes()),
+            None => out.extend_from_slice(annotations.to_string().as_bytes()),
+        }
     }
 
     /// Appends the result of `dialect` for `resolution` to `out`, with `meta`
@@ -346,19 +338,19 @@ impl ToolEntry {
         &self,
         out: &mut Vec<u8>,
         dialect: Dialect,
-        resolution: &Resolution<'_>,
+        resolution: &Resolution,
         meta: Option<&str>,
         result_type: bool,
     ) {
         match dialect {
             Dialect::DynamicAnnotations => {
                 out.extend_from_slice(br#"{"annotations":"#);
-                resolution.write_json(out);
+                self.write_annotations(out, &resolution.annotations);
             }
             Dialect::ResolveTool => {
                 out.extend_from_slice(br#"{"tool":"#);
                 out.extend_from_slice(self.head.as_bytes());
-                resolution.write_json(out);
+                self.write_annotations(out, &resolution.annotations);
                 if self.static_authorization.is_some() {
                     out.extend_from_slice(
                         listing::security_schemes(resolution.authorization).as_bytes(),

@@ -14,28 +14,28 @@
 use super::jsonrpc::Envelope;
 use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 
-/// The envelope of a message (UTF-8 text), or `None` when the message is not
-/// of the shape this reader takes.
-pub(crate) fn envelope(text: &str) -> Option<Envelope<'_>> {
+/// Reads the envelope of a message (UTF-8 text) into `envelope`, or gives
+/// up (`None`, `envelope` left half read) when the message is not of the
+/// shape this reader takes.
+pub(crate) fn envelope<'a>(text: &'a str, envelope: &mut Envelope<'a>) -> Option<()> {
     let mut scan = Scan::new(text);
-    let mut envelope = Envelope::default();
+    *envelope = Envelope::default();
     let mut params = false;
     scan.object(|scan, key| match key {
-        "jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
-        "id" => once(&mut envelope.id, scan.value()?),
-        "method" => once(&mut envelope.method, scan.value()?),
-        "result" => once(&mut envelope.result, scan.value()?),
-        "error" => once(&mut envelope.error, scan.value()?),
-        "params" if !params => {
+        b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
+        b"id" => once(&mut envelope.id, scan.value()?),
+        b"method" => once(&mut envelope.method, scan.value()?),
+        b"result" => once(&mut envelope.result, scan.value()?),
+        b"error" => once(&mut envelope.error, scan.value()?),
+        b"params" if !params => {
             params = true;
-            envelope.params = scan.params()?;
-            Some(())
+            scan.params(&mut envelope.params)
         }
-        "params" => None,
+        b"params" => None,
         _ => scan.skip(),
     })?;
     scan.ws();
-    (scan.pos == scan.bytes.len()).then_some(envelope)
+    (scan.pos == scan.bytes.len()).then_some(())
 }
 
 /// The extensions a capabilities object (checked JSON of any type) declares,
@@ -74,15 +74,18 @@ impl<'a> Scan<'a> {
         }
     }
 
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
+    #[inline]
     fn eat(&mut self, byte: u8) -> Option<()> {
         (self.peek()? == byte).then(|| self.pos += 1)
     }
 
     /// JSON's whitespace: space, tab, line feed, carriage return.
+    #[inline]
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
@@ -91,7 +94,7 @@ impl<'a> Scan<'a> {
 
     /// An object, each member handed to `member` with the reader on its
     /// value (whitespace skipped), which it must read whole.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.ws();
         self.eat(b'{')?;
         self.ws();
@@ -119,52 +122,60 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// A member name without escapes.
-    fn key(&mut self) -> Option<&'a str> {
+    /// A member name without escapes, as bytes: compared with the names
+    /// read, never taken as text.
+    #[inline]
+    fn key(&mut self) -> Option<&'a [u8]> {
         let start = self.pos + 1;
         let escaped = self.string()?;
-        (!escaped).then(|| &self.text[start..self.pos - 1])
+        (!escaped).then(|| &self.bytes[start..self.pos - 1])
     }
 
     /// One value, as its text.
+    #[inline]
     fn value(&mut self) -> Option<Json<'a>> {
         let start = self.pos;
         self.skip()?;
         Some(Json::checked(&self.text[start..self.pos]))
     }
 
-    /// `params`: an object's fields, or `null` (read as absent).
-    fn params(&mut self) -> Option<ParamsSlot<'a>> {
+    /// `params` into `slot`: an object's fields, or `null` (read as absent).
+    fn params(&mut self, slot: &mut ParamsSlot<'a>) -> Option<()> {
         if self.peek()? == b'n' {
             self.literal(b"null")?;
-            return Some(ParamsSlot::Absent);
+            *slot = ParamsSlot::Absent;
+            return Some(());
         }
-        let mut fields = Fields::default();
+        *slot = ParamsSlot::Object(Fields::default());
+        let ParamsSlot::Object(fields) = slot else {
+            return None;
+        };
         self.object(|scan, key| match key {
-            "name" => once(&mut fields.name, scan.value()?),
-            "arguments" => once(&mut fields.arguments, scan.value()?),
-            "cursor" => once(&mut fields.cursor, scan.value()?),
-            "protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
-            "capabilities" => once(&mut fields.capabilities, scan.value()?),
-            "clientInfo" => once(&mut fields.client_info, scan.value()?),
-            "_meta" if fields.meta.is_none() => {
-                fields.meta = Some(MetaSlot::Object(scan.meta()?));
-                Some(())
+            b"name" => once(&mut fields.name, scan.value()?),
+            b"arguments" => once(&mut fields.arguments, scan.value()?),
+            b"cursor" => once(&mut fields.cursor, scan.value()?),
+            b"protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
+            b"capabilities" => once(&mut fields.capabilities, scan.value()?),
+            b"clientInfo" => once(&mut fields.client_info, scan.value()?),
+            b"_meta" if fields.meta.is_none() => {
+                let MetaSlot::Object(meta) = fields.meta.insert(MetaSlot::Object(Meta::default()))
+                else {
+                    return None;
+                };
+                scan.meta(meta)
             }
-            "_meta" => None,
+            b"_meta" => None,
             _ => scan.skip(),
-        })?;
-        Some(ParamsSlot::Object(fields))
+        })
     }
 
-    /// `params._meta`, an object.
-    fn meta(&mut self) -> Option<Meta<'a>> {
-        let mut meta = Meta::default();
+    /// `params._meta` into `meta`: an object.
+    fn meta(&mut self, meta: &mut Meta<'a>) -> Option<()> {
         self.object(|scan, key| match key {
-            "io.modelcontextprotocol/protocolVersion" => {
+            b"io.modelcontextprotocol/protocolVersion" => {
                 once(&mut meta.protocol_version, scan.value()?)
             }
-            "io.modelcontextprotocol/clientCapabilities" if meta.client_capabilities.is_none() => {
+            b"io.modelcontextprotocol/clientCapabilities" if meta.client_capabilities.is_none() => {
                 // Their extensions are read in this pass, so that no later
                 // step reads the capabilities again.
                 let start = scan.pos;
@@ -178,12 +189,11 @@ impl<'a> Scan<'a> {
                 meta.client_capabilities = Some(Json::checked(&scan.text[start..scan.pos]));
                 Some(())
             }
-            "io.modelcontextprotocol/clientCapabilities" => None,
-            "io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
-            "dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
+            b"io.modelcontextprotocol/clientCapabilities" => None,
+            b"io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
+            b"dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
             _ => scan.skip(),
-        })?;
-        Some(meta)
+        })
     }
 
     /// A capabilities value (of any JSON type): the extensions it declares,
@@ -194,11 +204,11 @@ impl<'a> Scan<'a> {
             self.skip()?;
         } else {
             self.object(|scan, key| match key {
-                "extensions" if extensions.is_none() => {
+                b"extensions" if extensions.is_none() => {
                     extensions = Some(scan.extensions()?);
                     Some(())
                 }
-                "extensions" => None,
+                b"extensions" => None,
                 _ => scan.skip(),
             })?;
         }
@@ -214,11 +224,11 @@ impl<'a> Scan<'a> {
             return Some(extensions);
         }
         self.object(|scan, key| match key {
-            "io.modelcontextprotocol/tool-resolution" => {
+            b"io.modelcontextprotocol/tool-resolution" => {
                 once(&mut extensions.tool_resolution, scan.value()?)
             }
-            "dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
-            "dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
+            b"dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
+            b"dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
             _ => scan.skip(),
         })?;
         Some(extensions)
@@ -290,6 +300,7 @@ impl<'a> Scan<'a> {
     }
 
     /// `"name":` inside a skipped object.
+    #[inline]
     fn member_name(&mut self) -> Option<()> {
         self.string()?;
         self.ws();
@@ -299,16 +310,28 @@ impl<'a> Scan<'a> {
     /// A string, its quotes included; says whether it has escapes. Gives up
     /// on `\u` escapes (serde_json decides about surrogates) and control
     /// characters.
+    #[inline]
     fn string(&mut self) -> Option<bool> {
         let bytes = self.bytes;
-        let mut pos = self.pos;
-        if bytes.get(pos) != Some(&b'"') {
+        if bytes.get(self.pos) != Some(&b'"') {
             return None;
         }
-        pos += 1;
+        // Most strings have no escapes: one search for their end.
+        let end = plain_end(bytes, self.pos + 1);
+        if bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Some(false);
+        }
+        self.escaped_string(end)
+    }
+
+    /// The rest of a string from `pos`, where its plain start ends on
+    /// something other than its closing quote.
+    #[cold]
+    fn escaped_string(&mut self, mut pos: usize) -> Option<bool> {
+        let bytes = self.bytes;
         let mut escaped = false;
         loop {
-            pos = plain_end(bytes, pos);
             match *bytes.get(pos)? {
                 b'"' => {
                     self.pos = pos + 1;
@@ -317,7 +340,7 @@ impl<'a> Scan<'a> {
                 b'\\' => match bytes.get(pos + 1)? {
                     b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                         escaped = true;
-                        pos += 2;
+                        pos = plain_end(bytes, pos + 2);
                     }
                     _ => return None,
                 },
@@ -326,6 +349,7 @@ impl<'a> Scan<'a> {
         }
     }
 
+    #[inline]
     fn literal(&mut self, word: &[u8]) -> Option<()> {
         let end = self.pos + word.len();
         (self.bytes.get(self.pos..end)? == word).then(|| self.pos = end)
@@ -369,6 +393,7 @@ impl<'a> Scan<'a> {
 /// the next `"`, `\` or control character, or the end of `bytes`. Eight bytes
 /// at a time: in each little-endian word, the lowest flagged byte is exact
 /// (a false flag can only follow a true one).
+#[inline]
 fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;
@@ -396,13 +421,18 @@ fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
 mod tests {
     use super::*;
 
+    fn read(text: &str) -> Option<Envelope<'_>> {
+        let mut read = Envelope::default();
+        envelope(text, &mut read).map(|()| read)
+    }
+
     #[test]
     fn reads_the_common_shape() {
         let text = r#" {"jsonrpc":"2.0","id":7,"method":"tools/resolve","params":{"name":"t","arguments":{"a":[1,-2.5e3,true,null,{"b":"x\"\n"}]},"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{}},"other":[]}},"extra":{}} "#;
-        let read = envelope(text).unwrap();
-        assert_eq!(read.id.unwrap().get(), "7");
-        let ParamsSlot::Object(fields) = read.params else {
-            panic!("{read:?}")
+        let envelope = read(text).unwrap();
+        assert_eq!(envelope.id.unwrap().get(), "7");
+        let ParamsSlot::Object(fields) = envelope.params else {
+            panic!("{envelope:?}")
         };
         assert_eq!(
             fields.arguments.unwrap().get(),
@@ -416,7 +446,7 @@ mod tests {
             r#"{"extensions":{}}"#
         );
         assert_eq!(meta.preread, Some(Extensions::default()));
-        let null = envelope(r#"{"id":"a","method":"m","params":null}"#).unwrap();
+        let null = read(r#"{"id":"a","method":"m","params":null}"#).unwrap();
         assert_eq!(null.params, ParamsSlot::Absent);
     }
 
@@ -427,7 +457,7 @@ mod tests {
                 r#"{{"id":1,"params":{{"_meta":{{"io.modelcontextprotocol/clientCapabilities":{capabilities},"x":1}}}}}}"#
             );
             let text: &'static str = Box::leak(text.into_boxed_str());
-            envelope(text).map(|envelope| match envelope.params {
+            read(text).map(|envelope| match envelope.params {
                 ParamsSlot::Object(Fields {
                     meta: Some(MetaSlot::Object(meta)),
                     ..
@@ -533,15 +563,15 @@ mod tests {
             r#"{"a":"\x"}"#,
             "",
         ] {
-            assert!(envelope(text).is_none(), "{text}");
+            assert!(read(text).is_none(), "{text}");
         }
         let repeated = Json::checked(r#"{"extensions":{},"extensions":{}}"#);
         assert!(extensions(repeated).is_none());
         let escaped = Json::checked(r#"{"extensions":{"dev.annot\/resolution":{}}}"#);
         assert!(extensions(escaped).is_none());
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(129), "]".repeat(129));
-        assert!(envelope(&deep).is_none());
+        assert!(read(&deep).is_none());
         let deep_enough = format!("{{\"a\":{}{}}}", "[".repeat(128), "]".repeat(128));
-        assert!(envelope(&deep_enough).is_some());
+        assert!(read(&deep_enough).is_some());
     }
 }

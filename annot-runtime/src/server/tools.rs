@@ -31,18 +31,18 @@ pub(crate) struct Asker<'a> {
     pub protocol_version: Option<&'a str>,
 }
 
-/// One request's params, read once.
-#[derive(Debug)]
+/// One request's params, read once (and borrowed from where they were read).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Params<'a> {
-    pub fields: Fields<'a>,
-    pub meta: Option<Meta<'a>>,
+    pub fields: &'a Fields<'a>,
+    pub meta: Option<&'a Meta<'a>>,
 }
 
 impl Params<'_> {
     /// What the request's own capabilities (in `_meta`) say about the
     /// tool-resolution extension, when it carries some.
     pub fn stance(&self) -> Option<Stance> {
-        let extensions = self.meta.as_ref()?.extensions()?;
+        let extensions = self.meta?.extensions()?;
         Some(extension_stance(&extensions))
     }
 }
@@ -144,7 +144,7 @@ fn answer_resolution(
         dialect,
         state.extensions,
         asker.session_extensions,
-        params.meta.as_ref(),
+        params.meta,
     );
     let tool: &ToolEntry = state
         .tool(&name)
@@ -202,7 +202,7 @@ fn write_resolution(
     };
     let meta = result_meta(
         extras,
-        resolution.explanation.as_ref(),
+        resolution.explanation.as_deref(),
         resolution.authorization,
     );
     match modern {
