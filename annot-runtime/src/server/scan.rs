@@ -135,7 +135,13 @@ impl<'a> Scan<'a> {
     #[inline]
     fn value(&mut self) -> Option<Json<'a>> {
         let start = self.pos;
-        self.skip()?;
+        // Most values read by name are strings: no need for the nesting
+        // machinery of `skip`.
+        if self.peek()? == b'"' {
+            self.string()?;
+        } else {
+            self.skip()?;
+        }
         Some(Json::checked(&self.text[start..self.pos]))
     }
 
@@ -300,7 +306,7 @@ impl<'a> Scan<'a> {
     }
 
     /// `"name":` inside a skipped object.
-    #[inline]
+    #[inline(always)]
     fn member_name(&mut self) -> Option<()> {
         self.string()?;
         self.ws();
@@ -390,21 +396,15 @@ impl<'a> Scan<'a> {
 }
 
 /// Where the plain part of a string starting at `pos` ends: the position of
-/// the next `"`, `\` or control character, or the end of `bytes`. Eight bytes
-/// at a time: in each little-endian word, the lowest flagged byte is exact
-/// (a false flag can only follow a true one).
+/// the next `"`, `\` or control character, or the end of `bytes`. Sixteen
+/// bytes at a time, as two little-endian words, in each of which the lowest
+/// flagged byte is exact (a false flag can only follow a true one).
 #[inline]
 fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
     while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let special = zero(word ^ (ONES * u64::from(b'"')))
-            | zero(word ^ (ONES * u64::from(b'\\')))
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
-        if special != 0 {
-            return pos + special.trailing_zeros() as usize / 8;
+        let word = special(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if word != 0 {
+            return pos + word.trailing_zeros() as usize / 8;
         }
         pos += 8;
     }
@@ -415,6 +415,18 @@ fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// The high bit of each byte of `word` that is `"`, `\` or a control
+/// character is set, and maybe of bytes after one that is.
+#[inline]
+fn special(word: u64) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
+    zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\\')))
+        | (word.wrapping_sub(ONES * 0x20) & !word & HIGH)
 }
 
 #[cfg(test)]
@@ -517,6 +529,26 @@ mod tests {
             assert_eq!(plain_end(text.as_bytes(), 0), end, "{text:?}");
         }
         assert_eq!(plain_end(b"\"xxxxxxxx\"", 1), 9);
+        // Every length up to three chunks, every special byte at every place
+        // (and high bytes before it), from every start: the first special
+        // byte, as a byte-by-byte search finds it.
+        for length in 0..40 {
+            for place in 0..=length {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut text = vec![b'a'; length];
+                    if place < length {
+                        text[place] = special;
+                    }
+                    if place > 2 {
+                        text[place - 1] = 0xa9;
+                        text[place - 2] = 0xc3;
+                    }
+                    for start in 0..=place.min(3) {
+                        assert_eq!(plain_end(&text, start), place, "{text:?} from {start}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
