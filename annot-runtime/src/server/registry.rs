@@ -2,6 +2,7 @@
 //! can be rendered once at start-up.
 
 use std::any::Any;
+use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
@@ -187,6 +188,9 @@ pub(crate) struct ToolEntry {
     tail: Box<str>,
     fragments: Fragments,
     extension_results: ExtensionResults,
+    /// The length of the longest result of each dialect (A, B, C) without
+    /// `_meta`, from the pre-rendered parts: what a response reserves.
+    result_capacity: [usize; 3],
     resolve: ErasedResolve,
     call: ErasedCall,
     /// The server's profile, checked on every call and resolution.
@@ -255,6 +259,26 @@ impl ToolEntry {
             dialects,
         );
 
+        let extension_results = ExtensionResults::new(tool.name);
+        // Each dialect's result with the longest annotations, with
+        // `resultType`, its closing brace and the response's on top.
+        // A rule-based resolution can combine hints no action declares: the
+        // longest it can render has every hint, each `false`.
+        let every_hint = crate::Hint::ALL
+            .iter()
+            .fold(tool.static_annotations, |all, hint| {
+                all.with(*hint, Some(false))
+            });
+        let annotations = fragments.longest().max(every_hint.to_string().len());
+        let extra = r#","resultType":"complete"}}"#.len();
+        let schemes = tool.static_authorization.map_or(0, |declared| {
+            listing::security_schemes(Some(declared)).len()
+        });
+        let result_capacity = [
+            r#"{"annotations":"#.len() + annotations + extra,
+            r#"{"tool":"#.len() + head.len() + annotations + schemes + tail.len() + extra,
+            extension_results.longest() + extra,
+        ];
         Ok(ToolEntry {
             name: tool.name,
             static_annotations: tool.static_annotations,
@@ -264,7 +288,8 @@ impl ToolEntry {
             head: head.into_boxed_str(),
             tail: tail.into_boxed_str(),
             fragments,
-            extension_results: ExtensionResults::new(tool.name),
+            extension_results,
+            result_capacity,
             resolve: tool.resolve,
             call: tool.call,
             profile,
@@ -290,6 +315,17 @@ impl ToolEntry {
     /// its arguments.
     pub fn resolvable(&self) -> bool {
         self.resolvable
+    }
+
+    /// The bytes a result of `dialect` takes, but for its `_meta`: enough
+    /// for every result the tool can give, so that writing one never grows
+    /// the buffer.
+    pub fn result_capacity(&self, dialect: Dialect) -> usize {
+        self.result_capacity[match dialect {
+            Dialect::DynamicAnnotations => 0,
+            Dialect::ResolveTool => 1,
+            Dialect::ToolResolutionExtension => 2,
+        }]
     }
 
     /// Validates `arguments` and resolves them, with the explanation when
@@ -326,7 +362,8 @@ impl ToolEntry {
     fn write_annotations(&self, out: &mut Vec<u8>, annotations: &Annotations) {
         match self.fragments.get(annotations) {
             Some(json) => out.extend_from_slice(json.as_bytes()),
-            None => out.extend_from_slice(annotations.to_string().as_bytes()),
+            // Straight into the response, which has room for it.
+            None => write!(out, "{annotations}").expect("writing to a Vec cannot fail"),
         }
     }
 
@@ -352,9 +389,7 @@ impl ToolEntry {
                 out.extend_from_slice(self.head.as_bytes());
                 self.write_annotations(out, &resolution.annotations);
                 if self.static_authorization.is_some() {
-                    out.extend_from_slice(
-                        listing::security_schemes(resolution.authorization).as_bytes(),
-                    );
+                    listing::write_security_schemes(out, resolution.authorization);
                 }
                 out.extend_from_slice(self.tail.as_bytes());
             }

@@ -152,8 +152,13 @@ fn answer_resolution(
     if !tool.resolvable() {
         return Err(params::not_resolvable(tool.name()));
     }
-    let mut out = jsonrpc::start_result(id, 256);
     let modern = asker.modern.then_some(&state.modern);
+    // `_meta` beyond the server's identity (an explanation, authorization)
+    // is rare enough to grow the buffer for.
+    let meta = modern.map_or(0, |forms| {
+        r#","_meta":"#.len() + forms.server_info_meta.len()
+    });
+    let mut out = jsonrpc::start_result(id, tool.result_capacity(dialect) + meta);
     write_resolution(&mut out, tool, arguments, dialect, extras, modern)?;
     Ok(jsonrpc::finish(out))
 }
