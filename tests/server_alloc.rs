@@ -101,13 +101,23 @@ fn a_resolution_allocates_its_response_only() {
             .to_string();
             let mut connection = initialized(&server, extension());
             assert_eq!(operations_of(&mut connection, &session), 1, "{session}");
-            let mut params = params.clone();
+            let plain_params = params.clone();
+            let mut params = params;
             params["_meta"] = modern_meta(extension());
             let modern = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/resolve",
                 "params": params})
             .to_string();
             if !cfg!(debug_assertions) {
                 assert_eq!(operations_of(&mut server.connect(), &modern), 1, "{modern}");
+            }
+            // Dialects A and B: the response is reserved whole up front
+            // (B's embeds the tool's input schema), never grown.
+            let mut plain = initialized(&server, json!({}));
+            for method in ["tools/annotations", "tools/resolve"] {
+                let request = json!({"jsonrpc": "2.0", "id": 3, "method": method,
+                    "params": plain_params})
+                .to_string();
+                assert_eq!(operations_of(&mut plain, &request), 1, "{request}");
             }
         }
     }

@@ -10,9 +10,9 @@ use super::raw::Json;
 use serde_json::{Map, Value};
 
 use super::extras::Negotiated;
-use super::jsonrpc::{self, Incoming};
+use super::jsonrpc::{self, Envelope, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
-use super::negotiation::{self, Stance, negotiate_version, raw_stance, stance};
+use super::negotiation::{self, Stance, negotiate_version, stance};
 use super::pagination::PageForm;
 use super::registry::panic_message;
 use super::tools::{Asker, Params};
@@ -126,7 +126,8 @@ impl Connection {
 
     /// Answers a message, or says it repeats a member somewhere.
     fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
-        let (id, method, params) = match jsonrpc::parse(message) {
+        let mut envelope = Envelope::default();
+        let (id, method, params) = match jsonrpc::parse(message, &mut envelope) {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 return Ok(Some(jsonrpc::error(
@@ -211,7 +212,7 @@ impl Connection {
         if method == "initialize" {
             return self.initialize(id, &params);
         }
-        match classify(method, params.meta.as_ref())? {
+        match classify(method, params.meta)? {
             Era::Legacy => self.legacy(id, method, &params),
             Era::Modern { capabilities } => {
                 // `tools/resolve` reads the capabilities itself, so that any
@@ -219,7 +220,7 @@ impl Connection {
                 if method != METHOD_RESOLVE {
                     capabilities_object(capabilities)?;
                 }
-                let extension = raw_stance(capabilities) == Stance::Offered;
+                let extension = params.stance() == Some(Stance::Offered);
                 self.modern(id, method, &params, extension)
             }
         }
@@ -245,11 +246,7 @@ impl Connection {
             "tools/list" => {
                 // The request's own capabilities, when it carries some, decide
                 // whether it sees the extension's marker; else the session's.
-                let per_request = params
-                    .meta
-                    .as_ref()
-                    .and_then(|meta| meta.client_capabilities)
-                    .map(|capabilities| raw_stance(capabilities) == Stance::Offered);
+                let per_request = params.stance().map(|stance| stance == Stance::Offered);
                 let extension = dialects.contains(Dialect::ToolResolutionExtension)
                     && per_request.unwrap_or(self.session.extension == Stance::Offered);
                 tools::list(state, id, params, PageForm::of(false, extension))

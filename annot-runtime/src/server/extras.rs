@@ -93,9 +93,8 @@ pub(crate) fn extras(
             authorization: false,
         };
     }
-    let (resolution, authorization) = match request_meta.and_then(|meta| meta.client_capabilities) {
-        Some(capabilities) => {
-            let extensions = raw::extensions(capabilities);
+    let (resolution, authorization) = match request_meta.and_then(Meta::extensions) {
+        Some(extensions) => {
             let negotiated =
                 |settings: Option<Json<'_>>| settings.is_some_and(raw::is_empty_object);
             (
@@ -117,12 +116,17 @@ pub(crate) fn result_meta(
     explanation: Option<&Explanation>,
     authorization: Option<Authorization>,
 ) -> Option<String> {
+    let explanation = explanation.filter(|_| extras.explanation);
+    let authorization = authorization.filter(|_| extras.authorization);
+    if explanation.is_none() && authorization.is_none() {
+        return None;
+    }
     let mut meta = Map::new();
-    if let (true, Some(explanation)) = (extras.explanation, explanation) {
+    if let Some(explanation) = explanation {
         let value = serde_json::to_value(explanation).expect("an explanation always serializes");
         meta.insert(ANNOT_META.to_owned(), value);
     }
-    if let (true, Some(authorization)) = (extras.authorization, authorization) {
+    if let Some(authorization) = authorization {
         meta.insert(
             AUTHORIZATION_EXTENSION.to_owned(),
             json!({ "securitySchemes": authorization }),

@@ -27,7 +27,7 @@ pub(crate) enum Incoming<'a> {
         method: Cow<'a, str>,
         /// Read in the same pass: absent (or `null`), an object's fields, or
         /// an array (refused later, with `-32602`).
-        params: ParamsSlot<'a>,
+        params: &'a ParamsSlot<'a>,
     },
     /// A notification: it never gets a response.
     Notification { method: Cow<'a, str> },
@@ -99,7 +99,7 @@ fn parse_error(message: &str) -> Rejected {
 }
 
 /// The members of an envelope, each borrowed as written.
-#[derive(Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Envelope<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
     pub jsonrpc: Option<Json<'a>>,
@@ -115,34 +115,58 @@ pub(crate) struct Envelope<'a> {
     pub error: Option<Json<'a>>,
 }
 
-/// Parses and classifies one message.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
+/// Parses and classifies one message, its envelope read into `envelope`
+/// (the caller's: what the message is read into stays where it is, and every
+/// later step borrows it).
+pub(crate) fn parse<'a>(
+    bytes: &'a [u8],
+    envelope: &'a mut Envelope<'a>,
+) -> Result<Incoming<'a>, Rejected> {
     let is_object = bytes.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
     // A JSON array would otherwise be read as the envelope's members in order.
     // UTF-8 is checked once for the whole message, so that no borrowed part
     // is checked again.
-    let envelope = is_object
-        .then(|| core::str::from_utf8(bytes).ok())
-        .flatten()
-        .and_then(|text| match scan::envelope(text) {
-            Some(envelope) => {
-                debug_assert_eq!(
-                    serde_json::from_str::<Envelope<'_>>(text).ok().as_ref(),
-                    Some(&envelope),
-                    "the hot-path reader and serde_json read {text} differently"
-                );
-                Some(envelope)
-            }
-            // Not the common shape: serde_json says what it is.
-            None => serde_json::from_str::<Envelope<'_>>(text).ok(),
-        });
-    match envelope {
-        Some(envelope) => classify(envelope),
-        None => Err(explain(bytes)),
+    let text = match core::str::from_utf8(bytes) {
+        Ok(text) if is_object => text,
+        _ => return Err(explain(bytes)),
+    };
+    if scan::envelope(text, envelope).is_some() {
+        #[cfg(debug_assertions)]
+        check_reader(text, *envelope);
+    } else {
+        // Not the common shape: serde_json says what it is.
+        match serde_json::from_str::<Envelope<'_>>(text) {
+            Ok(read) => *envelope = read,
+            Err(_) => return Err(explain(bytes)),
+        }
     }
+    classify(envelope)
 }
 
-fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
+/// Panics unless serde_json reads `text` as the hot-path reader did, the
+/// extensions it read in the same pass included.
+#[cfg(debug_assertions)]
+fn check_reader(text: &str, mut envelope: Envelope<'_>) {
+    use super::raw::MetaSlot;
+    if let ParamsSlot::Object(fields) = &mut envelope.params
+        && let Some(MetaSlot::Object(meta)) = &mut fields.meta
+        && let Some(preread) = meta.preread.take()
+    {
+        let capabilities = meta.client_capabilities.expect("read with its extensions");
+        assert_eq!(
+            raw::read_extensions(capabilities),
+            preread,
+            "the hot-path reader and serde_json read the extensions of {text} differently"
+        );
+    }
+    assert_eq!(
+        serde_json::from_str::<Envelope<'_>>(text).ok(),
+        Some(envelope),
+        "the hot-path reader and serde_json read {text} differently"
+    );
+}
+
+fn classify<'a>(envelope: &'a Envelope<'a>) -> Result<Incoming<'a>, Rejected> {
     // JSON-RPC never answers a response, not even a malformed one (whatever
     // its id): the peer would have no request to match the answer with.
     if envelope.method.is_none() && (envelope.result.is_some() || envelope.error.is_some()) {
@@ -174,8 +198,8 @@ fn classify(envelope: Envelope<'_>) -> Result<Incoming<'_>, Rejected> {
     // `"params": null` is read as no params: some clients send it, and nothing
     // is lost by not refusing it. An array is refused by the method, with
     // -32602.
-    let params = envelope.params;
-    if let ParamsSlot::Other(found) = params
+    let params = &envelope.params;
+    if let ParamsSlot::Other(found) = *params
         && found != "array"
     {
         return Err(Rejected::invalid(
@@ -294,6 +318,11 @@ pub(crate) fn error(id: Option<Json<'_>>, error: &RpcError) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
+        let envelope = Box::leak(Box::default());
+        super::parse(bytes, envelope)
+    }
 
     fn rejected(bytes: &str) -> Rejected {
         parse(bytes.as_bytes()).unwrap_err()

@@ -109,6 +109,14 @@ pub(crate) fn security_schemes(authorization: Option<Authorization>) -> String {
     }
 }
 
+/// [`security_schemes`], appended to `out`.
+pub(crate) fn write_security_schemes(out: &mut Vec<u8>, authorization: Option<Authorization>) {
+    if let Some(authorization) = authorization {
+        out.extend_from_slice(b",\"securitySchemes\":");
+        serde_json::to_writer(out, &authorization).expect("an authorization always serializes");
+    }
+}
+
 fn schemes_json(authorization: Authorization) -> String {
     serde_json::to_string(&authorization).expect("an authorization always serializes")
 }

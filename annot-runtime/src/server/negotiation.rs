@@ -1,10 +1,9 @@
 //! Protocol versions, the dialects a server offers, and which shape a
 //! `tools/resolve` request gets.
 
-use super::raw::Json;
 use serde_json::{Map, Value, json};
 
-use super::raw;
+use super::raw::{self, Extensions};
 
 use crate::protocol::{
     Dialect, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, TOOL_RESOLUTION_EXTENSION,
@@ -120,10 +119,11 @@ pub(crate) fn stance(capabilities: &Value) -> Stance {
     }
 }
 
-/// What a capabilities object (any JSON value, as its raw text) says about
-/// the tool-resolution extension: [`stance`] without the tree.
-pub(crate) fn raw_stance(capabilities: Json<'_>) -> Stance {
-    match raw::extensions(capabilities).tool_resolution {
+/// What the extensions a capabilities object declares (as
+/// [`raw::extensions`] reads them) say about the tool-resolution extension:
+/// [`stance`] without the tree.
+pub(crate) fn extension_stance(extensions: &Extensions<'_>) -> Stance {
+    match extensions.tool_resolution {
         None => Stance::Absent,
         Some(settings) if raw::is_empty_object(settings) => Stance::Offered,
         Some(_) => Stance::Unsupported,
@@ -214,6 +214,12 @@ mod tests {
         assert_eq!(negotiate_version("2026-07-28"), LATEST_PROTOCOL_VERSION);
         assert!(!argument_errors_are_tool_errors(Some("2025-06-18")));
         assert!(argument_errors_are_tool_errors(Some("2025-11-25")));
+    }
+
+    use super::raw::Json;
+
+    fn raw_stance(capabilities: Json<'_>) -> Stance {
+        extension_stance(&raw::extensions(capabilities))
     }
 
     #[test]

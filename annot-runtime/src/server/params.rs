@@ -13,10 +13,22 @@ use crate::protocol::{RpcError, error_code};
 /// The longest piece of client input quoted back in an error message.
 const QUOTE_LIMIT: usize = 64;
 
-/// The params of a request: their fields and `_meta` keys.
-pub(crate) fn read(params: ParamsSlot<'_>) -> Result<Params<'_>, RpcError> {
-    let mut fields = match params {
-        ParamsSlot::Absent => Fields::default(),
+/// The fields of absent params.
+static NO_FIELDS: Fields<'static> = Fields {
+    name: None,
+    arguments: None,
+    cursor: None,
+    meta: None,
+    protocol_version: None,
+    capabilities: None,
+    client_info: None,
+};
+
+/// The params of a request: their fields and `_meta` keys, borrowed where
+/// the envelope reader put them.
+pub(crate) fn read<'a>(params: &'a ParamsSlot<'a>) -> Result<Params<'a>, RpcError> {
+    let fields = match params {
+        ParamsSlot::Absent => &NO_FIELDS,
         ParamsSlot::Object(fields) => fields,
         ParamsSlot::Other(found) => {
             return Err(invalid(format!(
@@ -24,7 +36,7 @@ pub(crate) fn read(params: ParamsSlot<'_>) -> Result<Params<'_>, RpcError> {
             )));
         }
     };
-    let meta = match fields.meta.take() {
+    let meta = match &fields.meta {
         None => None,
         Some(MetaSlot::Object(meta)) => Some(meta),
         Some(MetaSlot::Other(found)) => {

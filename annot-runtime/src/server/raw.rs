@@ -84,7 +84,9 @@ pub(crate) fn string(raw: Json<'_>) -> Option<Cow<'_, str>> {
         return None;
     }
     let inner = &text[1..text.len() - 1];
-    if inner.contains('\\') {
+    // A byte loop: the strings read here (method, tool name, version,
+    // cursor) are short, where a call to `memchr` costs more than it saves.
+    if inner.bytes().any(|byte| byte == b'\\') {
         serde_json::from_str::<String>(text).ok().map(Cow::Owned)
     } else {
         Some(Cow::Borrowed(inner))
@@ -92,7 +94,7 @@ pub(crate) fn string(raw: Json<'_>) -> Option<Cow<'_, str>> {
 }
 
 /// `params` as the envelope reads it, in the same pass.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) enum ParamsSlot<'a> {
     /// Absent, or `null`.
     #[default]
@@ -104,7 +106,7 @@ pub(crate) enum ParamsSlot<'a> {
 }
 
 /// `_meta` as the params reader reads it, in the same pass.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum MetaSlot<'a> {
     /// An object, its keys read.
     Object(Meta<'a>),
@@ -114,7 +116,7 @@ pub(crate) enum MetaSlot<'a> {
 
 /// The `params` fields any method of this server reads; every other field
 /// is skipped (its syntax is checked all the same).
-#[derive(Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Fields<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
     pub name: Option<Json<'a>>,
@@ -212,7 +214,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SlotVisitor<T> {
 }
 
 /// The `params._meta` keys this server reads.
-#[derive(Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Meta<'a> {
     #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
     #[serde(default, borrow, deserialize_with = "present")]
@@ -226,6 +228,20 @@ pub(crate) struct Meta<'a> {
     #[serde(rename = "dev.annot/resolution")]
     #[serde(default, borrow, deserialize_with = "present")]
     pub annot: Option<Json<'a>>,
+    /// The extensions `client_capabilities` declares, when the request
+    /// reader read them in its one pass (serde_json never fills it in).
+    #[serde(skip)]
+    pub preread: Option<Extensions<'a>>,
+}
+
+impl<'a> Meta<'a> {
+    /// The extensions the request's own capabilities declare (as
+    /// [`extensions`] reads them), or `None` when it carries none: read in
+    /// the request's one pass when the reader could, else read here.
+    pub fn extensions(&self) -> Option<Extensions<'a>> {
+        let capabilities = self.client_capabilities?;
+        Some(self.preread.unwrap_or_else(|| extensions(capabilities)))
+    }
 }
 
 /// `capabilities.extensions`.
@@ -236,7 +252,7 @@ struct Capabilities<'a> {
 }
 
 /// The extensions this server knows, each with its settings.
-#[derive(Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 pub(crate) struct Extensions<'a> {
     #[serde(rename = "io.modelcontextprotocol/tool-resolution")]
     #[serde(default, borrow, deserialize_with = "present")]
@@ -267,7 +283,7 @@ pub(crate) fn extensions(capabilities: Json<'_>) -> Extensions<'_> {
 }
 
 /// [`extensions`], read with serde_json.
-fn read_extensions(capabilities: Json<'_>) -> Extensions<'_> {
+pub(crate) fn read_extensions(capabilities: Json<'_>) -> Extensions<'_> {
     if !is_object(capabilities) {
         return Extensions::default();
     }

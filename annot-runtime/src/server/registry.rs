@@ -2,6 +2,7 @@
 //! can be rendered once at start-up.
 
 use std::any::Any;
+use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
@@ -63,7 +64,9 @@ type ErasedResolve = fn(&str, bool) -> Result<Evaluation, ArgumentError>;
 pub(crate) struct Evaluation {
     annotations: Annotations,
     authorization: Option<Authorization>,
-    explanation: Option<Explanation>,
+    /// Boxed: built only when asked for, and a large value otherwise moved
+    /// along with every resolution.
+    explanation: Option<Box<Explanation>>,
 }
 
 impl ErasedTool {
@@ -132,7 +135,7 @@ fn resolve_erased<T: AnnotatedTool>(
     Ok(Evaluation {
         annotations: outcome.annotations(),
         authorization: outcome.authorization(),
-        explanation: explain.then(|| outcome.explain()),
+        explanation: explain.then(|| Box::new(outcome.explain())),
     })
 }
 
@@ -161,25 +164,12 @@ pub(crate) enum ResolveFailure {
 }
 
 /// A resolution, ready to be written in any dialect.
-pub(crate) struct Resolution<'a> {
+pub(crate) struct Resolution {
     annotations: Annotations,
-    /// The pre-rendered JSON of `annotations`; `None` for a combination
-    /// seen first at run time, rendered only by the dialects that show it.
-    json: Option<&'a str>,
     /// The authorization the call needs, if the tool declares any.
     pub authorization: Option<Authorization>,
     /// The explanation, when it was asked for.
-    pub explanation: Option<Explanation>,
-}
-
-impl Resolution<'_> {
-    /// Appends the annotations' JSON to `out`.
-    fn write_json(&self, out: &mut Vec<u8>) {
-        match self.json {
-            Some(json) => out.extend_from_slice(json.as_bytes()),
-            None => out.extend_from_slice(self.annotations.to_string().as_bytes()),
-        }
-    }
+    pub explanation: Option<Box<Explanation>>,
 }
 
 /// A registered tool with its wire forms rendered.
@@ -198,6 +188,9 @@ pub(crate) struct ToolEntry {
     tail: Box<str>,
     fragments: Fragments,
     extension_results: ExtensionResults,
+    /// The length of the longest result of each dialect (A, B, C) without
+    /// `_meta`, from the pre-rendered parts: what a response reserves.
+    result_capacity: [usize; 3],
     resolve: ErasedResolve,
     call: ErasedCall,
     /// The server's profile, checked on every call and resolution.
@@ -266,6 +259,26 @@ impl ToolEntry {
             dialects,
         );
 
+        let extension_results = ExtensionResults::new(tool.name);
+        // Each dialect's result with the longest annotations, with
+        // `resultType`, its closing brace and the response's on top.
+        // A rule-based resolution can combine hints no action declares: the
+        // longest it can render has every hint, each `false`.
+        let every_hint = crate::Hint::ALL
+            .iter()
+            .fold(tool.static_annotations, |all, hint| {
+                all.with(*hint, Some(false))
+            });
+        let annotations = fragments.longest().max(every_hint.to_string().len());
+        let extra = r#","resultType":"complete"}}"#.len();
+        let schemes = tool.static_authorization.map_or(0, |declared| {
+            listing::security_schemes(Some(declared)).len()
+        });
+        let result_capacity = [
+            r#"{"annotations":"#.len() + annotations + extra,
+            r#"{"tool":"#.len() + head.len() + annotations + schemes + tail.len() + extra,
+            extension_results.longest() + extra,
+        ];
         Ok(ToolEntry {
             name: tool.name,
             static_annotations: tool.static_annotations,
@@ -275,7 +288,8 @@ impl ToolEntry {
             head: head.into_boxed_str(),
             tail: tail.into_boxed_str(),
             fragments,
-            extension_results: ExtensionResults::new(tool.name),
+            extension_results,
+            result_capacity,
             resolve: tool.resolve,
             call: tool.call,
             profile,
@@ -303,13 +317,20 @@ impl ToolEntry {
         self.resolvable
     }
 
+    /// The bytes a result of `dialect` takes, but for its `_meta`: enough
+    /// for every result the tool can give, so that writing one never grows
+    /// the buffer.
+    pub fn result_capacity(&self, dialect: Dialect) -> usize {
+        self.result_capacity[match dialect {
+            Dialect::DynamicAnnotations => 0,
+            Dialect::ResolveTool => 1,
+            Dialect::ToolResolutionExtension => 2,
+        }]
+    }
+
     /// Validates `arguments` and resolves them, with the explanation when
     /// `explain` is set.
-    pub fn resolve(
-        &self,
-        arguments: &str,
-        explain: bool,
-    ) -> Result<Resolution<'_>, ResolveFailure> {
+    pub fn resolve(&self, arguments: &str, explain: bool) -> Result<Resolution, ResolveFailure> {
         let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
         // Before the bound: a dropped action is outside the narrowed bound too,
         // and the profile is what the client should hear about.
@@ -323,19 +344,27 @@ impl ToolEntry {
             return Err(ResolveFailure::AuthorizationOutsideBound);
         }
         let annotations = normalise(evaluation.annotations, &self.static_annotations);
-        let json = self.fragments.get(&annotations);
-        // Every pre-rendered value was checked against the bound at start-up.
-        if json.is_none() {
-            annotations
-                .check_within(&self.static_annotations)
-                .map_err(ResolveFailure::OutsideBound)?;
-        }
+        // Every resolution, pre-rendered or not: comparing ten hints costs
+        // less than looking the rendered value up, which only the dialects
+        // that show it do.
+        annotations
+            .check_within(&self.static_annotations)
+            .map_err(ResolveFailure::OutsideBound)?;
         Ok(Resolution {
             annotations,
-            json,
             authorization: evaluation.authorization.or(self.static_authorization),
             explanation: evaluation.explanation,
         })
+    }
+
+    /// Appends the annotations' JSON to `out`: pre-rendered when the value
+    /// was seen at start-up, else rendered here.
+    fn write_annotations(&self, out: &mut Vec<u8>, annotations: &Annotations) {
+        match self.fragments.get(annotations) {
+            Some(json) => out.extend_from_slice(json.as_bytes()),
+            // Straight into the response, which has room for it.
+            None => write!(out, "{annotations}").expect("writing to a Vec cannot fail"),
+        }
     }
 
     /// Appends the result of `dialect` for `resolution` to `out`, with `meta`
@@ -346,23 +375,21 @@ impl ToolEntry {
         &self,
         out: &mut Vec<u8>,
         dialect: Dialect,
-        resolution: &Resolution<'_>,
+        resolution: &Resolution,
         meta: Option<&str>,
         result_type: bool,
     ) {
         match dialect {
             Dialect::DynamicAnnotations => {
                 out.extend_from_slice(br#"{"annotations":"#);
-                resolution.write_json(out);
+                self.write_annotations(out, &resolution.annotations);
             }
             Dialect::ResolveTool => {
                 out.extend_from_slice(br#"{"tool":"#);
                 out.extend_from_slice(self.head.as_bytes());
-                resolution.write_json(out);
+                self.write_annotations(out, &resolution.annotations);
                 if self.static_authorization.is_some() {
-                    out.extend_from_slice(
-                        listing::security_schemes(resolution.authorization).as_bytes(),
-                    );
+                    listing::write_security_schemes(out, resolution.authorization);
                 }
                 out.extend_from_slice(self.tail.as_bytes());
             }

@@ -29,6 +29,16 @@ impl Fragments {
         }
     }
 
+    /// The length of the longest value rendered.
+    pub fn longest(&self) -> usize {
+        self.rendered
+            .values()
+            .flatten()
+            .map(|(_, json)| json.len())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The pre-rendered JSON of `annotations`, if it was seen at start-up.
     pub fn get(&self, annotations: &Annotations) -> Option<&str> {
         self.rendered
@@ -91,6 +101,15 @@ impl ExtensionResults {
         ExtensionResults { by_hints }
     }
 
+    /// The length of the longest result.
+    pub fn longest(&self) -> usize {
+        self.by_hints
+            .iter()
+            .map(|result| result.len())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The result for these effective hints.
     pub fn get(&self, hints: ResolvedToolAnnotations) -> &str {
         &self.by_hints[usize::from(to_bits(hints))]
@@ -131,10 +150,19 @@ impl FxHasher {
 
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
+        // Whole words read as they are; the last few bytes gathered into one
+        // without a copy through memory.
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0, |word, byte| word << 8 | u64::from(*byte));
+            self.add(word);
         }
     }
 
@@ -173,6 +201,24 @@ mod tests {
             assert_eq!(parsed.annotations, hints);
             assert_eq!(parsed.name, "t");
         }
+    }
+
+    #[test]
+    fn names_hash_by_little_endian_words() {
+        let hash = |words: &[u64]| {
+            let mut hasher = FxHasher::default();
+            words.iter().for_each(|word| hasher.add(*word));
+            hasher.finish()
+        };
+        let mut hasher = FxHasher::default();
+        hasher.write(b"abcdefghijk");
+        assert_eq!(hasher.finish(), hash(&[0x6867_6665_6463_6261, 0x6b_6a69]));
+        let mut hasher = FxHasher::default();
+        hasher.write(b"abcdefgh");
+        assert_eq!(hasher.finish(), hash(&[0x6867_6665_6463_6261]));
+        let mut hasher = FxHasher::default();
+        hasher.write(b"");
+        assert_eq!(hasher.finish(), hash(&[]));
     }
 
     #[test]

@@ -12,56 +12,37 @@
 //! message it reads.
 
 use super::jsonrpc::Envelope;
-use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot, is_object};
+use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 
-/// The envelope of a message (UTF-8 text), or `None` when the message is not
-/// of the shape this reader takes.
-pub(crate) fn envelope(text: &str) -> Option<Envelope<'_>> {
+/// Reads the envelope of a message (UTF-8 text) into `envelope`, or gives
+/// up (`None`, `envelope` left half read) when the message is not of the
+/// shape this reader takes.
+pub(crate) fn envelope<'a>(text: &'a str, envelope: &mut Envelope<'a>) -> Option<()> {
     let mut scan = Scan::new(text);
-    let mut envelope = Envelope::default();
+    *envelope = Envelope::default();
     let mut params = false;
     scan.object(|scan, key| match key {
-        "jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
-        "id" => once(&mut envelope.id, scan.value()?),
-        "method" => once(&mut envelope.method, scan.value()?),
-        "result" => once(&mut envelope.result, scan.value()?),
-        "error" => once(&mut envelope.error, scan.value()?),
-        "params" if !params => {
+        b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
+        b"id" => once(&mut envelope.id, scan.value()?),
+        b"method" => once(&mut envelope.method, scan.value()?),
+        b"result" => once(&mut envelope.result, scan.value()?),
+        b"error" => once(&mut envelope.error, scan.value()?),
+        b"params" if !params => {
             params = true;
-            envelope.params = scan.params()?;
-            Some(())
+            scan.params(&mut envelope.params)
         }
-        "params" => None,
+        b"params" => None,
         _ => scan.skip(),
     })?;
     scan.ws();
-    (scan.pos == scan.bytes.len()).then_some(envelope)
+    (scan.pos == scan.bytes.len()).then_some(())
 }
 
 /// The extensions a capabilities object (checked JSON of any type) declares,
 /// as [`raw::extensions`](super::raw::extensions) reads them, or `None` when
 /// it is not of the shape this reader takes.
 pub(crate) fn extensions(capabilities: Json<'_>) -> Option<Extensions<'_>> {
-    let mut declared = None;
-    if is_object(capabilities) {
-        Scan::new(capabilities.get()).object(|scan, key| match key {
-            "extensions" => once(&mut declared, scan.value()?),
-            _ => scan.skip(),
-        })?;
-    }
-    let mut extensions = Extensions::default();
-    let Some(declared) = declared.filter(|declared| is_object(*declared)) else {
-        return Some(extensions);
-    };
-    Scan::new(declared.get()).object(|scan, key| match key {
-        "io.modelcontextprotocol/tool-resolution" => {
-            once(&mut extensions.tool_resolution, scan.value()?)
-        }
-        "dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
-        "dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
-        _ => scan.skip(),
-    })?;
-    Some(extensions)
+    Scan::new(capabilities.get()).capabilities()
 }
 
 /// Sets a member read for the first time; `None` for a repeated one.
@@ -93,15 +74,18 @@ impl<'a> Scan<'a> {
         }
     }
 
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
+    #[inline]
     fn eat(&mut self, byte: u8) -> Option<()> {
         (self.peek()? == byte).then(|| self.pos += 1)
     }
 
     /// JSON's whitespace: space, tab, line feed, carriage return.
+    #[inline]
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
@@ -110,7 +94,7 @@ impl<'a> Scan<'a> {
 
     /// An object, each member handed to `member` with the reader on its
     /// value (whitespace skipped), which it must read whole.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.ws();
         self.eat(b'{')?;
         self.ws();
@@ -138,59 +122,122 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// A member name without escapes.
-    fn key(&mut self) -> Option<&'a str> {
+    /// A member name without escapes, as bytes: compared with the names
+    /// read, never taken as text.
+    #[inline]
+    fn key(&mut self) -> Option<&'a [u8]> {
         let start = self.pos + 1;
         let escaped = self.string()?;
-        (!escaped).then(|| &self.text[start..self.pos - 1])
+        (!escaped).then(|| &self.bytes[start..self.pos - 1])
     }
 
     /// One value, as its text.
+    #[inline]
     fn value(&mut self) -> Option<Json<'a>> {
         let start = self.pos;
-        self.skip()?;
+        // Most values read by name are strings: no need for the nesting
+        // machinery of `skip`.
+        if self.peek()? == b'"' {
+            self.string()?;
+        } else {
+            self.skip()?;
+        }
         Some(Json::checked(&self.text[start..self.pos]))
     }
 
-    /// `params`: an object's fields, or `null` (read as absent).
-    fn params(&mut self) -> Option<ParamsSlot<'a>> {
+    /// `params` into `slot`: an object's fields, or `null` (read as absent).
+    fn params(&mut self, slot: &mut ParamsSlot<'a>) -> Option<()> {
         if self.peek()? == b'n' {
             self.literal(b"null")?;
-            return Some(ParamsSlot::Absent);
+            *slot = ParamsSlot::Absent;
+            return Some(());
         }
-        let mut fields = Fields::default();
+        *slot = ParamsSlot::Object(Fields::default());
+        let ParamsSlot::Object(fields) = slot else {
+            return None;
+        };
         self.object(|scan, key| match key {
-            "name" => once(&mut fields.name, scan.value()?),
-            "arguments" => once(&mut fields.arguments, scan.value()?),
-            "cursor" => once(&mut fields.cursor, scan.value()?),
-            "protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
-            "capabilities" => once(&mut fields.capabilities, scan.value()?),
-            "clientInfo" => once(&mut fields.client_info, scan.value()?),
-            "_meta" if fields.meta.is_none() => {
-                fields.meta = Some(MetaSlot::Object(scan.meta()?));
-                Some(())
+            b"name" => once(&mut fields.name, scan.value()?),
+            b"arguments" => once(&mut fields.arguments, scan.value()?),
+            b"cursor" => once(&mut fields.cursor, scan.value()?),
+            b"protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
+            b"capabilities" => once(&mut fields.capabilities, scan.value()?),
+            b"clientInfo" => once(&mut fields.client_info, scan.value()?),
+            b"_meta" if fields.meta.is_none() => {
+                let MetaSlot::Object(meta) = fields.meta.insert(MetaSlot::Object(Meta::default()))
+                else {
+                    return None;
+                };
+                scan.meta(meta)
             }
-            "_meta" => None,
+            b"_meta" => None,
             _ => scan.skip(),
-        })?;
-        Some(ParamsSlot::Object(fields))
+        })
     }
 
-    /// `params._meta`, an object.
-    fn meta(&mut self) -> Option<Meta<'a>> {
-        let mut meta = Meta::default();
+    /// `params._meta` into `meta`: an object.
+    fn meta(&mut self, meta: &mut Meta<'a>) -> Option<()> {
         self.object(|scan, key| match key {
-            "io.modelcontextprotocol/protocolVersion" => {
+            b"io.modelcontextprotocol/protocolVersion" => {
                 once(&mut meta.protocol_version, scan.value()?)
             }
-            "io.modelcontextprotocol/clientCapabilities" => {
-                once(&mut meta.client_capabilities, scan.value()?)
+            b"io.modelcontextprotocol/clientCapabilities" if meta.client_capabilities.is_none() => {
+                // Their extensions are read in this pass, so that no later
+                // step reads the capabilities again.
+                let start = scan.pos;
+                meta.preread = scan.capabilities();
+                if meta.preread.is_none() {
+                    // Not the shape read here: checked as any value, and
+                    // its extensions left to serde_json.
+                    scan.pos = start;
+                    scan.skip()?;
+                }
+                meta.client_capabilities = Some(Json::checked(&scan.text[start..scan.pos]));
+                Some(())
             }
-            "io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
-            "dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
+            b"io.modelcontextprotocol/clientCapabilities" => None,
+            b"io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
+            b"dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
+            _ => scan.skip(),
+        })
+    }
+
+    /// A capabilities value (of any JSON type): the extensions it declares,
+    /// as [`raw::extensions`](super::raw::extensions) reads them.
+    fn capabilities(&mut self) -> Option<Extensions<'a>> {
+        let mut extensions = None;
+        if self.peek()? != b'{' {
+            self.skip()?;
+        } else {
+            self.object(|scan, key| match key {
+                b"extensions" if extensions.is_none() => {
+                    extensions = Some(scan.extensions()?);
+                    Some(())
+                }
+                b"extensions" => None,
+                _ => scan.skip(),
+            })?;
+        }
+        Some(extensions.unwrap_or_default())
+    }
+
+    /// `capabilities.extensions` (of any JSON type): the settings of the
+    /// extensions this server knows.
+    fn extensions(&mut self) -> Option<Extensions<'a>> {
+        let mut extensions = Extensions::default();
+        if self.peek()? != b'{' {
+            self.skip()?;
+            return Some(extensions);
+        }
+        self.object(|scan, key| match key {
+            b"io.modelcontextprotocol/tool-resolution" => {
+                once(&mut extensions.tool_resolution, scan.value()?)
+            }
+            b"dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
+            b"dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
             _ => scan.skip(),
         })?;
-        Some(meta)
+        Some(extensions)
     }
 
     /// Passes over one value, checking its syntax. Iterative: `open` holds
@@ -259,6 +306,7 @@ impl<'a> Scan<'a> {
     }
 
     /// `"name":` inside a skipped object.
+    #[inline(always)]
     fn member_name(&mut self) -> Option<()> {
         self.string()?;
         self.ws();
@@ -268,16 +316,28 @@ impl<'a> Scan<'a> {
     /// A string, its quotes included; says whether it has escapes. Gives up
     /// on `\u` escapes (serde_json decides about surrogates) and control
     /// characters.
+    #[inline]
     fn string(&mut self) -> Option<bool> {
         let bytes = self.bytes;
-        let mut pos = self.pos;
-        if bytes.get(pos) != Some(&b'"') {
+        if bytes.get(self.pos) != Some(&b'"') {
             return None;
         }
-        pos += 1;
+        // Most strings have no escapes: one search for their end.
+        let end = plain_end(bytes, self.pos + 1);
+        if bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Some(false);
+        }
+        self.escaped_string(end)
+    }
+
+    /// The rest of a string from `pos`, where its plain start ends on
+    /// something other than its closing quote.
+    #[cold]
+    fn escaped_string(&mut self, mut pos: usize) -> Option<bool> {
+        let bytes = self.bytes;
         let mut escaped = false;
         loop {
-            pos = plain_end(bytes, pos);
             match *bytes.get(pos)? {
                 b'"' => {
                     self.pos = pos + 1;
@@ -286,7 +346,7 @@ impl<'a> Scan<'a> {
                 b'\\' => match bytes.get(pos + 1)? {
                     b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                         escaped = true;
-                        pos += 2;
+                        pos = plain_end(bytes, pos + 2);
                     }
                     _ => return None,
                 },
@@ -295,6 +355,7 @@ impl<'a> Scan<'a> {
         }
     }
 
+    #[inline]
     fn literal(&mut self, word: &[u8]) -> Option<()> {
         let end = self.pos + word.len();
         (self.bytes.get(self.pos..end)? == word).then(|| self.pos = end)
@@ -335,20 +396,15 @@ impl<'a> Scan<'a> {
 }
 
 /// Where the plain part of a string starting at `pos` ends: the position of
-/// the next `"`, `\` or control character, or the end of `bytes`. Eight bytes
-/// at a time: in each little-endian word, the lowest flagged byte is exact
-/// (a false flag can only follow a true one).
+/// the next `"`, `\` or control character, or the end of `bytes`. Sixteen
+/// bytes at a time, as two little-endian words, in each of which the lowest
+/// flagged byte is exact (a false flag can only follow a true one).
+#[inline]
 fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
     while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let special = zero(word ^ (ONES * u64::from(b'"')))
-            | zero(word ^ (ONES * u64::from(b'\\')))
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
-        if special != 0 {
-            return pos + special.trailing_zeros() as usize / 8;
+        let word = special(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if word != 0 {
+            return pos + word.trailing_zeros() as usize / 8;
         }
         pos += 8;
     }
@@ -361,17 +417,34 @@ fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// The high bit of each byte of `word` that is `"`, `\` or a control
+/// character is set, and maybe of bytes after one that is.
+#[inline]
+fn special(word: u64) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
+    zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\\')))
+        | (word.wrapping_sub(ONES * 0x20) & !word & HIGH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn read(text: &str) -> Option<Envelope<'_>> {
+        let mut read = Envelope::default();
+        envelope(text, &mut read).map(|()| read)
+    }
+
     #[test]
     fn reads_the_common_shape() {
         let text = r#" {"jsonrpc":"2.0","id":7,"method":"tools/resolve","params":{"name":"t","arguments":{"a":[1,-2.5e3,true,null,{"b":"x\"\n"}]},"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{}},"other":[]}},"extra":{}} "#;
-        let read = envelope(text).unwrap();
-        assert_eq!(read.id.unwrap().get(), "7");
-        let ParamsSlot::Object(fields) = read.params else {
-            panic!("{read:?}")
+        let envelope = read(text).unwrap();
+        assert_eq!(envelope.id.unwrap().get(), "7");
+        let ParamsSlot::Object(fields) = envelope.params else {
+            panic!("{envelope:?}")
         };
         assert_eq!(
             fields.arguments.unwrap().get(),
@@ -384,8 +457,61 @@ mod tests {
             meta.client_capabilities.unwrap().get(),
             r#"{"extensions":{}}"#
         );
-        let null = envelope(r#"{"id":"a","method":"m","params":null}"#).unwrap();
+        assert_eq!(meta.preread, Some(Extensions::default()));
+        let null = read(r#"{"id":"a","method":"m","params":null}"#).unwrap();
         assert_eq!(null.params, ParamsSlot::Absent);
+    }
+
+    #[test]
+    fn reads_the_capabilities_extensions_in_the_same_pass() {
+        let meta = |capabilities: &str| {
+            let text = format!(
+                r#"{{"id":1,"params":{{"_meta":{{"io.modelcontextprotocol/clientCapabilities":{capabilities},"x":1}}}}}}"#
+            );
+            let text: &'static str = Box::leak(text.into_boxed_str());
+            read(text).map(|envelope| match envelope.params {
+                ParamsSlot::Object(Fields {
+                    meta: Some(MetaSlot::Object(meta)),
+                    ..
+                }) => (
+                    meta.client_capabilities.unwrap().get().to_owned(),
+                    meta.preread,
+                ),
+                other => panic!("{other:?}"),
+            })
+        };
+        let (text, preread) = meta(
+            r#"{"roots":{},"extensions":{"dev.annot/resolution":{"a":[1]},"io.modelcontextprotocol/tool-resolution":{}}}"#,
+        )
+        .unwrap();
+        assert!(text.ends_with(r#"{}}}"#), "{text}");
+        let preread = preread.unwrap();
+        assert_eq!(preread.tool_resolution.unwrap().get(), "{}");
+        assert_eq!(preread.annot_resolution.unwrap().get(), r#"{"a":[1]}"#);
+        assert_eq!(preread.annot_authorization, None);
+        for nothing in [
+            "7",
+            "[{}]",
+            r#"{"extensions":null}"#,
+            r#"{"extensions":[{"a":1}]}"#,
+            r#"{"extensions":{"x":1,"x":2}}"#,
+        ] {
+            assert_eq!(
+                meta(nothing),
+                Some((nothing.to_owned(), Some(Extensions::default())))
+            );
+        }
+        // Not the shape read here: the value is read whole, its extensions
+        // left to serde_json.
+        for other in [
+            r#"{"extensions":{},"extensions":{}}"#,
+            r#"{"extensions":{"dev.annot\/resolution":{},"dev.annot/resolution":{}}}"#,
+            r#"{"extensions":{"dev.annot/resolution":{},"dev.annot/resolution":{}}}"#,
+        ] {
+            assert_eq!(meta(other), Some((other.to_owned(), None)), "{other}");
+        }
+        assert_eq!(meta(r#"{"extensions":{"a":}}"#), None);
+        assert_eq!(meta(r#"{"extensions":{},}"#), None);
     }
 
     #[test]
@@ -403,6 +529,26 @@ mod tests {
             assert_eq!(plain_end(text.as_bytes(), 0), end, "{text:?}");
         }
         assert_eq!(plain_end(b"\"xxxxxxxx\"", 1), 9);
+        // Every length up to three chunks, every special byte at every place
+        // (and high bytes before it), from every start: the first special
+        // byte, as a byte-by-byte search finds it.
+        for length in 0..40 {
+            for place in 0..=length {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut text = vec![b'a'; length];
+                    if place < length {
+                        text[place] = special;
+                    }
+                    if place > 2 {
+                        text[place - 1] = 0xa9;
+                        text[place - 2] = 0xc3;
+                    }
+                    for start in 0..=place.min(3) {
+                        assert_eq!(plain_end(&text, start), place, "{text:?} from {start}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -449,15 +595,15 @@ mod tests {
             r#"{"a":"\x"}"#,
             "",
         ] {
-            assert!(envelope(text).is_none(), "{text}");
+            assert!(read(text).is_none(), "{text}");
         }
         let repeated = Json::checked(r#"{"extensions":{},"extensions":{}}"#);
         assert!(extensions(repeated).is_none());
         let escaped = Json::checked(r#"{"extensions":{"dev.annot\/resolution":{}}}"#);
         assert!(extensions(escaped).is_none());
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(129), "]".repeat(129));
-        assert!(envelope(&deep).is_none());
+        assert!(read(&deep).is_none());
         let deep_enough = format!("{{\"a\":{}{}}}", "[".repeat(128), "]".repeat(128));
-        assert!(envelope(&deep_enough).is_some());
+        assert!(read(&deep_enough).is_some());
     }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::extras::Negotiated;
 use super::negotiation::{Stance, stance};
 use super::raw::ParamsSlot;
-use super::tools::{Asker, Params};
+use super::tools::Asker;
 use super::{Server, params, tools};
 use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, error_code};
 
@@ -72,15 +72,16 @@ pub(crate) fn answer_resolution(
     let id = Json::checked("null");
     // rmcp hands the params over as a tree; the built-in readers take text.
     let text = params.map(|params| params.to_string());
-    let read = || -> Result<Params<'_>, RpcError> {
-        let slot = match text.as_deref() {
-            None => ParamsSlot::Absent,
-            Some(text) => serde_json::from_str(text)
-                .map_err(|error| RpcError::new(error_code::INVALID_PARAMS, error.to_string()))?,
-        };
-        params::read(slot)
+    let slot: ParamsSlot<'_> = match text.as_deref().map(serde_json::from_str).transpose() {
+        Ok(slot) => slot.unwrap_or_default(),
+        Err(error) => {
+            return Some(Err(RpcError::new(
+                error_code::INVALID_PARAMS,
+                error.to_string(),
+            )));
+        }
     };
-    let params = match read() {
+    let params = match params::read(&slot) {
         Ok(params) => params,
         Err(error) => return Some(Err(error)),
     };

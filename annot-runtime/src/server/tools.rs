@@ -5,7 +5,9 @@
 
 use super::extras::{Extras, Negotiated, extras, result_meta};
 use super::modern::ModernForms;
-use super::negotiation::{Stance, argument_errors_are_tool_errors, raw_stance, resolve_dialect};
+use super::negotiation::{
+    Stance, argument_errors_are_tool_errors, extension_stance, resolve_dialect,
+};
 use super::pagination::PageForm;
 use super::raw::Json;
 use super::raw::{Fields, Meta};
@@ -29,11 +31,20 @@ pub(crate) struct Asker<'a> {
     pub protocol_version: Option<&'a str>,
 }
 
-/// One request's params, read once.
-#[derive(Debug)]
+/// One request's params, read once (and borrowed from where they were read).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Params<'a> {
-    pub fields: Fields<'a>,
-    pub meta: Option<Meta<'a>>,
+    pub fields: &'a Fields<'a>,
+    pub meta: Option<&'a Meta<'a>>,
+}
+
+impl Params<'_> {
+    /// What the request's own capabilities (in `_meta`) say about the
+    /// tool-resolution extension, when it carries some.
+    pub fn stance(&self) -> Option<Stance> {
+        let extensions = self.meta?.extensions()?;
+        Some(extension_stance(&extensions))
+    }
 }
 
 /// `tools/list`: a pre-rendered page in `form`.
@@ -113,12 +124,7 @@ pub(crate) fn resolve(
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let per_request = params
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.client_capabilities)
-        .map(raw_stance);
-    let dialect = resolve_dialect(state.dialects, asker.session, per_request, asker.modern)?;
+    let dialect = resolve_dialect(state.dialects, asker.session, params.stance(), asker.modern)?;
     answer_resolution(state, id, params, dialect, asker)
 }
 
@@ -138,7 +144,7 @@ fn answer_resolution(
         dialect,
         state.extensions,
         asker.session_extensions,
-        params.meta.as_ref(),
+        params.meta,
     );
     let tool: &ToolEntry = state
         .tool(&name)
@@ -146,8 +152,13 @@ fn answer_resolution(
     if !tool.resolvable() {
         return Err(params::not_resolvable(tool.name()));
     }
-    let mut out = jsonrpc::start_result(id, 256);
     let modern = asker.modern.then_some(&state.modern);
+    // `_meta` beyond the server's identity (an explanation, authorization)
+    // is rare enough to grow the buffer for.
+    let meta = modern.map_or(0, |forms| {
+        r#","_meta":"#.len() + forms.server_info_meta.len()
+    });
+    let mut out = jsonrpc::start_result(id, tool.result_capacity(dialect) + meta);
     write_resolution(&mut out, tool, arguments, dialect, extras, modern)?;
     Ok(jsonrpc::finish(out))
 }
@@ -196,7 +207,7 @@ fn write_resolution(
     };
     let meta = result_meta(
         extras,
-        resolution.explanation.as_ref(),
+        resolution.explanation.as_deref(),
         resolution.authorization,
     );
     match modern {
