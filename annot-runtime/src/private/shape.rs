@@ -5,7 +5,7 @@
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::view::{integer, string_checked};
+use super::view::{Member, integer, string_checked};
 
 /// What the JSON of a member must be for the owned path to read it as the
 /// field's type. The macro writes one for every type made of these (see
@@ -30,16 +30,15 @@ pub enum Shape {
 /// `Some(())` when the owned path reads `raw` as a value of `shape`.
 ///
 /// ```
-/// use annot_runtime::private::{Shape, shape_checked};
-/// use serde_json::value::RawValue;
+/// use annot_runtime::private::{Member, Shape, shape_checked};
 ///
 /// static HEADERS: Shape = Shape::Option(&Shape::Map(&Shape::Str));
-/// let raw = |text: &str| RawValue::from_string(text.to_owned()).unwrap();
-/// assert!(shape_checked(&raw(r#"{"accept": "text/plain"}"#), &HEADERS).is_some());
-/// assert!(shape_checked(&raw("null"), &HEADERS).is_some());
-/// assert!(shape_checked(&raw(r#"{"accept": 1}"#), &HEADERS).is_none());
+/// let raw = Member::checked;
+/// assert!(shape_checked(raw(r#"{"accept": "text/plain"}"#), &HEADERS).is_some());
+/// assert!(shape_checked(raw("null"), &HEADERS).is_some());
+/// assert!(shape_checked(raw(r#"{"accept": 1}"#), &HEADERS).is_none());
 /// ```
-pub fn shape_checked(raw: &RawValue, shape: &'static Shape) -> Option<()> {
+pub fn shape_checked(raw: Member<'_>, shape: &'static Shape) -> Option<()> {
     let mut deserializer = serde_json::Deserializer::from_str(raw.get());
     shape.deserialize(&mut deserializer).ok()
 }
@@ -55,12 +54,14 @@ impl<'de> DeserializeSeed<'de> for &'static Shape {
         match self {
             Shape::Str => {
                 let raw = <&RawValue>::deserialize(deserializer)?;
-                string_checked(raw).ok_or_else(refused)
+                string_checked(Member::checked(raw.get())).ok_or_else(refused)
             }
             Shape::Bool => bool::deserialize(deserializer).map(drop),
             Shape::Int(min, max) => {
                 let raw = <&RawValue>::deserialize(deserializer)?;
-                integer(raw, *min, *max).map(drop).ok_or_else(refused)
+                integer(Member::checked(raw.get()), *min, *max)
+                    .map(drop)
+                    .ok_or_else(refused)
             }
             Shape::Option(inner) => deserializer.deserialize_option(Checker(inner)),
             Shape::Seq(_) => deserializer.deserialize_seq(Checker(self)),
@@ -119,12 +120,12 @@ mod tests {
     fn agree<T: DeserializeOwned>(
         shape: &'static Shape,
         text: &str,
-        read: fn(&RawValue) -> Option<T>,
+        read: fn(Member<'_>) -> Option<T>,
     ) {
-        let raw = RawValue::from_string(text.to_owned()).unwrap();
+        let raw = Member::checked(text);
         assert_eq!(
-            shape_checked(&raw, shape).is_some(),
-            read(&raw).is_some(),
+            shape_checked(raw, shape).is_some(),
+            read(raw).is_some(),
             "{shape:?} on {text}"
         );
     }

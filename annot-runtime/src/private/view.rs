@@ -47,16 +47,62 @@ impl AsRef<str> for Text<'_> {
     }
 }
 
-/// The members of the argument object named in `names`, as raw text, slot
+/// One member of the argument object: its JSON text, checked to be one
+/// JSON value.
+#[derive(Clone, Copy, Debug)]
+pub struct Member<'a>(&'a str);
+
+impl<'a> Member<'a> {
+    /// Wraps text the caller has checked to be one JSON value.
+    pub fn checked(text: &'a str) -> Self {
+        Member(text)
+    }
+
+    /// The member's JSON text.
+    pub fn get(self) -> &'a str {
+        self.0
+    }
+}
+
+/// The members of the argument object named in `names`, as their text, slot
 /// `i` for `names[i]`; `None` when the text is not one JSON object, or a
 /// member is not in `names` or comes twice (the owned path decides those).
+///
+/// The request reader's one pass reads the common shape; serde_json reads
+/// what it gives up on (escaped member names, `\u` escapes), and decides.
 pub fn members<'a, const N: usize>(
     text: &'a str,
     names: &[&str; N],
-) -> Option<[Option<&'a RawValue>; N]> {
+) -> Option<[Option<Member<'a>>; N]> {
+    let slots = match crate::server::scan::members(text, names) {
+        Some(Some(slots)) => Some(slots.map(|slot| slot.map(Member))),
+        Some(None) => None,
+        None => return members_by_serde(text, names),
+    };
+    // Where the reader answers, serde_json answers the same (tests and
+    // fuzzing run with this check).
+    #[cfg(debug_assertions)]
+    {
+        let texts = |slots: &Option<[Option<Member<'a>>; N]>| {
+            slots.map(|slots| slots.map(|slot| slot.map(Member::get)))
+        };
+        assert_eq!(
+            texts(&slots),
+            texts(&members_by_serde(text, names)),
+            "{text}"
+        );
+    }
+    slots
+}
+
+/// [`members`], read by serde_json.
+fn members_by_serde<'a, const N: usize>(
+    text: &'a str,
+    names: &[&str; N],
+) -> Option<[Option<Member<'a>>; N]> {
     struct Members<'n, const N: usize>(&'n [&'n str; N]);
     impl<'de, const N: usize> Visitor<'de> for Members<'_, N> {
-        type Value = [Option<&'de RawValue>; N];
+        type Value = [Option<Member<'de>>; N];
         fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
             f.write_str("an object")
         }
@@ -66,7 +112,8 @@ pub fn members<'a, const N: usize>(
                 let slot = self.0.iter().position(|name| *name == key);
                 match slot {
                     Some(slot) if slots[slot].is_none() => {
-                        slots[slot] = Some(map.next_value::<&'de RawValue>()?);
+                        let raw = map.next_value::<&'de RawValue>()?;
+                        slots[slot] = Some(Member(raw.get()));
                     }
                     // Unknown or repeated: the owned path says what is wrong.
                     _ => return Err(de::Error::custom("left to the owned path")),
@@ -82,7 +129,7 @@ pub fn members<'a, const N: usize>(
 }
 
 /// Whether the present members are all in `allowed` (bit `i` is slot `i`).
-pub fn only<const N: usize>(slots: &[Option<&RawValue>; N], allowed: u64) -> bool {
+pub fn only<const N: usize>(slots: &[Option<Member<'_>>; N], allowed: u64) -> bool {
     slots
         .iter()
         .enumerate()
@@ -91,7 +138,7 @@ pub fn only<const N: usize>(slots: &[Option<&RawValue>; N], allowed: u64) -> boo
 
 /// A string member (`Option<&RawValue>` for an optional field: absent or
 /// `null` is `Some(None)`).
-pub fn text(raw: &RawValue) -> Option<Text<'_>> {
+pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
     // `raw` is one JSON value: a string holding no backslash holds no quote
     // either, and its text between the quotes is what it says.
     let inner = raw
@@ -105,10 +152,11 @@ pub fn text(raw: &RawValue) -> Option<Text<'_>> {
 }
 
 /// An optional string member.
-pub fn optional_text(raw: Option<&RawValue>) -> Option<Option<Text<'_>>> {
+pub fn optional_text(raw: Option<Member<'_>>) -> Option<Option<Text<'_>>> {
     match raw {
         None => Some(None),
-        Some(raw) => serde_json::from_str(raw.get()).ok(),
+        Some(raw) if raw.get() == "null" => Some(None),
+        Some(raw) => text(raw).map(Some),
     }
 }
 
@@ -116,7 +164,7 @@ pub fn optional_text(raw: Option<&RawValue>) -> Option<Option<Text<'_>>> {
 /// (a JSON string whose `\u` escapes decode to Unicode scalar values, so
 /// surrogates come in pairs) without decoding it, so an escape costs no
 /// allocation.
-pub fn string_checked(raw: &RawValue) -> Option<()> {
+pub fn string_checked(raw: Member<'_>) -> Option<()> {
     // `raw` is one JSON value, so a leading quote means one whole string with
     // valid escapes; only their surrogates are left to check.
     let text = raw.get();
@@ -125,7 +173,7 @@ pub fn string_checked(raw: &RawValue) -> Option<()> {
 }
 
 /// An optional string member no rule reads (absent or `null` is fine).
-pub fn optional_string_checked(raw: &RawValue) -> Option<()> {
+pub fn optional_string_checked(raw: Member<'_>) -> Option<()> {
     if raw.get() == "null" {
         return Some(());
     }
@@ -134,7 +182,7 @@ pub fn optional_string_checked(raw: &RawValue) -> Option<()> {
 
 /// An integer member in `min..=max`, integral floats read as integers as the
 /// owned path does.
-pub fn integer(raw: &RawValue, min: i128, max: i128) -> Option<i128> {
+pub fn integer(raw: Member<'_>, min: i128, max: i128) -> Option<i128> {
     // `raw` is one JSON number: without a fraction or an exponent, and short
     // enough not to overflow, it is an `i64` as written.
     let text = raw.get();
@@ -159,7 +207,7 @@ pub fn integer(raw: &RawValue, min: i128, max: i128) -> Option<i128> {
 }
 
 /// An optional integer member.
-pub fn optional_integer(raw: Option<&RawValue>, min: i128, max: i128) -> Option<Option<i128>> {
+pub fn optional_integer(raw: Option<Member<'_>>, min: i128, max: i128) -> Option<Option<i128>> {
     match raw {
         None => Some(None),
         Some(raw) if raw.get() == "null" => Some(None),
@@ -169,14 +217,14 @@ pub fn optional_integer(raw: Option<&RawValue>, min: i128, max: i128) -> Option<
 
 /// A member of a type that holds no integer (a float, a bool, a
 /// `serde_json::Value`...), read from its text as the owned path reads it.
-pub fn verbatim<T: DeserializeOwned>(raw: &RawValue) -> Option<T> {
+pub fn verbatim<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
     serde_json::from_str(raw.get()).ok()
 }
 
 /// A member of any other type, read as the owned path reads it: through a
 /// `Value`, with integral floats read as integers. Allocates; only for
 /// fields no rule tests.
-pub fn rewritten<T: DeserializeOwned>(raw: &RawValue) -> Option<T> {
+pub fn rewritten<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
     let value: Value = serde_json::from_str(raw.get()).ok()?;
     super::deserialize::<T>(&value, "").ok()
 }
@@ -202,11 +250,29 @@ mod tests {
         assert!(members(r#"[1]"#, &["a"]).is_none());
         assert!(members(r#"{"a":1} x"#, &["a"]).is_none());
         assert!(only(&plain, 0b1) && !only(&plain, 0b10));
+        // What the request reader gives up on, serde_json reads.
+        for text in [
+            r#"{"\u0061": "x"}"#,
+            r#"{"a": "\u00e9"}"#,
+            r#"{"a":"x","b":{"\u0063":1}}"#,
+            " {\"a\" : \"x\" }\n",
+        ] {
+            let slots = members(text, &["a", "b"]).unwrap();
+            assert!(slots[0].is_some(), "{text}");
+        }
+        for refused in [
+            r#"{"a":"x","a":"x"}"#,
+            r#"{"a":1,}"#,
+            r#"{"a":01}"#,
+            "{\"a\":\"\u{1}\"}",
+        ] {
+            assert!(members(refused, &["a"]).is_none(), "{refused}");
+        }
     }
 
     #[test]
     fn strings_are_checked_as_the_owned_path_reads_them() {
-        let raw = |text: &str| RawValue::from_string(text.into()).unwrap();
+        let raw = Member;
         for text in [
             r#""plain""#,
             r#""x\ny""#,
@@ -217,7 +283,7 @@ mod tests {
         ] {
             let owned: Result<String, _> = serde_json::from_str(text);
             assert!(owned.is_ok(), "{text}");
-            assert_eq!(string_checked(&raw(text)), Some(()), "{text}");
+            assert_eq!(string_checked(raw(text)), Some(()), "{text}");
         }
         for text in [
             r#""\ud800""#,
@@ -232,15 +298,15 @@ mod tests {
         ] {
             let owned: Result<String, _> = serde_json::from_str(text);
             assert!(owned.is_err(), "{text}");
-            assert_eq!(string_checked(&raw(text)), None, "{text}");
+            assert_eq!(string_checked(raw(text)), None, "{text}");
         }
-        assert_eq!(optional_string_checked(&raw("null")), Some(()));
-        assert_eq!(optional_string_checked(&raw("2")), None);
+        assert_eq!(optional_string_checked(raw("null")), Some(()));
+        assert_eq!(optional_string_checked(raw("2")), None);
     }
 
     #[test]
     fn integers_as_the_owned_path_reads_them() {
-        let read = |text: &str| integer(&RawValue::from_string(text.into()).unwrap(), 0, 255);
+        let read = |text: &str| integer(Member(text), 0, 255);
         assert_eq!(read("7"), Some(7));
         assert_eq!(read("7.0"), Some(7));
         assert_eq!(read("-0.0"), Some(0));
@@ -248,13 +314,9 @@ mod tests {
         assert_eq!(read("256"), None);
         assert_eq!(read("-1"), None);
         assert_eq!(read("\"7\""), None);
-        let null = RawValue::from_string("null".into()).unwrap();
-        assert_eq!(optional_integer(Some(&null), 0, 1), Some(None));
+        assert_eq!(optional_integer(Some(Member("null")), 0, 1), Some(None));
         // About the length where the digits are no longer read directly.
-        let wide = |text: &str| {
-            let raw = RawValue::from_string(text.into()).unwrap();
-            integer(&raw, i128::from(i64::MIN), i128::from(u64::MAX))
-        };
+        let wide = |text: &str| integer(Member(text), i128::from(i64::MIN), i128::from(u64::MAX));
         assert_eq!(wide("-0"), Some(0));
         assert_eq!(wide("999999999999999999"), Some(999_999_999_999_999_999));
         assert_eq!(wide("-999999999999999999"), Some(-999_999_999_999_999_999));
@@ -267,19 +329,15 @@ mod tests {
 
     #[test]
     fn strings_without_escapes_are_their_text() {
-        let read = |text: &str| {
-            text_of(text).map(|text| (text.0.clone(), matches!(text.0, Cow::Borrowed(_))))
-        };
-        assert_eq!(read(r#""""#), Some((Cow::Borrowed(""), true)));
-        assert_eq!(read(r#""a/b é""#), Some((Cow::Borrowed("a/b é"), true)));
-        assert_eq!(read(r#""a\"b""#), Some((Cow::Borrowed("a\"b"), false)));
-        assert_eq!(read(r#""\u0041""#), Some((Cow::Borrowed("A"), false)));
+        fn read(text: &str) -> Option<(String, bool)> {
+            let text = super::text(Member(text))?;
+            Some((text.0.to_string(), matches!(text.0, Cow::Borrowed(_))))
+        }
+        assert_eq!(read(r#""""#), Some((String::new(), true)));
+        assert_eq!(read(r#""a/b é""#), Some(("a/b é".into(), true)));
+        assert_eq!(read(r#""a\"b""#), Some(("a\"b".into(), false)));
+        assert_eq!(read(r#""\u0041""#), Some(("A".into(), false)));
         assert_eq!(read("7"), None);
         assert_eq!(read("null"), None);
-    }
-
-    fn text_of(text: &str) -> Option<Text<'static>> {
-        let raw: &'static RawValue = Box::leak(RawValue::from_string(text.into()).unwrap());
-        super::text(raw)
     }
 }

@@ -56,7 +56,7 @@ mod profile;
 mod raw;
 mod registry;
 mod render;
-mod scan;
+pub(crate) mod scan;
 #[cfg(feature = "rmcp")]
 pub(crate) mod shared;
 mod stdio;

@@ -45,6 +45,38 @@ pub(crate) fn extensions(capabilities: Json<'_>) -> Option<Extensions<'_>> {
     Scan::new(capabilities.get()).capabilities()
 }
 
+/// The members of an argument object named in `names`, each as its text,
+/// slot `i` for `names[i]`: `Some(None)` as soon as a member is not in
+/// `names` or comes twice, `None` when the text is not of the shape this
+/// reader takes (the caller then asks serde_json, which decides).
+pub(crate) fn members<'a, const N: usize>(
+    text: &'a str,
+    names: &[&str; N],
+) -> Option<Option<[Option<&'a str>; N]>> {
+    let mut scan = Scan::new(text);
+    let mut slots = [None; N];
+    let mut refused = false;
+    let read = scan.object(|scan, key| {
+        let slot = names.iter().position(|name| name.as_bytes() == key);
+        match slot {
+            Some(slot) if slots[slot].is_none() => {
+                slots[slot] = Some(scan.value()?.get());
+                Some(())
+            }
+            _ => {
+                refused = true;
+                None
+            }
+        }
+    });
+    if refused {
+        return Some(None);
+    }
+    read?;
+    scan.ws();
+    (scan.pos == scan.bytes.len()).then_some(Some(slots))
+}
+
 /// Sets a member read for the first time; `None` for a repeated one.
 fn once<'a>(slot: &mut Option<Json<'a>>, value: Json<'a>) -> Option<()> {
     match slot {
