@@ -14,12 +14,16 @@
 use super::jsonrpc::Envelope;
 use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 
-/// Reads the envelope of a message (UTF-8 text) into `envelope`, or gives
-/// up (`None`, `envelope` left half read) when the message is not of the
-/// shape this reader takes.
+/// Reads the envelope of a message (UTF-8 text) into `envelope` (empty, as
+/// `Envelope::default()` makes it), or gives up (`None`, `envelope` left half
+/// read) when the message is not of the shape this reader takes.
 pub(crate) fn envelope<'a>(text: &'a str, envelope: &mut Envelope<'a>) -> Option<()> {
+    debug_assert_eq!(
+        *envelope,
+        Envelope::default(),
+        "read into an empty envelope"
+    );
     let mut scan = Scan::new(text);
-    *envelope = Envelope::default();
     let mut params = false;
     scan.object(|scan, key| match key {
         b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
