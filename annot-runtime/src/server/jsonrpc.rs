@@ -116,8 +116,8 @@ pub(crate) struct Envelope<'a> {
 }
 
 /// Parses and classifies one message, its envelope read into `envelope`
-/// (the caller's: what the message is read into stays where it is, and every
-/// later step borrows it).
+/// (the caller's, empty: what the message is read into stays where it is,
+/// and every later step borrows it).
 pub(crate) fn parse<'a>(
     bytes: &'a [u8],
     envelope: &'a mut Envelope<'a>,

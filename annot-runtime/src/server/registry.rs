@@ -2,7 +2,6 @@
 //! can be rendered once at start-up.
 
 use std::any::Any;
-use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
@@ -13,7 +12,7 @@ use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
-use super::render::{ExtensionResults, Fragments};
+use super::render::{self, ExtensionResults, Fragments};
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::rules::{Explanation, RuleTable};
 use crate::{
@@ -363,7 +362,7 @@ impl ToolEntry {
         match self.fragments.get(annotations) {
             Some(json) => out.extend_from_slice(json.as_bytes()),
             // Straight into the response, which has room for it.
-            None => write!(out, "{annotations}").expect("writing to a Vec cannot fail"),
+            None => render::write_annotations(out, annotations),
         }
     }
 

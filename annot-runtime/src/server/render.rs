@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::Annotations;
 use crate::protocol::{ExtensionResolveResult, ResolvedToolAnnotations};
+use crate::{Annotations, Hint};
 
 /// The annotation JSON of every value seen at start-up, keyed by the value.
 ///
@@ -47,6 +47,31 @@ impl Fragments {
             .find(|(title, _)| *title == annotations.title)
             .map(|(_, json)| &**json)
     }
+}
+
+/// Appends `annotations` as compact JSON, byte for byte as their `Display`
+/// writes it (the title, then the hints present in [`Hint::ALL`] order),
+/// without the formatting machinery: for a value no fragment holds.
+pub(crate) fn write_annotations(out: &mut Vec<u8>, annotations: &Annotations) {
+    out.push(b'{');
+    let mut first = true;
+    if let Some(title) = annotations.title {
+        out.extend_from_slice(br#""title":"#);
+        serde_json::to_writer(&mut *out, title).expect("a string always serializes");
+        first = false;
+    }
+    for hint in Hint::ALL {
+        if let Some(value) = annotations.get(hint) {
+            if !first {
+                out.push(b',');
+            }
+            out.push(b'"');
+            out.extend_from_slice(hint.wire_name().as_bytes());
+            out.extend_from_slice(if value { b"\":true" } else { b"\":false" });
+            first = false;
+        }
+    }
+    out.push(b'}');
 }
 
 /// The ten hints, two bits each: 0 unset, 1 false, 2 true. Distinct hints give
@@ -200,6 +225,45 @@ mod tests {
             let parsed: ExtensionResolveResult = serde_json::from_str(results.get(hints)).unwrap();
             assert_eq!(parsed.annotations, hints);
             assert_eq!(parsed.name, "t");
+        }
+    }
+
+    #[test]
+    fn annotations_are_written_as_on_the_wire() {
+        let written = |annotations: Annotations| {
+            let mut out = b"[".to_vec();
+            write_annotations(&mut out, &annotations);
+            String::from_utf8(out).unwrap()
+        };
+        for (annotations, expected) in [
+            (Annotations::new(), "[{}"),
+            (
+                Annotations::new().read_only(true),
+                r#"[{"readOnlyHint":true}"#,
+            ),
+            (
+                Annotations::new()
+                    .title("Files")
+                    .destructive(false)
+                    .reversible(true),
+                r#"[{"title":"Files","destructiveHint":false,"reversibleHint":true}"#,
+            ),
+            (
+                Annotations::new().title("say \"hi\"\n").open_world(false),
+                r#"[{"title":"say \"hi\"\n","openWorldHint":false}"#,
+            ),
+        ] {
+            assert_eq!(written(annotations), expected);
+        }
+        // Every hint, each way: as `Display` (annot-model's own writer) has it.
+        for bits in 0..(1u32 << Hint::ALL.len()) {
+            let annotations = Hint::ALL
+                .iter()
+                .enumerate()
+                .fold(Annotations::new().title("t"), |all, (index, hint)| {
+                    all.with(*hint, Some(bits >> index & 1 == 1))
+                });
+            assert_eq!(written(annotations), format!("[{annotations}"));
         }
     }
 
