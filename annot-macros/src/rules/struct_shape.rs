@@ -118,13 +118,7 @@ impl Gen<'_> {
         } else {
             quote!(__evaluate(self).annotations())
         };
-        let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
-        let bindings = used_fields(&rules, fields).into_iter().map(|used| {
-            let binding = binding(used);
-            let ident = &used.ident;
-            quote!(let #binding = &__tool.#ident;)
-        });
-        let body = code::fire_rules(self.checked, &rules, fields, Some(discriminator), p);
+        let fire = self.fire_every_rule(fields, Some(discriminator));
         let evaluate = quote! {
             // The row of `__ROWS` is the action's row of its table: both are
             // built from the same `ACTIONS`, in order.
@@ -133,10 +127,7 @@ impl Gen<'_> {
                 <#ty as #p::AnnotatedActions>::ACTIONS,
                 __index,
             ).name;
-            let mut __fired: u64 = 0;
-            let mut __undecided: u64 = 0;
-            #(#bindings)*
-            #body
+            #fire
             #p::Outcome::compiled(&__TABLE, __index, __fired, __undecided)
         };
         (items, resolve, evaluate)
@@ -173,21 +164,30 @@ impl Gen<'_> {
         } else {
             quote!(__evaluate(self).annotations())
         };
+        let fire = self.fire_every_rule(fields, None);
+        let evaluate = quote! {
+            #fire
+            #p::Outcome::compiled(&__TABLE, 0, __fired, __undecided)
+        };
+        (items, resolve, evaluate)
+    }
+
+    /// Binds the fields the rules test and sets `__fired` and `__undecided`
+    /// from every rule of the tool (all of them may fire on a struct).
+    fn fire_every_rule(&self, fields: &[Field], discriminator: Option<&str>) -> TokenStream {
         let rules: Vec<&CheckedRule> = self.checked.rules.iter().collect();
         let bindings = used_fields(&rules, fields).into_iter().map(|used| {
             let binding = binding(used);
             let ident = &used.ident;
             quote!(let #binding = &__tool.#ident;)
         });
-        let body = code::fire_rules(self.checked, &rules, fields, None, p);
-        let evaluate = quote! {
+        let body = code::fire_rules(self.checked, &rules, fields, discriminator, self.p);
+        quote! {
             let mut __fired: u64 = 0;
             let mut __undecided: u64 = 0;
             #(#bindings)*
             #body
-            #p::Outcome::compiled(&__TABLE, 0, __fired, __undecided)
-        };
-        (items, resolve, evaluate)
+        }
     }
 
     /// For each rule setting hints that only mean something for writes
