@@ -194,9 +194,8 @@ fn path_templates_and_authorization_resolve_without_allocating() {
 }
 
 /// Arguments text to annotations through the borrowing path: no `Value`,
-/// no owned `String`, nothing on the heap, for every example tool whose
-/// members are strings, booleans and actions (a `BTreeMap` of headers is
-/// built to be validated, so `http_request` is not among them).
+/// no owned `String`, nothing on the heap, for every example tool (a map of
+/// headers is checked, not built).
 #[test]
 fn the_borrowing_path_allocates_nothing() {
     fn check<T: AnnotatedTool>(texts: &[&str]) {
@@ -227,6 +226,11 @@ fn the_borrowing_path_allocates_nothing() {
         r#"{"action":"run","statement":"SELECT 1"}"#,
         r#"{"action":"run","statement":"DROP TABLE t; INSERT INTO t VALUES (1)"}"#,
         r#"{"action":"explain","statement":"SELECT 1"}"#,
+    ]);
+    check::<HttpApi>(&[
+        r#"{"method":"GET","path":"/v1/orders/42"}"#,
+        r#"{"method":"POST","path":"/v1/orders","headers":{"content-type":"application/json","x-a\"b":"c\nd"},"body":"{}","timeout_seconds":10}"#,
+        r#"{"method":"DELETE","path":"/v1/orders/42","headers":null,"body":null,"timeout_seconds":10.0}"#,
     ]);
     check::<GithubApi>(&[
         r#"{"method":"GET","path":"/repos/o/r","public":true}"#,
