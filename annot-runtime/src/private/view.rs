@@ -328,6 +328,20 @@ mod tests {
     }
 
     #[test]
+    fn optional_strings_are_absent_null_or_text() {
+        let read = |raw: Option<&str>| {
+            optional_text(raw.map(Member)).map(|text| text.map(|text| text.0.into_owned()))
+        };
+        assert_eq!(read(None), Some(None));
+        assert_eq!(read(Some("null")), Some(None));
+        assert_eq!(read(Some(r#""x""#)), Some(Some("x".to_owned())));
+        assert_eq!(read(Some(r#""nul\u006c""#)), Some(Some("null".to_owned())));
+        assert_eq!(read(Some(r#""null""#)), Some(Some("null".to_owned())));
+        assert_eq!(read(Some("1")), None);
+        assert_eq!(read(Some("[]")), None);
+    }
+
+    #[test]
     fn strings_without_escapes_are_their_text() {
         fn read(text: &str) -> Option<(String, bool)> {
             let text = super::text(Member(text))?;

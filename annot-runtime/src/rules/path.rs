@@ -452,6 +452,11 @@ mod tests {
                 assert_eq!(short_cut(&value, kind), expected, "{value:?} as {kind:?}");
             }
         }
+        // A normal path is searched where it stands, not copied.
+        for normal in ["/", "/a", "/etc/ssl/certs/ca.pem", "/x/.y/..z/z../a.b.c/é"] {
+            let at = with_normal_form(normal, PathKind::File, |bytes| bytes.as_ptr());
+            assert_eq!(at, Some(normal.as_ptr()), "{normal}");
+        }
         // Relative paths about the length of the stack copy, and past it.
         for length in [126, 127, 128, 129, 300] {
             let value = "x".repeat(length);
