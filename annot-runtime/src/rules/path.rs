@@ -55,6 +55,8 @@ pub enum PathKind {
 /// assert!(url("/repos/acme%2Fsecret").is_none()); // an escaped separator
 /// ```
 pub fn normalize_path(value: &str, kind: PathKind) -> Option<NormalPath<'_>> {
+    #[cfg(test)]
+    tests::NORMALIZED.with(|count| count.set(count.get() + 1));
     let path = match kind {
         PathKind::File => value,
         PathKind::Url => value.split(['?', '#']).next().unwrap_or(""),
@@ -302,7 +304,14 @@ fn hex(digit: u8) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use super::*;
+
+    thread_local! {
+        // How many times this thread took the long way.
+        pub(super) static NORMALIZED: Cell<usize> = const { Cell::new(0) };
+    }
 
     fn file(path: &str) -> Option<String> {
         normalize_path(path, PathKind::File).map(|path| path.to_string())
@@ -452,10 +461,17 @@ mod tests {
                 assert_eq!(short_cut(&value, kind), expected, "{value:?} as {kind:?}");
             }
         }
-        // A normal path is searched where it stands, not copied.
-        for normal in ["/", "/a", "/etc/ssl/certs/ca.pem", "/x/.y/..z/z../a.b.c/é"] {
+        // A normal path is searched where it stands, not copied, and a
+        // relative one is rooted: neither is normalised the long way.
+        for normal in ["/", "/a", "/etc/ssl/certs/ca.pem", "/x/y..z/z../a.b.c/é"] {
+            let before = NORMALIZED.with(Cell::get);
             let at = with_normal_form(normal, PathKind::File, |bytes| bytes.as_ptr());
             assert_eq!(at, Some(normal.as_ptr()), "{normal}");
+            let relative = &normal[1..];
+            assert_eq!(short_cut(relative, PathKind::File).as_deref(), Some(normal));
+            let query = format!("{normal}?a=/../b#c");
+            assert_eq!(short_cut(&query, PathKind::Url).as_deref(), Some(normal));
+            assert_eq!(NORMALIZED.with(Cell::get), before, "{normal}");
         }
         // Relative paths about the length of the stack copy, and past it.
         for length in [126, 127, 128, 129, 300] {
