@@ -162,8 +162,18 @@ impl<'a> Scan<'a> {
     /// read, never taken as text.
     #[inline]
     fn key(&mut self) -> Option<&'a [u8]> {
+        // `string`, with the search for long text.
+        let bytes = self.bytes;
+        if bytes.get(self.pos) != Some(&b'"') {
+            return None;
+        }
         let start = self.pos + 1;
-        let escaped = self.string()?;
+        let end = wide_plain_end(bytes, start);
+        if bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Some(&bytes[start..end]);
+        }
+        let escaped = self.escaped_string(end)?;
         (!escaped).then(|| &self.bytes[start..self.pos - 1])
     }
 
@@ -451,6 +461,29 @@ fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// [`plain_end`], sixteen bytes (two words) at a time first: for member
+/// names, which are often long (`io.modelcontextprotocol/clientCapabilities`).
+/// Strings in general take the narrower search, which costs less for the
+/// short ones most values are.
+#[inline]
+fn wide_plain_end(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = bytes.get(pos..pos + 16) {
+        let (low, high) = chunk.split_at(8);
+        let low = special(u64::from_le_bytes(low.try_into().expect("eight bytes")));
+        let high = special(u64::from_le_bytes(high.try_into().expect("eight bytes")));
+        if low | high != 0 {
+            return pos
+                + if low != 0 {
+                    low.trailing_zeros() as usize / 8
+                } else {
+                    8 + high.trailing_zeros() as usize / 8
+                };
+        }
+        pos += 16;
+    }
+    plain_end(bytes, pos)
 }
 
 /// The high bit of each byte of `word` that is `"`, `\` or a control

@@ -101,7 +101,7 @@ fn finds_the_end_of_plain_text() {
     // Every length up to three chunks, every special byte at every place
     // (and high bytes before it), from every start: the first special
     // byte, as a byte-by-byte search finds it.
-    for length in 0..40 {
+    for length in 0..56 {
         for place in 0..=length {
             for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
                 let mut text = vec![b'a'; length];
@@ -114,6 +114,7 @@ fn finds_the_end_of_plain_text() {
                 }
                 for start in 0..=place.min(3) {
                     assert_eq!(plain_end(&text, start), place, "{text:?} from {start}");
+                    assert_eq!(wide_plain_end(&text, start), place, "{text:?} from {start}");
                 }
             }
         }
@@ -146,6 +147,8 @@ fn gives_up_on_anything_else() {
         r#"{"params":[1]}"#,
         r#"{"params":{"_meta":null}}"#,
         r#"{"m\u0065thod":"x"}"#,
+        r#"{"params":{"_meta":{"io.modelcontextprotocol\/clientInfo":{}}}}"#,
+        r#"{"params":{"_meta":{"io.modelcontextprotocol/clientInfo\n":{}}}}"#,
         r#"{"id":"\ud800"}"#,
         "{\"id\":\"a\tb\"}",
         r#"{"id":01}"#,
