@@ -169,12 +169,12 @@ impl<'a> Scan<'a> {
         }
         let start = self.pos + 1;
         let end = wide_plain_end(bytes, start);
-        if bytes.get(end) == Some(&b'"') {
+        // Anything but the closing quote there is an escape or a control
+        // character: given up on either way.
+        (bytes.get(end) == Some(&b'"')).then(|| {
             self.pos = end + 1;
-            return Some(&bytes[start..end]);
-        }
-        let escaped = self.escaped_string(end)?;
-        (!escaped).then(|| &self.bytes[start..self.pos - 1])
+            &bytes[start..end]
+        })
     }
 
     /// One value, as its text.

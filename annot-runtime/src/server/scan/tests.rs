@@ -178,3 +178,90 @@ fn gives_up_on_anything_else() {
     let deep_enough = format!("{{\"a\":{}{}}}", "[".repeat(128), "]".repeat(128));
     assert!(read(&deep_enough).is_some());
 }
+
+/// The text of a read member, or `None`.
+fn text<'a>(json: Option<Json<'a>>) -> Option<&'a str> {
+    json.map(Json::get)
+}
+
+#[test]
+fn reads_every_member_it_knows_by_name() {
+    let request = r#"{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"name":"t","cursor":"c","protocolVersion":"2025-11-25","capabilities":{"a":false},"clientInfo":{"name":"n"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"v":1},"dev.annot/resolution":{}}}}"#;
+    let envelope = read(request).unwrap();
+    assert_eq!(text(envelope.jsonrpc), Some(r#""2.0""#));
+    assert_eq!(text(envelope.id), Some(r#""x""#));
+    assert_eq!(text(envelope.method), Some(r#""initialize""#));
+    let ParamsSlot::Object(fields) = envelope.params else {
+        panic!("{envelope:?}")
+    };
+    assert_eq!(text(fields.name), Some(r#""t""#));
+    assert_eq!(text(fields.cursor), Some(r#""c""#));
+    assert_eq!(text(fields.protocol_version), Some(r#""2025-11-25""#));
+    assert_eq!(text(fields.capabilities), Some(r#"{"a":false}"#));
+    assert_eq!(text(fields.client_info), Some(r#"{"name":"n"}"#));
+    let Some(MetaSlot::Object(meta)) = fields.meta else {
+        panic!()
+    };
+    assert_eq!(text(meta.protocol_version), Some(r#""2026-07-28""#));
+    assert_eq!(text(meta.client_info), Some(r#"{"v":1}"#));
+    assert_eq!(text(meta.annot), Some("{}"));
+    assert_eq!(meta.client_capabilities, None);
+
+    let response = read(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1},"result":[]}"#).unwrap();
+    assert_eq!(text(response.error), Some(r#"{"code":-1}"#));
+    assert_eq!(text(response.result), Some("[]"));
+
+    // Each of these, once more, is a repeated member: the reader gives up.
+    let twice = r#"{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientCapabilities":{}}"#;
+    assert!(read(&format!(r#"{{"id":1,"params":{{"_meta":{twice}}}}}"#)).is_none());
+}
+
+#[test]
+fn passes_over_values_of_every_kind() {
+    // Skipped members of every JSON type, nested both ways.
+    let skipped =
+        r#"[false,true,null,0,-1.5e-3,"s\"",{},[],{"a":[{"b":[false]},{}],"c":{}},[[{"d":null}]]]"#;
+    let text = format!(r#"{{"id":1,"x":{skipped},"method":"m"}}"#);
+    let envelope = read(&text).expect("every kind of value is passed over");
+    assert_eq!(envelope.method.map(Json::get), Some(r#""m""#));
+    for broken in [
+        r#"{"x":[1}"#,
+        r#"{"x":{"a":1]}"#,
+        r#"{"x":{"a"}}"#,
+        r#"{"x":{"a":1,}}"#,
+        r#"{"x":[1,]}"#,
+        r#"{"x":fals}"#,
+    ] {
+        assert!(read(broken).is_none(), "{broken}");
+    }
+}
+
+#[test]
+fn reads_argument_members_by_the_tool_s_names() {
+    let names = ["action", "path", "content"];
+    let read = members(
+        r#" {"path":"/a b","action":"read","content":{"x":[false]}} "#,
+        &names,
+    );
+    assert_eq!(
+        read,
+        Some(Some([
+            Some(r#""read""#),
+            Some(r#""/a b""#),
+            Some(r#"{"x":[false]}"#)
+        ]))
+    );
+    assert_eq!(members(r#"{}"#, &names), Some(Some([None, None, None])));
+    // Refused as soon as seen: a member not named, or named twice.
+    assert_eq!(members(r#"{"other":1}"#, &names), Some(None));
+    assert_eq!(members(r#"{"path":"a","path":"a"}"#, &names), Some(None));
+    // Not the shape read here: serde_json decides.
+    for other in [
+        r#"{"p\u0061th":"a"}"#,
+        r#"{"path":"\u0061"}"#,
+        "[]",
+        r#"{"path":"a"} x"#,
+    ] {
+        assert_eq!(members(other, &names), None, "{other}");
+    }
+}
