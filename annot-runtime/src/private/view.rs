@@ -218,13 +218,55 @@ pub fn optional_integer(raw: Option<Member<'_>>, min: i128, max: i128) -> Option
 /// A member of a type that holds no integer (a float, a bool, a
 /// `serde_json::Value`...), read from its text as the owned path reads it.
 pub fn verbatim<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
+    if !nested_within(raw.get(), MEMBER_DEPTH) {
+        return None;
+    }
     serde_json::from_str(raw.get()).ok()
+}
+
+/// How deep a member may nest: serde_json reads 128 levels, and the owned
+/// path reads a member inside the argument object, one level down.
+const MEMBER_DEPTH: usize = 126;
+
+/// Whether arrays and objects in `json` (one JSON value) nest at most
+/// `limit` deep. Read alone, a member could nest one level deeper than the
+/// owned path reads it.
+fn nested_within(json: &str, limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in json.as_bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return false;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    true
 }
 
 /// A member of any other type, read as the owned path reads it: through a
 /// `Value`, with integral floats read as integers. Allocates; only for
 /// fields no rule tests.
 pub fn rewritten<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
+    if !nested_within(raw.get(), MEMBER_DEPTH) {
+        return None;
+    }
     let value: Value = serde_json::from_str(raw.get()).ok()?;
     super::deserialize::<T>(&value, "").ok()
 }
@@ -325,6 +367,36 @@ mod tests {
         assert_eq!(wide("18446744073709551615"), Some(i128::from(u64::MAX)));
         assert_eq!(wide("18446744073709551616"), None);
         assert_eq!(wide("1e3"), Some(1000));
+    }
+
+    #[test]
+    fn members_nest_no_deeper_than_the_owned_path_reads_them() {
+        for depth in [0, 1, 125, 126, 127, 128, 200] {
+            let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let arguments = format!(r#"{{"a":{nested}}}"#);
+            let owned = serde_json::from_str::<Value>(&arguments).is_ok();
+            assert_eq!(
+                verbatim::<Value>(Member(&nested)).is_some(),
+                owned,
+                "{depth}"
+            );
+            assert_eq!(
+                rewritten::<Value>(Member(&nested)).is_some(),
+                owned,
+                "{depth}"
+            );
+        }
+        // Brackets in strings are text.
+        let quoted = format!(r#"["{}\"{}"]"#, "[".repeat(300), "{".repeat(300));
+        assert!(verbatim::<Value>(Member(&quoted)).is_some());
+        for (depth, within) in [(126, true), (127, false)] {
+            let objects = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
+            assert_eq!(
+                verbatim::<Value>(Member(&objects)).is_some(),
+                within,
+                "{depth}"
+            );
+        }
     }
 
     #[test]
