@@ -231,6 +231,9 @@ fn passes_over_values_of_every_kind() {
         r#"{"x":{"a":1,}}"#,
         r#"{"x":[1,]}"#,
         r#"{"x":fals}"#,
+        // A container closed by the other kind's bracket, then more members.
+        r#"{"x":[1},"id":1}"#,
+        r#"{"x":{"a":1],"id":1}"#,
     ] {
         assert!(read(broken).is_none(), "{broken}");
     }
@@ -252,6 +255,11 @@ fn reads_argument_members_by_the_tool_s_names() {
         ]))
     );
     assert_eq!(members(r#"{}"#, &names), Some(Some([None, None, None])));
+    // A space in the last bytes of the text is text too.
+    assert_eq!(
+        members(r#"{"path":"x y"}"#, &names),
+        Some(Some([None, Some(r#""x y""#), None]))
+    );
     // Refused as soon as seen: a member not named, or named twice.
     assert_eq!(members(r#"{"other":1}"#, &names), Some(None));
     assert_eq!(members(r#"{"path":"a","path":"a"}"#, &names), Some(None));
