@@ -169,12 +169,15 @@ impl<'a> Scan<'a> {
         }
         let start = self.pos + 1;
         let end = wide_plain_end(bytes, start);
-        // Anything but the closing quote there is an escape or a control
-        // character: given up on either way.
-        (bytes.get(end) == Some(&b'"')).then(|| {
+        if bytes.get(end) == Some(&b'"') {
             self.pos = end + 1;
-            &bytes[start..end]
-        })
+            return Some(&bytes[start..end]);
+        }
+        // An escape (given up on) or a control character (refused), read to
+        // its end out of line: answering `None` here at once measured 30%
+        // slower on a whole `tools/list` (the reader is inlined otherwise).
+        let escaped = self.escaped_string(end)?;
+        (!escaped).then(|| &self.bytes[start..self.pos - 1])
     }
 
     /// One value, as its text.
