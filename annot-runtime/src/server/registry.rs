@@ -212,13 +212,7 @@ impl ToolEntry {
         }
         check_input_schema(tool.name, tool.input_schema)?;
         for action in tool.actions {
-            normalise(action.annotations, &tool.static_annotations)
-                .check_within(&tool.static_annotations)
-                .map_err(|violation| BuildError::ActionOutsideBound {
-                    tool: tool.name.to_owned(),
-                    action: action.name.to_owned(),
-                    violation,
-                })?;
+            action_within_bound(&tool, action)?;
         }
         let Narrowed {
             actions,
@@ -229,17 +223,8 @@ impl ToolEntry {
         let mut fragments = Fragments::default();
         fragments.insert(tool.static_annotations);
         for action in &actions {
-            // Checked again after narrowing: a fragment found at run time is
-            // served without another look at the bound.
-            let annotations = normalise(action.annotations, &tool.static_annotations);
-            annotations
-                .check_within(&tool.static_annotations)
-                .map_err(|violation| BuildError::ActionOutsideBound {
-                    tool: tool.name.to_owned(),
-                    action: action.name.to_owned(),
-                    violation,
-                })?;
-            fragments.insert(annotations);
+            // Against the bound narrowing left: the kept actions' join.
+            fragments.insert(action_within_bound(&tool, action)?);
         }
 
         let head = tool_head(&tool, &schema);
@@ -471,4 +456,18 @@ fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     }
     head.push_str(&format!(",\"inputSchema\":{schema},\"annotations\":"));
     head
+}
+
+/// An action's annotations, normalised against the tool's static ones, or
+/// the error naming it when they are not within them.
+fn action_within_bound(tool: &ErasedTool, action: &Action) -> Result<Annotations, BuildError> {
+    let annotations = normalise(action.annotations, &tool.static_annotations);
+    annotations
+        .check_within(&tool.static_annotations)
+        .map_err(|violation| BuildError::ActionOutsideBound {
+            tool: tool.name.to_owned(),
+            action: action.name.to_owned(),
+            violation,
+        })?;
+    Ok(annotations)
 }
