@@ -63,18 +63,11 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
                     .iter()
                     .filter(|rule| rule.applies[position])
                     .collect();
-                let read = view.fields(&variant.fields, &applicable, None, discriminator);
-                let allowed = view.allowed(&variant.fields, Some(discriminator));
-                let body = code::fire_rules(checked, &applicable, &variant.fields, None, p);
+                let fire =
+                    view.read_and_fire(&variant.fields, &applicable, None, Some(discriminator));
                 quote! {
                     #name => {
-                        if !#p::only(&__slots, #allowed) {
-                            return #p::core::option::Option::None;
-                        }
-                        #read
-                        let mut __fired: u64 = 0;
-                        let mut __undecided: u64 = 0;
-                        #body
+                        #fire
                         (#position, __fired, __undecided)
                     }
                 }
@@ -100,9 +93,7 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
             let ty = &action.ty;
             let slot = view.slot(discriminator);
             let rules: Vec<&CheckedRule> = checked.rules.iter().collect();
-            let read = view.fields(fields, &rules, Some(discriminator), discriminator);
-            let allowed = view.allowed(fields, None);
-            let body = code::fire_rules(checked, &rules, fields, Some(discriminator), p);
+            let fire = view.read_and_fire(fields, &rules, Some(discriminator), None);
             let actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>);
             quote! {
                 #prelude
@@ -111,13 +102,7 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
                     #p::core::convert::AsRef::<str>::as_ref(&__name),
                 )?);
                 let __action_name = #p::declared_action(#actions::ACTIONS, __index).name;
-                if !#p::only(&__slots, #allowed) {
-                    return #p::core::option::Option::None;
-                }
-                #read
-                let mut __fired: u64 = 0;
-                let mut __undecided: u64 = 0;
-                #body
+                #fire
                 #p::core::option::Option::Some(
                     #p::Outcome::compiled(&__TABLE, __index, __fired, __undecided),
                 )
@@ -125,18 +110,10 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
         }
         Shape::Single { fields, .. } => {
             let rules: Vec<&CheckedRule> = checked.rules.iter().collect();
-            let read = view.fields(fields, &rules, None, discriminator);
-            let allowed = view.allowed(fields, None);
-            let body = code::fire_rules(checked, &rules, fields, None, p);
+            let fire = view.read_and_fire(fields, &rules, None, None);
             quote! {
                 #prelude
-                if !#p::only(&__slots, #allowed) {
-                    return #p::core::option::Option::None;
-                }
-                #read
-                let mut __fired: u64 = 0;
-                let mut __undecided: u64 = 0;
-                #body
+                #fire
                 #p::core::option::Option::Some(
                     #p::Outcome::compiled(&__TABLE, 0, __fired, __undecided),
                 )
@@ -172,16 +149,35 @@ impl View<'_> {
         mask
     }
 
-    /// Reads and validates every member of `fields` but the action field
-    /// (`skip`): rule-tested ones into their `__field_` binding, the others
-    /// only checked.
-    fn fields(
+    /// Refuses members `fields` do not name (besides the enum's `tag`),
+    /// reads the rest (all but the struct's `action_field`), and sets
+    /// `__fired` and `__undecided` from `rules`.
+    fn read_and_fire(
         &self,
         fields: &[Field],
         rules: &[&CheckedRule],
-        skip: Option<&str>,
-        _discriminator: &str,
+        action_field: Option<&str>,
+        tag: Option<&str>,
     ) -> TokenStream {
+        let p = self.p;
+        let allowed = self.allowed(fields, tag);
+        let read = self.fields(fields, rules, action_field);
+        let body = code::fire_rules(self.checked, rules, fields, action_field, p);
+        quote! {
+            if !#p::only(&__slots, #allowed) {
+                return #p::core::option::Option::None;
+            }
+            #read
+            let mut __fired: u64 = 0;
+            let mut __undecided: u64 = 0;
+            #body
+        }
+    }
+
+    /// Reads and validates every member of `fields` but the action field
+    /// (`skip`): rule-tested ones into their `__field_` binding, the others
+    /// only checked.
+    fn fields(&self, fields: &[Field], rules: &[&CheckedRule], skip: Option<&str>) -> TokenStream {
         let p = self.p;
         let reads = fields
             .iter()
@@ -226,7 +222,6 @@ impl View<'_> {
                     }
                 }
             });
-        let _ = self.checked;
         quote!(#(#reads)*)
     }
 
