@@ -136,8 +136,7 @@ pub fn only<const N: usize>(slots: &[Option<Member<'_>>; N], allowed: u64) -> bo
         .all(|(index, slot)| slot.is_none() || allowed & (1 << index) != 0)
 }
 
-/// A string member (`Option<&RawValue>` for an optional field: absent or
-/// `null` is `Some(None)`).
+/// A string member (an optional field's is read by [`optional_text`]).
 pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
     // `raw` is one JSON value: a string holding no backslash holds no quote
     // either, and its text between the quotes is what it says.
@@ -183,8 +182,8 @@ pub fn optional_string_checked(raw: Member<'_>) -> Option<()> {
 /// An integer member in `min..=max`, integral floats read as integers as the
 /// owned path does.
 pub fn integer(raw: Member<'_>, min: i128, max: i128) -> Option<i128> {
-    // `raw` is one JSON number: without a fraction or an exponent, and short
-    // enough not to overflow, it is an `i64` as written.
+    // `raw` is one JSON value: digits alone (after a sign), too few to
+    // overflow, are an `i64` as written; anything else is serde_json's.
     let text = raw.get();
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.len() <= 18 && digits.bytes().all(|byte| byte.is_ascii_digit()) {
