@@ -351,3 +351,93 @@ fn disabled_dialects_are_not_served() {
         &negotiated.result("tools/resolve", params),
     );
 }
+
+/// A hand-written tool that counts the resolutions handed the request
+/// reader's split of its arguments (`evaluate_split`), and resolves from its
+/// parsed value whatever it is handed.
+struct SplitProbe {
+    write: bool,
+}
+
+static SPLIT_READS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+const PROBE_READ: Annotations = Annotations::new().read_only(true).effective();
+const PROBE_WRITE: Annotations = Annotations::new().destructive(true).effective();
+
+impl AnnotatedTool for SplitProbe {
+    const NAME: &'static str = "split_probe";
+    const TITLE: Option<&'static str> = None;
+    const DESCRIPTION: Option<&'static str> = None;
+    const DISCRIMINATOR: Option<&'static str> = Some("action");
+    const ACTIONS: &'static [annot::Action] = &[
+        annot::Action {
+            name: "read",
+            annotations: PROBE_READ,
+        },
+        annot::Action {
+            name: "write",
+            annotations: PROBE_WRITE,
+        },
+    ];
+    const STATIC_ANNOTATIONS: Annotations = PROBE_WRITE;
+
+    fn input_schema() -> &'static str {
+        r#"{"type":"object"}"#
+    }
+
+    fn resolve(&self) -> Annotations {
+        if self.write { PROBE_WRITE } else { PROBE_READ }
+    }
+
+    fn from_arguments(arguments: &Value) -> Result<Self, annot::ArgumentError> {
+        Ok(SplitProbe {
+            write: arguments["action"] == "write",
+        })
+    }
+
+    fn evaluate_split(
+        arguments: &str,
+        _: &annot::private::SplitArguments<'_>,
+    ) -> Option<annot::rules::Outcome> {
+        SPLIT_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Some(Self::from_arguments_str(arguments).ok()?.evaluate())
+    }
+}
+
+#[test]
+fn the_request_reader_hands_its_split_of_the_arguments_to_the_tool() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let server = annot::server::Server::builder("probe", "0")
+        .tool(|_: SplitProbe| Ok(annot::server::ToolOutput::text("ok")))
+        .build()
+        .unwrap();
+    let read_only = |result: &Value| result["annotations"]["readOnlyHint"].clone();
+    for capabilities in [json!({}), extension_capabilities()] {
+        let method = if capabilities == json!({}) {
+            "tools/annotations"
+        } else {
+            "tools/resolve"
+        };
+        let mut client = Client::initialized(&server, capabilities);
+        let before = SPLIT_READS.load(SeqCst);
+        let arguments = json!({"action": "read", "note": [1, {"a": "b"}]});
+        let result = client.result(method, json!({"name": "split_probe", "arguments": arguments}));
+        assert_eq!(read_only(&result), true, "{method}");
+        assert_eq!(SPLIT_READS.load(SeqCst), before + 1, "{method}: split once");
+        // Beyond what the reader splits (more members than it holds, an
+        // escaped name): the tool reads the text, and answers the same.
+        let many: serde_json::Map<String, Value> = (0..annot::private::MAX_SPLIT)
+            .map(|index| (format!("extra{index}"), json!(index)))
+            .chain([("action".to_owned(), json!("write"))])
+            .collect();
+        let result = client.result(method, json!({"name": "split_probe", "arguments": many}));
+        assert_eq!(read_only(&result), false, "{method}");
+        let escaped = format!(
+            r#"{{"jsonrpc":"2.0","id":99,"method":"{method}","params":{{"name":"split_probe","arguments":{{"\u0061ction":"write"}}}}}}"#
+        );
+        let response = client.connection.handle(escaped.as_bytes()).unwrap();
+        let response: Value = serde_json::from_slice(&response).unwrap();
+        assert_eq!(read_only(&response["result"]), false, "{method}: {response}");
+        assert_eq!(SPLIT_READS.load(SeqCst), before + 1, "{method}: not split");
+    }
+}

@@ -28,7 +28,7 @@ pub use serde;
 pub use serde_json;
 pub use shape::{Shape, shape_checked};
 pub use view::{
-    Member, Text, integer, members, only, optional_integer, optional_string_checked, optional_text,
+    MAX_SPLIT, Member, SplitArguments, Text, integer, members, only, optional_integer, optional_string_checked, optional_text,
     rewritten, string_checked, text, verbatim,
 };
 

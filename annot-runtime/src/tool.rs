@@ -153,6 +153,19 @@ pub trait AnnotatedTool: Sized {
         None
     }
 
+    /// [`evaluate_view`](Self::evaluate_view) of arguments whose object the
+    /// server's request reader has already split into its members (`split`,
+    /// the same object as `arguments`), so that they are not read again.
+    /// Answers exactly as `evaluate_view(arguments)`, which it is by default.
+    #[doc(hidden)]
+    fn evaluate_split(
+        arguments: &str,
+        split: &crate::private::SplitArguments<'_>,
+    ) -> Option<Outcome> {
+        let _ = split;
+        Self::evaluate_view(arguments)
+    }
+
     /// Parses and validates tool arguments exactly as a `tools/call` will.
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError>;
 

@@ -59,13 +59,20 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
         }
 
         fn evaluate_view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
-            __view(__text)
+            __view(__text, #p::core::option::Option::None)
+        }
+
+        fn evaluate_split(
+            __text: &str,
+            __split: &#p::SplitArguments<'_>,
+        ) -> #p::core::option::Option<#p::Outcome> {
+            __view(__text, #p::core::option::Option::Some(__split))
         }
 
         fn evaluate_arguments_str(
             __text: &str,
         ) -> #p::core::result::Result<#p::Outcome, #p::ArgumentError> {
-            match __view(__text) {
+            match __view(__text, #p::core::option::Option::None) {
                 #p::core::option::Option::Some(__outcome) => {
                     #p::core::result::Result::Ok(__outcome)
                 }
@@ -103,7 +110,10 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
             #evaluate
         }
         #[allow(unused_variables, unused_mut, unreachable_patterns, unreachable_code)]
-        fn __view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
+        fn __view<'__a>(
+            __text: &'__a str,
+            __split: #p::core::option::Option<&#p::SplitArguments<'__a>>,
+        ) -> #p::core::option::Option<#p::Outcome> {
             #view
         }
     };

@@ -15,7 +15,8 @@ use crate::ast::{Field, Shape, Tool};
 use crate::serde_attr::FieldDefault;
 use crate::types::{Base, Class, IntRange, classify, holds_no_integer, kind_of};
 
-/// The body of `fn __view(__text: &str) -> Option<Outcome>`.
+/// The body of `fn __view(__text: &str, __split: Option<&SplitArguments>)
+/// -> Option<Outcome>`.
 pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
     let discriminator = &tool.discriminator.0;
     let mut names: Vec<String> = Vec::new();
@@ -51,7 +52,7 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
     let count = names.len();
     let prelude = quote! {
         const __VIEW_NAMES: [&str; #count] = [#(#names),*];
-        let __slots = #p::members(__text, &__VIEW_NAMES)?;
+        let __slots = #p::members(__text, __split, &__VIEW_NAMES)?;
     };
     match &tool.shape {
         Shape::Enum(variants) => {

@@ -64,16 +64,63 @@ impl<'a> Member<'a> {
     }
 }
 
+/// The most members [`SplitArguments`] holds: an argument object with more
+/// is read again by the tool's reader.
+pub const MAX_SPLIT: usize = 8;
+
+/// An argument object as the server's request reader split it in the
+/// request's one pass: each member's name (without escapes) and its value's
+/// checked JSON text, in order. The tool's reader then matches names instead
+/// of reading the object again.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SplitArguments<'a> {
+    members: [(&'a [u8], &'a str); MAX_SPLIT],
+    len: u8,
+}
+
+impl<'a> SplitArguments<'a> {
+    /// Adds a member whose name has no escape and whose value is checked
+    /// JSON; `None` when [`MAX_SPLIT`] are held already.
+    pub(crate) fn push(&mut self, name: &'a [u8], value: &'a str) -> Option<()> {
+        let slot = self.members.get_mut(usize::from(self.len))?;
+        *slot = (name, value);
+        self.len += 1;
+        Some(())
+    }
+
+    pub(crate) fn members(&self) -> &[(&'a [u8], &'a str)] {
+        &self.members[..usize::from(self.len)]
+    }
+}
+
 /// The members of the argument object named in `names`, as their text, slot
 /// `i` for `names[i]`; `None` when the text is not one JSON object, or a
 /// member is not in `names` or comes twice (the owned path decides those).
 ///
-/// The request reader's one pass reads the common shape; serde_json reads
-/// what it gives up on (escaped member names, `\u` escapes), and decides.
+/// `split` is the same object as the request reader split it, when it did:
+/// its names are matched without reading the text again. Otherwise the
+/// request reader's one pass reads the common shape; serde_json reads what
+/// it gives up on (escaped member names, `\u` escapes), and decides.
 pub fn members<'a, const N: usize>(
     text: &'a str,
+    split: Option<&SplitArguments<'a>>,
     names: &[&str; N],
 ) -> Option<[Option<Member<'a>>; N]> {
+    if let Some(split) = split {
+        let slots = members_of_split(split, names);
+        #[cfg(debug_assertions)]
+        {
+            let texts = |slots: &Option<[Option<Member<'a>>; N]>| {
+                slots.map(|slots| slots.map(|slot| slot.map(Member::get)))
+            };
+            assert_eq!(
+                texts(&slots),
+                texts(&members(text, None, names)),
+                "{text}"
+            );
+        }
+        return slots;
+    }
     let slots = match crate::server::scan::members(text, names) {
         Some(Some(slots)) => Some(slots.map(|slot| slot.map(Member))),
         Some(None) => None,
@@ -93,6 +140,21 @@ pub fn members<'a, const N: usize>(
         );
     }
     slots
+}
+
+/// [`members`] of an object already split: its members matched by name.
+fn members_of_split<'a, const N: usize>(
+    split: &SplitArguments<'a>,
+    names: &[&str; N],
+) -> Option<[Option<Member<'a>>; N]> {
+    let mut slots = [None; N];
+    for &(name, value) in split.members() {
+        let slot = names.iter().position(|known| known.as_bytes() == name)?;
+        if slots[slot].replace(Member(value)).is_some() {
+            return None;
+        }
+    }
+    Some(slots)
 }
 
 /// [`members`], read by serde_json.
@@ -276,20 +338,20 @@ mod tests {
 
     #[test]
     fn members_borrow_and_refuse_what_they_do_not_know() {
-        let slots = members(r#"{"b": [1, 2], "a": "x\"y"}"#, &["a", "b", "c"]).unwrap();
+        let slots = members(r#"{"b": [1, 2], "a": "x\"y"}"#, None, &["a", "b", "c"]).unwrap();
         assert_eq!(slots[1].unwrap().get(), "[1, 2]");
         assert!(slots[2].is_none());
         assert_eq!(text(slots[0].unwrap()).unwrap().as_ref(), "x\"y");
         assert!(text(slots[1].unwrap()).is_none());
-        let plain = members(r#"{"a":"plain"}"#, &["a"]).unwrap();
+        let plain = members(r#"{"a":"plain"}"#, None, &["a"]).unwrap();
         assert!(matches!(
             text(plain[0].unwrap()).unwrap().0,
             Cow::Borrowed("plain")
         ));
-        assert!(members(r#"{"a":1,"a":2}"#, &["a"]).is_none());
-        assert!(members(r#"{"z":1}"#, &["a"]).is_none());
-        assert!(members(r#"[1]"#, &["a"]).is_none());
-        assert!(members(r#"{"a":1} x"#, &["a"]).is_none());
+        assert!(members(r#"{"a":1,"a":2}"#, None, &["a"]).is_none());
+        assert!(members(r#"{"z":1}"#, None, &["a"]).is_none());
+        assert!(members(r#"[1]"#, None, &["a"]).is_none());
+        assert!(members(r#"{"a":1} x"#, None, &["a"]).is_none());
         assert!(only(&plain, 0b1) && !only(&plain, 0b10));
         // What the request reader gives up on, serde_json reads.
         for text in [
@@ -298,7 +360,7 @@ mod tests {
             r#"{"a":"x","b":{"\u0063":1}}"#,
             " {\"a\" : \"x\" }\n",
         ] {
-            let slots = members(text, &["a", "b"]).unwrap();
+            let slots = members(text, None, &["a", "b"]).unwrap();
             assert!(slots[0].is_some(), "{text}");
         }
         for refused in [
@@ -307,7 +369,7 @@ mod tests {
             r#"{"a":01}"#,
             "{\"a\":\"\u{1}\"}",
         ] {
-            assert!(members(refused, &["a"]).is_none(), "{refused}");
+            assert!(members(refused, None, &["a"]).is_none(), "{refused}");
         }
     }
 

@@ -148,6 +148,11 @@ pub(crate) fn parse<'a>(
 #[cfg(debug_assertions)]
 fn check_reader(text: &str, mut envelope: Envelope<'_>) {
     use super::raw::MetaSlot;
+    // The split arguments are checked where they are read
+    // (`private::members`), against the tool's own reading of the text.
+    if let ParamsSlot::Object(fields) = &mut envelope.params {
+        fields.split_arguments = None;
+    }
     if let ParamsSlot::Object(fields) = &mut envelope.params
         && let Some(MetaSlot::Object(meta)) = &mut fields.meta
         && let Some(preread) = meta.preread.take()

@@ -17,6 +17,7 @@ const QUOTE_LIMIT: usize = 64;
 static NO_FIELDS: Fields<'static> = Fields {
     name: None,
     arguments: None,
+    split_arguments: None,
     cursor: None,
     meta: None,
     protocol_version: None,

@@ -16,6 +16,7 @@ use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
+use crate::private::SplitArguments;
 use crate::protocol::{
     ANNOT_META, AUTHORIZATION_EXTENSION, CLIENT_CAPABILITIES_META, CLIENT_INFO_META,
     PROTOCOL_VERSION_META, TOOL_RESOLUTION_EXTENSION,
@@ -122,6 +123,11 @@ pub(crate) struct Fields<'a> {
     pub name: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub arguments: Option<Json<'a>>,
+    /// `arguments` split into its members by the request reader's one
+    /// pass, when it is an object of the shape that reader takes and of at
+    /// most [`MAX_SPLIT`](crate::private::MAX_SPLIT) members.
+    #[serde(skip)]
+    pub split_arguments: Option<SplitArguments<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub cursor: Option<Json<'a>>,
     #[serde(rename = "_meta", default, borrow, deserialize_with = "meta_slot")]

@@ -13,6 +13,7 @@ use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use super::render::{self, ExtensionResults, Fragments};
+use crate::private::SplitArguments;
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::rules::{Explanation, RuleTable};
 use crate::{
@@ -55,9 +56,10 @@ pub(crate) struct ErasedTool {
     call: ErasedCall,
 }
 
-/// Resolves arguments (their JSON text, an object), explaining the resolution
-/// when asked.
-type ErasedResolve = fn(&str, bool) -> Result<Evaluation, ArgumentError>;
+/// Resolves arguments (their JSON text, an object, and its members when the
+/// request reader split them), explaining the resolution when asked.
+type ErasedResolve =
+    fn(&str, Option<&SplitArguments<'_>>, bool) -> Result<Evaluation, ArgumentError>;
 
 /// One call's resolution and what comes with it.
 pub(crate) struct Evaluation {
@@ -126,11 +128,16 @@ impl ErasedTool {
 
 fn resolve_erased<T: AnnotatedTool>(
     arguments: &str,
+    split: Option<&SplitArguments<'_>>,
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
-    // One evaluation, read straight from the text where the tool can: every
-    // predicate runs once, whatever is read from it.
-    let outcome = T::evaluate_arguments_str(arguments)?;
+    // One evaluation, read straight from the request's own reading where the
+    // tool can: every predicate runs once, whatever is read from it. What
+    // the borrowing path leaves, the owned path decides.
+    let outcome = match split.and_then(|split| T::evaluate_split(arguments, split)) {
+        Some(outcome) => outcome,
+        None => T::evaluate_arguments_str(arguments)?,
+    };
     Ok(Evaluation {
         annotations: outcome.annotations(),
         authorization: outcome.authorization(),
@@ -312,10 +319,17 @@ impl ToolEntry {
         }]
     }
 
-    /// Validates `arguments` and resolves them, with the explanation when
+    /// Validates `arguments` (`split` into their members by the request
+    /// reader, when it did) and resolves them, with the explanation when
     /// `explain` is set.
-    pub fn resolve(&self, arguments: &str, explain: bool) -> Result<Resolution, ResolveFailure> {
-        let evaluation = (self.resolve)(arguments, explain).map_err(ResolveFailure::Invalid)?;
+    pub fn resolve(
+        &self,
+        arguments: &str,
+        split: Option<&SplitArguments<'_>>,
+        explain: bool,
+    ) -> Result<Resolution, ResolveFailure> {
+        let evaluation =
+            (self.resolve)(arguments, split, explain).map_err(ResolveFailure::Invalid)?;
         // Before the bound: a dropped action is outside the narrowed bound too,
         // and the profile is what the client should hear about.
         self.profile

@@ -13,6 +13,7 @@
 
 use super::jsonrpc::Envelope;
 use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
+use crate::private::SplitArguments;
 
 /// Reads the envelope of a message (UTF-8 text) into `envelope` (empty, as
 /// `Envelope::default()` makes it), or gives up (`None`, `envelope` left half
@@ -207,7 +208,21 @@ impl<'a> Scan<'a> {
         };
         self.object(|scan, key| match key {
             b"name" => once(&mut fields.name, scan.value()?),
-            b"arguments" => once(&mut fields.arguments, scan.value()?),
+            b"arguments" if fields.arguments.is_none() => {
+                // Split in this pass, so that the tool's reader does not read
+                // the object again.
+                let start = scan.pos;
+                fields.split_arguments = scan.split_object();
+                if fields.split_arguments.is_none() {
+                    // Not an object of the shape split here: checked as any
+                    // value, and read again by the tool.
+                    scan.pos = start;
+                    scan.skip()?;
+                }
+                fields.arguments = Some(Json::checked(&scan.text[start..scan.pos]));
+                Some(())
+            }
+            b"arguments" => None,
             b"cursor" => once(&mut fields.cursor, scan.value()?),
             b"protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
             b"capabilities" => once(&mut fields.capabilities, scan.value()?),
@@ -222,6 +237,18 @@ impl<'a> Scan<'a> {
             b"_meta" => None,
             _ => scan.skip(),
         })
+    }
+
+    /// An object's members, names and values as their text; `None` for
+    /// anything else, or an object of more than
+    /// [`MAX_SPLIT`](crate::private::MAX_SPLIT) members.
+    fn split_object(&mut self) -> Option<SplitArguments<'a>> {
+        if self.peek()? != b'{' {
+            return None;
+        }
+        let mut split = SplitArguments::default();
+        self.object(|scan, key| split.push(key, scan.value()?.get()))?;
+        Some(split)
     }
 
     /// `params._meta` into `meta`: an object.

@@ -13,6 +13,7 @@ use super::raw::Json;
 use super::raw::{Fields, Meta};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
 use super::{ServerState, jsonrpc, output, params};
+use crate::private::SplitArguments;
 use crate::protocol::{Dialect, RpcError, error_code};
 
 /// Who asks, as far as the answer's shape goes.
@@ -159,16 +160,18 @@ fn answer_resolution(
         r#","_meta":"#.len() + forms.server_info_meta.len()
     });
     let mut out = jsonrpc::start_result(id, tool.result_capacity(dialect) + meta);
+    let arguments = (arguments, params.fields.split_arguments.as_ref());
     write_resolution(&mut out, tool, arguments, dialect, extras, modern)?;
     Ok(jsonrpc::finish(out))
 }
 
-/// Resolves `arguments` (JSON text) with `tool` and appends the result of
-/// `dialect`, with the `_meta` extras the request may see, to `out`.
+/// Resolves `arguments` (JSON text, and its members when the request reader
+/// split them) with `tool` and appends the result of `dialect`, with the
+/// `_meta` extras the request may see, to `out`.
 fn write_resolution(
     out: &mut Vec<u8>,
     tool: &ToolEntry,
-    arguments: &str,
+    (arguments, split): (&str, Option<&SplitArguments<'_>>),
     dialect: Dialect,
     extras: Extras,
     modern: Option<&ModernForms>,
@@ -179,7 +182,7 @@ fn write_resolution(
             "internal error: the resolution broke the tool's static bound",
         )
     };
-    let resolution = match tool.resolve(arguments, extras.explanation) {
+    let resolution = match tool.resolve(arguments, split, extras.explanation) {
         Ok(resolution) => resolution,
         Err(ResolveFailure::Invalid(error)) => {
             return Err(params::invalid_arguments(tool.name(), &error));

@@ -273,3 +273,72 @@ fn reads_argument_members_by_the_tool_s_names() {
         assert_eq!(members(other, &names), None, "{other}");
     }
 }
+
+#[test]
+fn splits_the_arguments_in_the_same_pass() {
+    // The arguments' text, and the members split from it, or `None` where
+    // the tool reads the text again.
+    let cases: &[(&str, Option<&[(&str, &str)]>)] = &[
+        ("{}", Some(&[])),
+        (
+            r#"{ "action" : "read", "path":"/etc/x" }"#,
+            Some(&[("action", r#""read""#), ("path", r#""/etc/x""#)]),
+        ),
+        (
+            r#"{"n":-1.5e3,"list":[1,{"a":null}],"b":true,"o":{"x":"\n"}}"#,
+            Some(&[
+                ("n", "-1.5e3"),
+                ("list", r#"[1,{"a":null}]"#),
+                ("b", "true"),
+                ("o", r#"{"x":"\n"}"#),
+            ]),
+        ),
+        // Repeated names are split as written: the tool's reader refuses them.
+        (r#"{"a":1,"a":2}"#, Some(&[("a", "1"), ("a", "2")])),
+        (
+            r#"{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8}"#,
+            Some(&[
+                ("1", "1"),
+                ("2", "2"),
+                ("3", "3"),
+                ("4", "4"),
+                ("5", "5"),
+                ("6", "6"),
+                ("7", "7"),
+                ("8", "8"),
+            ]),
+        ),
+        // One member too many, an escaped name, not an object.
+        (r#"{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9}"#, None),
+        (r#"{"a\"b":1}"#, None),
+        (r#"{"\u0061":1}"#, None),
+        ("[1,2]", None),
+        ("\"text\"", None),
+        ("null", None),
+    ];
+    for (arguments, expected) in cases {
+        let text = format!(r#"{{"id":1,"method":"m","params":{{"name":"t","arguments":{arguments}}}}}"#);
+        let text: &'static str = Box::leak(text.into_boxed_str());
+        let Some(Envelope {
+            params: ParamsSlot::Object(fields),
+            ..
+        }) = read(text)
+        else {
+            // Read by serde_json instead: never split.
+            assert_eq!(*expected, None, "{arguments}");
+            assert!(arguments.contains("\\u"), "{arguments}");
+            continue;
+        };
+        assert_eq!(fields.arguments.unwrap().get(), *arguments);
+        let split = fields.split_arguments.map(|split| {
+            split
+                .members()
+                .iter()
+                .map(|(name, value)| (core::str::from_utf8(name).unwrap(), *value))
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(split.as_deref(), *expected, "{arguments}");
+    }
+    // A repeated `arguments` member is left to serde_json.
+    assert!(read(r#"{"id":1,"params":{"arguments":{},"arguments":{}}}"#).is_none());
+}
