@@ -421,7 +421,10 @@ fn the_request_reader_hands_its_split_of_the_arguments_to_the_tool() {
         let mut client = Client::initialized(&server, capabilities);
         let before = SPLIT_READS.load(SeqCst);
         let arguments = json!({"action": "read", "note": [1, {"a": "b"}]});
-        let result = client.result(method, json!({"name": "split_probe", "arguments": arguments}));
+        let result = client.result(
+            method,
+            json!({"name": "split_probe", "arguments": arguments}),
+        );
         assert_eq!(read_only(&result), true, "{method}");
         assert_eq!(SPLIT_READS.load(SeqCst), before + 1, "{method}: split once");
         // Beyond what the reader splits (more members than it holds, an
@@ -437,7 +440,11 @@ fn the_request_reader_hands_its_split_of_the_arguments_to_the_tool() {
         );
         let response = client.connection.handle(escaped.as_bytes()).unwrap();
         let response: Value = serde_json::from_slice(&response).unwrap();
-        assert_eq!(read_only(&response["result"]), false, "{method}: {response}");
+        assert_eq!(
+            read_only(&response["result"]),
+            false,
+            "{method}: {response}"
+        );
         assert_eq!(SPLIT_READS.load(SeqCst), before + 1, "{method}: not split");
     }
 }

@@ -28,8 +28,8 @@ pub use serde;
 pub use serde_json;
 pub use shape::{Shape, shape_checked};
 pub use view::{
-    MAX_SPLIT, Member, SplitArguments, Text, integer, members, only, optional_integer, optional_string_checked, optional_text,
-    rewritten, string_checked, text, verbatim,
+    MAX_SPLIT, Member, SplitArguments, Text, integer, members, only, optional_integer,
+    optional_string_checked, optional_text, rewritten, string_checked, text, verbatim,
 };
 
 /// The argument object, or [`ArgumentError::NotAnObject`].

@@ -113,11 +113,7 @@ pub fn members<'a, const N: usize>(
             let texts = |slots: &Option<[Option<Member<'a>>; N]>| {
                 slots.map(|slots| slots.map(|slot| slot.map(Member::get)))
             };
-            assert_eq!(
-                texts(&slots),
-                texts(&members(text, None, names)),
-                "{text}"
-            );
+            assert_eq!(texts(&slots), texts(&members(text, None, names)), "{text}");
         }
         return slots;
     }

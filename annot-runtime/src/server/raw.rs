@@ -95,6 +95,9 @@ pub(crate) fn string(raw: Json<'_>) -> Option<Cow<'_, str>> {
 }
 
 /// `params` as the envelope reads it, in the same pass.
+// One per request, on the stack: boxing the large variant would cost the
+// allocation the hot path avoids.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) enum ParamsSlot<'a> {
     /// Absent, or `null`.
