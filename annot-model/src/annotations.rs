@@ -178,6 +178,11 @@ impl Annotations {
     /// ```
     #[must_use]
     pub const fn effective(mut self) -> Self {
+        // Most annotations met on the hot path are effective already (the
+        // tables hold effective values): read, and leave them unwritten.
+        if self.is_effective() {
+            return self;
+        }
         let mut index = 0;
         while index < Hint::CORE.len() {
             let hint = Hint::CORE[index];
@@ -192,6 +197,20 @@ impl Annotations {
             self.reversible = None;
         }
         self
+    }
+
+    /// Whether [`effective`](Self::effective) would give these annotations
+    /// back unchanged.
+    const fn is_effective(&self) -> bool {
+        let core_present = self.read_only.is_some()
+            && self.destructive.is_some()
+            && self.idempotent.is_some()
+            && self.open_world.is_some();
+        core_present
+            && (!self.is_read_only()
+                || (matches!(self.destructive, Some(false))
+                    && matches!(self.idempotent, Some(true))
+                    && self.reversible.is_none()))
     }
 
     /// The worst case of two annotations: for each hint the riskier effective value.
@@ -410,6 +429,39 @@ mod tests {
             }
         }
         all
+    }
+
+    #[test]
+    fn effective_fills_the_specification_defaults_and_normalises_reads() {
+        // Written out from the specification: absent core hints default to
+        // readOnly false, destructive true, idempotent false, openWorld true;
+        // a read-only call is not destructive, is idempotent, and has no
+        // reversibility claim.
+        for annotations in all_annotations() {
+            let read_only = annotations.read_only.unwrap_or(false);
+            let expected = Annotations {
+                read_only: Some(read_only),
+                destructive: if read_only {
+                    Some(false)
+                } else {
+                    Some(annotations.destructive.unwrap_or(true))
+                },
+                idempotent: if read_only {
+                    Some(true)
+                } else {
+                    Some(annotations.idempotent.unwrap_or(false))
+                },
+                open_world: Some(annotations.open_world.unwrap_or(true)),
+                reversible: if read_only {
+                    None
+                } else {
+                    annotations.reversible
+                },
+                ..annotations
+            };
+            assert_eq!(annotations.effective(), expected, "{annotations}");
+            assert_eq!(expected.effective(), expected, "{annotations}");
+        }
     }
 
     #[test]

@@ -195,9 +195,16 @@ pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
         .strip_prefix('"')
         .and_then(|text| text.strip_suffix('"'));
     match inner {
-        Some(inner) if !inner.contains('\\') => Some(Text(Cow::Borrowed(inner))),
+        Some(inner) if !has_backslash(inner) => Some(Text(Cow::Borrowed(inner))),
         _ => serde_json::from_str(raw.get()).ok(),
     }
+}
+
+/// Whether `text` holds a backslash: a byte loop, as the strings of
+/// arguments are mostly short, where a call to `memchr` costs more than it
+/// saves.
+fn has_backslash(text: &str) -> bool {
+    text.bytes().any(|byte| byte == b'\\')
 }
 
 /// An optional string member.
@@ -217,7 +224,7 @@ pub fn string_checked(raw: Member<'_>) -> Option<()> {
     // `raw` is one JSON value, so a leading quote means one whole string with
     // valid escapes; only their surrogates are left to check.
     let text = raw.get();
-    let lone = text.contains('\\') && crate::json_text::escapes_lone_surrogate(text);
+    let lone = has_backslash(text) && crate::json_text::escapes_lone_surrogate(text);
     (text.starts_with('"') && !lone).then_some(())
 }
 
