@@ -493,19 +493,33 @@ fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// [`plain_end`] a byte at a time to the end: for member names, which are
-/// short or at most a few dozen bytes. (The bound of [`short_plain_end`]
-/// measured 10% slower on a whole `tools/resolve` when used here too.)
+/// [`plain_end`] a byte at a time to the end, each byte looked up in a
+/// table: for member names, which are short or at most a few dozen bytes.
+/// (Measured on whole `tools/resolve` requests: the bound of
+/// [`short_plain_end`] made this 10% slower, the table 8% faster; the table
+/// made no difference for values.)
 #[inline]
 fn bytewise_plain_end(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(&byte) = bytes.get(pos) {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+        if SPECIAL[usize::from(byte)] {
             break;
         }
         pos += 1;
     }
     pos
 }
+
+/// The bytes that end the plain part of a string: `"`, `\` and control
+/// characters.
+static SPECIAL: [bool; 256] = {
+    let mut special = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        special[byte] = byte < 0x20 || byte == b'"' as usize || byte == b'\\' as usize;
+        byte += 1;
+    }
+    special
+};
 
 /// [`plain_end`], a byte at a time for the first 32 bytes: most values of a
 /// request are short strings, and a loop whose exit the branch predictor
