@@ -131,3 +131,65 @@ fn nested_schemas_are_portable() {
         ],
     );
 }
+
+/// A job of the queue: an integer, a float and free JSON side by side.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Job {
+    retries: u32,
+    scale: f64,
+    payload: serde_json::Value,
+}
+
+/// A limit by count or by name.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Limit {
+    Count(u64),
+    Name(String),
+}
+
+/// Queue jobs.
+#[mcp_tool(open_world = false)]
+#[serde(rename_all = "snake_case")]
+#[derive(Debug, PartialEq)]
+enum Queue {
+    #[annotate(destructive = false)]
+    Push { job: Job, limit: Option<Limit> },
+}
+
+/// Integral floats are integers where the nested type asks for one, and the
+/// client's own JSON everywhere else: `1.0` in a `Value` inside a user type
+/// reaches the tool as `1.0`.
+#[test]
+fn nested_types_read_integral_floats_as_integers_only_where_an_integer_is_asked() {
+    let text = r#"{"action": "push", "job": {"retries": 3.0, "scale": 2.0,
+        "payload": {"x": 1.0, "y": [2.0, 3], "z": {"deep": -0.0}}}, "limit": 5.0}"#;
+    for parsed in [
+        Queue::from_arguments_str(text),
+        Queue::from_arguments(&serde_json::from_str(text).unwrap()),
+    ] {
+        let Queue::Push { job, limit } = parsed.expect("valid arguments");
+        assert_eq!(job.retries, 3);
+        assert_eq!(job.scale, 2.0);
+        assert_eq!(
+            serde_json::to_string(&job.payload).unwrap(),
+            r#"{"x":1.0,"y":[2.0,3],"z":{"deep":-0.0}}"#
+        );
+        // An untagged enum reads its numbers as any value: the integer is
+        // found in the rewritten value, as before.
+        assert_eq!(limit, Some(Limit::Count(5)));
+    }
+    assert_schema_and_parser_agree::<Queue>(
+        &[
+            json!({"action": "push", "job": {"retries": 1, "scale": 1, "payload": null}}),
+            json!({"action": "push", "job": {"retries": 1.0, "scale": 0.5, "payload": [1.0]},
+                   "limit": "all"}),
+        ],
+        &[
+            json!({"action": "push", "job": {"retries": 1.5, "scale": 1, "payload": null}}),
+            json!({"action": "push", "job": {"retries": -1, "scale": 1, "payload": null}}),
+            json!({"action": "push", "job": {"retries": 1, "scale": "1", "payload": null}}),
+            json!({"action": "push", "job": {"retries": 1, "scale": 1}}),
+        ],
+    );
+}

@@ -11,6 +11,7 @@ pub use crate::tool::declared_action;
 use crate::tool::json_type;
 
 mod consts;
+mod integral;
 mod schema;
 mod shape;
 mod view;
@@ -23,6 +24,7 @@ pub use crate::rules::{
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };
+use integral::IntegralFloats;
 pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
 pub use serde;
 pub use serde_json;
@@ -158,17 +160,38 @@ pub fn action<A>(
 }
 
 /// Deserializes a field's value. Integral floats (`1.0`) are read as integers
-/// first: JSON Schema's `"integer"` accepts them, so the parser must too.
+/// where the type asks for an integer: JSON Schema's `"integer"` accepts
+/// them, so the parser must too; a `serde_json::Value` or a float inside the
+/// same type gets them as sent.
 pub(crate) fn deserialize<T: DeserializeOwned>(
     value: &Value,
     field: &str,
 ) -> Result<T, ArgumentError> {
-    deserialize_as_is(integral_floats_as_integers(value).as_ref(), field)
+    match read_as(IntegralFloats(value), field) {
+        Ok(read) => Ok(read),
+        // A type that reads numbers through `deserialize_any` (an untagged
+        // enum of an integer, say) sees the integer only in a value whose
+        // integral floats are rewritten: so it is read, as it always was.
+        Err(error) => match integral_floats_as_integers(value) {
+            Cow::Borrowed(_) => Err(error),
+            Cow::Owned(rewritten) => deserialize_as_is(&rewritten, field),
+        },
+    }
 }
 
 /// Deserializes a field's value as it is.
 fn deserialize_as_is<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
+    read_as(value, field)
+}
+
+/// Deserializes a field's value from `deserializer`, an error naming the
+/// path inside the field where the value does not fit.
+fn read_as<'de, D, T>(deserializer: D, field: &str) -> Result<T, ArgumentError>
+where
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+    T: serde::Deserialize<'de>,
+{
+    serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let inner = error.path().to_string();
         let path = if inner == "." {
             field.to_owned()
