@@ -195,6 +195,22 @@ impl<'a> Scan<'a> {
         Some(Json::checked(&self.text[start..self.pos]))
     }
 
+    /// One value, as its text, and what `read` makes of it in the same
+    /// pass; where `read` gives up, the value is checked as any value and
+    /// comes with `None`.
+    fn value_with<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<(Json<'a>, Option<T>)> {
+        let start = self.pos;
+        let read = read(self);
+        if read.is_none() {
+            self.pos = start;
+            self.skip()?;
+        }
+        Some((Json::checked(&self.text[start..self.pos]), read))
+    }
+
     /// `params` into `slot`: an object's fields, or `null` (read as absent).
     fn params(&mut self, slot: &mut ParamsSlot<'a>) -> Option<()> {
         if self.peek()? == b'n' {
@@ -210,16 +226,10 @@ impl<'a> Scan<'a> {
             b"name" => once(&mut fields.name, scan.value()?),
             b"arguments" if fields.arguments.is_none() => {
                 // Split in this pass, so that the tool's reader does not read
-                // the object again.
-                let start = scan.pos;
-                fields.split_arguments = scan.split_object();
-                if fields.split_arguments.is_none() {
-                    // Not an object of the shape split here: checked as any
-                    // value, and read again by the tool.
-                    scan.pos = start;
-                    scan.skip()?;
-                }
-                fields.arguments = Some(Json::checked(&scan.text[start..scan.pos]));
+                // the object again (where it is not split, the tool does).
+                let (arguments, split) = scan.value_with(Self::split_object)?;
+                fields.arguments = Some(arguments);
+                fields.split_arguments = split;
                 Some(())
             }
             b"arguments" => None,
@@ -259,16 +269,11 @@ impl<'a> Scan<'a> {
             }
             b"io.modelcontextprotocol/clientCapabilities" if meta.client_capabilities.is_none() => {
                 // Their extensions are read in this pass, so that no later
-                // step reads the capabilities again.
-                let start = scan.pos;
-                meta.preread = scan.capabilities();
-                if meta.preread.is_none() {
-                    // Not the shape read here: checked as any value, and
-                    // its extensions left to serde_json.
-                    scan.pos = start;
-                    scan.skip()?;
-                }
-                meta.client_capabilities = Some(Json::checked(&scan.text[start..scan.pos]));
+                // step reads the capabilities again (where they are not,
+                // serde_json does).
+                let (capabilities, preread) = scan.value_with(Self::capabilities)?;
+                meta.client_capabilities = Some(capabilities);
+                meta.preread = preread;
                 Some(())
             }
             b"io.modelcontextprotocol/clientCapabilities" => None,
