@@ -7,6 +7,7 @@
 
 mod check;
 mod code;
+mod dfa;
 mod expand;
 mod limits;
 mod parse;

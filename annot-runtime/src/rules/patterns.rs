@@ -8,6 +8,7 @@ use regex_automata::util::syntax;
 use regex_automata::{Input, MatchKind, PatternSet as Found};
 
 use super::Tri;
+use super::dfa::Compiled;
 use super::path::{PathKind, with_normal_form};
 
 /// The most patterns one field can be tested against: one bit of a `u64`
@@ -36,6 +37,12 @@ pub const MAX_PATTERNS: usize = 64;
 /// ```
 pub struct PatternSet {
     patterns: &'static [&'static str],
+    /// The serialized DFAs the macro built, if any.
+    dfa_bytes: &'static [&'static [u8]],
+    /// Those DFAs, read once; `None` inside when there are none or they do
+    /// not read back.
+    dfa: OnceLock<Option<Compiled>>,
+    /// The meta regex: every search without a DFA, and those the DFA quits.
     compiled: OnceLock<Regex>,
 }
 
@@ -54,8 +61,42 @@ impl PatternSet {
         );
         PatternSet {
             patterns,
+            dfa_bytes: &[],
+            dfa: OnceLock::new(),
             compiled: OnceLock::new(),
         }
+    }
+
+    /// A set of these patterns searched with `dfas`: the dense DFAs
+    /// `#[mcp_tool]` built from them at compile time, each of the next
+    /// patterns in order, serialized in the target's byte order (4-aligned,
+    /// see [`AlignedBytes`]). For generated code: DFAs of other patterns give
+    /// wrong answers. Bytes that do not read back as DFAs of exactly the set's
+    /// patterns are ignored, and the set works as one made by
+    /// [`new`](Self::new).
+    ///
+    /// [`AlignedBytes`]: crate::private::AlignedBytes
+    #[doc(hidden)]
+    pub const fn with_dfas(
+        patterns: &'static [&'static str],
+        dfas: &'static [&'static [u8]],
+    ) -> Self {
+        let mut set = Self::new(patterns);
+        set.dfa_bytes = dfas;
+        set
+    }
+
+    /// Whether searches use DFAs built at compile time; `false` for sets made
+    /// by [`new`](Self::new).
+    #[doc(hidden)]
+    pub fn has_dfa(&self) -> bool {
+        self.dfa().is_some()
+    }
+
+    fn dfa(&self) -> Option<&Compiled> {
+        self.dfa
+            .get_or_init(|| Compiled::read(self.dfa_bytes, self.patterns.len()))
+            .as_ref()
     }
 
     /// The patterns, in the order [`Matches::matched`] numbers them.
@@ -103,6 +144,16 @@ impl PatternSet {
 
     /// [`matches`](Self::matches) of UTF-8 text held as bytes.
     fn matches_bytes(&self, haystack: &[u8]) -> Matches {
+        // The DFAs decide unless they quit (see `dfa.rs`); the meta regex
+        // then answers for the whole value.
+        if let Some(bits) = self.dfa().and_then(|dfas| dfas.search(haystack)) {
+            return Matches(bits);
+        }
+        self.matches_meta(haystack)
+    }
+
+    /// [`matches_bytes`](Self::matches_bytes) with the meta regex.
+    fn matches_meta(&self, haystack: &[u8]) -> Matches {
         let regex = self.compiled();
         if self.patterns.len() == 1 {
             return Matches(u64::from(regex.is_match(haystack)));
