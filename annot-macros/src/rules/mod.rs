@@ -8,6 +8,8 @@
 mod check;
 mod code;
 mod dfa;
+#[cfg(test)]
+mod dfa_tests;
 mod expand;
 mod limits;
 mod parse;
