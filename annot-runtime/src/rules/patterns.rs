@@ -1,4 +1,6 @@
-//! The patterns of one field, compiled once into one multi-pattern regex.
+//! The patterns of one field, searched together: with the dense DFAs the
+//! macro built at compile time when there are, else (and whenever a DFA
+//! cannot decide) with one multi-pattern regex compiled on first use.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -16,16 +18,18 @@ use super::path::{PathKind, with_normal_form};
 pub const MAX_PATTERNS: usize = 64;
 
 /// Every pattern the rules of a tool test one field against (`matches` and
-/// `matches_template`), compiled on first use into one regex of several
-/// patterns, so one pass over the value answers all of them and the cost of
-/// a call does not grow with the number of patterns.
+/// `matches_template`), searched together, so one pass over the value answers
+/// all of them and the cost of a call barely grows with the number of
+/// patterns.
 ///
-/// Searching allocates nothing: the patterns that matched are collected in
-/// storage reused by every search of the thread, then handed back as the bits
-/// of a [`Matches`].
-///
-/// Generated code holds one in a `static`; the macro has already compiled each
-/// pattern, and the whole set, with the same engine (`regex`'s).
+/// Generated code holds one in a `static`, made by `with_dfas` with the dense
+/// DFAs `#[mcp_tool]` determinised from the patterns at compile time: a
+/// search walks their tables, without a cache, a pool or an allocation. A
+/// set made by [`new`](Self::new), one whose DFAs do not read back, and a
+/// search a DFA quits (a non-ASCII byte where a pattern has a Unicode `\b`)
+/// use the set's meta regex instead (`regex`'s engine, compiled on first
+/// use), which collects the patterns that matched in storage reused by every
+/// search of the thread. Both answer as [`regex::RegexSet::matches`] does.
 ///
 /// ```
 /// use annot_runtime::rules::PatternSet;
