@@ -159,3 +159,46 @@ fn random_sets_answer_as_a_regex_set() {
         "{with_dfa:?} of {valid:?}"
     );
 }
+
+/// Bytes that do not read back as DFAs of exactly the set's patterns leave
+/// the set to the meta regex, which still answers; nothing panics.
+#[test]
+fn bytes_that_do_not_read_back_leave_the_meta_regex() {
+    let patterns = ["^a".to_owned(), "b$".to_owned()];
+    let dfas = serialized_dfas(&patterns).expect("a small set gets a DFA");
+    let [dfa] = &dfas[..] else {
+        panic!("one DFA");
+    };
+    let (native, foreign) = if cfg!(target_endian = "little") {
+        (&dfa.little_endian, &dfa.big_endian)
+    } else {
+        (&dfa.big_endian, &dfa.little_endian)
+    };
+    let misaligned = {
+        let mut bytes = vec![0];
+        bytes.extend_from_slice(native);
+        &aligned(&bytes)[1..]
+    };
+    let truncated = aligned(&native[..native.len() / 2]);
+    let cases: [(&[&str], &'static [u8]); 5] = [
+        (&["^a", "b$"], aligned(foreign)),
+        (&["^a", "b$"], misaligned),
+        (&["^a", "b$"], truncated),
+        (&["^a", "b$", "c"], aligned(native)),
+        (&["^a"], aligned(native)),
+    ];
+    for (patterns, bytes) in cases {
+        let set = PatternSet::with_dfas(Vec::leak(patterns.to_vec()), Vec::leak(vec![bytes]));
+        assert!(!set.has_dfa(), "{patterns:?}");
+        assert_eq!(set.matches("ab").0, 0b11 & ((1 << patterns.len()) - 1));
+        assert_eq!(set.matches("ba").0, 0);
+    }
+    // The same bytes, aligned and of as many patterns, read back.
+    let set = PatternSet::with_dfas(&["^a", "b$"], Vec::leak(vec![aligned(native)]));
+    assert!(set.has_dfa());
+    assert_eq!(set.matches("ab").0, 0b11);
+    // No DFA at all: a set as `PatternSet::new` makes.
+    let set = PatternSet::with_dfas(&["^a", "b$"], &[]);
+    assert!(!set.has_dfa());
+    assert_eq!(set.matches("xb").0, 0b10);
+}
