@@ -52,12 +52,12 @@ fn sets_of<T: AnnotatedTool>(name: &'static str) -> Vec<(&'static str, &'static 
     T::pattern_sets().iter().map(|set| (name, *set)).collect()
 }
 
-/// The sets that must get a DFA: the example tools' and the benches' sets.
+/// The sets that must get a DFA: the example tools' and the benches' sets
+/// but `sql`'s (see `sql_gets_no_dfa`).
 fn sets_with_dfa() -> Vec<(&'static str, &'static PatternSet)> {
     let mut sets = Vec::new();
     sets.extend(sets_of::<manage_files::ManageFiles>("manage_files"));
     sets.extend(sets_of::<github_api::GithubApi>("github_api"));
-    sets.extend(sets_of::<sql::Sql>("sql"));
     sets.extend(sets_of::<wide::Rules1>("rules1"));
     sets.extend(sets_of::<wide::Rules8>("rules8"));
     sets.extend(sets_of::<wide::Rules64>("rules64"));
@@ -95,7 +95,6 @@ fn example_and_bench_sets_get_a_dfa() {
         [
             ("manage_files", 1),
             ("github_api", 4),
-            ("sql", 5),
             ("rules1", 1),
             ("rules8", 8),
             ("rules64", 64),
@@ -105,6 +104,18 @@ fn example_and_bench_sets_get_a_dfa() {
     for (name, set) in sets {
         assert!(set.has_dfa(), "{name}: {:?}", set.patterns());
     }
+}
+
+/// `sql.rs`'s five patterns (comments, `\s`, case folding, `\b` after each
+/// of several keywords, all unanchored) determinise to about 2 MiB, four
+/// times the macro's limit: the meta regex searches them.
+#[test]
+fn sql_gets_no_dfa() {
+    let [set] = sql::Sql::pattern_sets() else {
+        panic!("one set");
+    };
+    assert_eq!(set.patterns().len(), 5);
+    assert!(!set.has_dfa());
 }
 
 #[test]
@@ -203,6 +214,7 @@ fn values(pieces: Vec<String>) -> BoxedStrategy<String> {
 #[test]
 fn every_set_answers_as_a_regex_set() {
     let mut sets = sets_with_dfa();
+    sets.extend(sets_of::<sql::Sql>("sql"));
     sets.extend(sets_of::<AsciiNotBoundary>("ascii_not_boundary"));
     for (name, set) in sets {
         let oracle = RegexSet::new(set.patterns()).expect("the patterns compile");

@@ -1,6 +1,5 @@
-//! A field's patterns determinised at compile time into a dense DFA (or a few,
-//! each of some of the patterns), whose serialized bytes the generated code
-//! embeds, so that a search at run time
+//! A field's patterns determinised at compile time into one dense DFA, whose
+//! serialized bytes the generated code embeds, so that a search at run time
 //! is a walk over a table: no regex to build, no cache, no pool.
 //!
 //! The DFA is an optimisation only. When it cannot be built exactly (too big,
@@ -16,14 +15,11 @@ use regex_syntax::hir::Look;
 
 /// The largest DFA (its transition table and the rest) embedded in a binary.
 /// The 64 path patterns of the benches take 240 to 270 KiB; the cap leaves
-/// room for sets like them while bounding the binary and the build.
-const DFA_SIZE_LIMIT: usize = 512 * 1024;
-
-/// The bytes of DFA one set may determinise in all, counting the attempts
-/// that ran into the limit: build time grows with it (measured about 1.5 ms a
-/// KiB with `regex-automata` unoptimised, 0.3 ms optimised), so it bounds the
-/// time a set can add to a build, however its parts fail.
-const BUILD_BUDGET: usize = 2 * 1024 * 1024;
+/// room for sets like them while bounding the binary and the build, whose
+/// time grows with the size (measured about 1.5 ms a KiB with
+/// `regex-automata` unoptimised, 0.3 ms optimised; a set over the limit costs
+/// the time to reach it).
+const DFA_SIZE_LIMIT: usize = 320 * 1024;
 
 /// The most memory determinisation may use; it also bounds its time, which
 /// matters because users build this macro unoptimised.
@@ -40,12 +36,13 @@ pub struct SerializedDfa {
     pub big_endian: Vec<u8>,
 }
 
-/// The DFAs of `patterns` (all valid, as the checks found): one of the whole
-/// set when it fits the limits, else of consecutive parts of it (halved until
-/// each fits), searched one after the other at run time. `None` when the set
-/// is to be searched by the runtime's meta regex instead: a pattern whose
-/// empty matches may split a character, or one that alone does not fit.
-pub fn serialized_dfas(patterns: &[String]) -> Option<Vec<SerializedDfa>> {
+/// The DFA of `patterns` (all valid, as the checks found), or `None` when the
+/// set is to be searched by the runtime's meta regex instead: a pattern whose
+/// empty matches may split a character, or a DFA over the limits. A set too
+/// big for one DFA is not split into several: each would be a pass over the
+/// value, and for `examples/tools/sql.rs` (three parts) the passes measured
+/// slower than the meta regex on statements of 100 bytes and more.
+pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
     if patterns.is_empty()
         || !patterns
             .iter()
@@ -53,31 +50,6 @@ pub fn serialized_dfas(patterns: &[String]) -> Option<Vec<SerializedDfa>> {
     {
         return None;
     }
-    let mut dfas = Vec::new();
-    let mut budget = BUILD_BUDGET;
-    split_into(patterns, &mut dfas, &mut budget).then_some(dfas)
-}
-
-/// Pushes the DFAs of `patterns` onto `dfas`, halving the set until each part
-/// fits; `false` if a single pattern does not.
-fn split_into(patterns: &[String], dfas: &mut Vec<SerializedDfa>, budget: &mut usize) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    if let Some(dfa) = serialized_dfa(patterns, budget) {
-        dfas.push(dfa);
-        return true;
-    }
-    if patterns.len() == 1 {
-        return false;
-    }
-    let (first, second) = patterns.split_at(patterns.len() / 2);
-    split_into(first, dfas, budget) && split_into(second, dfas, budget)
-}
-
-/// The DFA of the whole of `patterns`, if it fits the limits.
-fn serialized_dfa(patterns: &[String], budget: &mut usize) -> Option<SerializedDfa> {
-    let limit = DFA_SIZE_LIMIT.min(*budget);
     let config = dense::Config::new()
         // Every pattern matching anywhere is reported, not the leftmost only.
         .match_kind(MatchKind::All)
@@ -88,7 +60,7 @@ fn serialized_dfa(patterns: &[String], budget: &mut usize) -> Option<SerializedD
         // Values are short: a skip loop costs more than it saves.
         .accelerate(false)
         .minimize(false)
-        .dfa_size_limit(Some(limit))
+        .dfa_size_limit(Some(DFA_SIZE_LIMIT))
         .determinize_size_limit(Some(DETERMINIZE_SIZE_LIMIT));
     let dfa = dense::Builder::new()
         .configure(config)
@@ -99,17 +71,12 @@ fn serialized_dfa(patterns: &[String], budget: &mut usize) -> Option<SerializedD
                 .which_captures(WhichCaptures::None)
                 .nfa_size_limit(Some(NFA_SIZE_LIMIT)),
         )
-        .build_many(patterns);
-    let Ok(dfa) = dfa else {
-        // Determinisation ran up to the limit before giving up.
-        *budget -= limit;
-        return None;
-    };
+        .build_many(patterns)
+        .ok()?;
     let (little, pad) = dfa.to_bytes_little_endian();
     let little_endian = little[pad..].to_vec();
     let (big, pad) = dfa.to_bytes_big_endian();
     let big_endian = big[pad..].to_vec();
-    *budget = budget.saturating_sub(little_endian.len());
     Some(SerializedDfa {
         little_endian,
         big_endian,

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use regex::RegexSet;
 
-use super::dfa::serialized_dfas;
+use super::dfa::serialized_dfa;
 
 /// `bytes` at a 4-aligned address, for the life of the test run.
 fn aligned(bytes: &[u8]) -> &'static [u8] {
@@ -19,26 +19,21 @@ fn aligned(bytes: &[u8]) -> &'static [u8] {
     &Vec::leak(storage)[offset..offset + bytes.len()]
 }
 
-/// A set of `patterns` searched with the DFAs the macro builds for them, or
+/// A set of `patterns` searched with the DFA the macro builds for them, or
 /// `None` when it builds none.
-fn set_with_dfas(patterns: &[String]) -> Option<PatternSet> {
-    let dfas = serialized_dfas(patterns)?;
-    let bytes: Vec<&'static [u8]> = dfas
-        .iter()
-        .map(|dfa| {
-            aligned(if cfg!(target_endian = "little") {
-                &dfa.little_endian
-            } else {
-                &dfa.big_endian
-            })
-        })
-        .collect();
+fn set_with_dfa(patterns: &[String]) -> Option<PatternSet> {
+    let dfa = serialized_dfa(patterns)?;
+    let bytes = aligned(if cfg!(target_endian = "little") {
+        &dfa.little_endian
+    } else {
+        &dfa.big_endian
+    });
     let patterns: Vec<&'static str> = patterns
         .iter()
         .map(|pattern| &*String::leak(pattern.clone()))
         .collect();
-    let set = PatternSet::with_dfas(Vec::leak(patterns), Vec::leak(bytes));
-    assert!(set.has_dfa(), "the DFAs read back");
+    let set = PatternSet::with_dfa(Vec::leak(patterns), bytes);
+    assert!(set.has_dfa(), "the DFA reads back");
     Some(set)
 }
 
@@ -137,7 +132,7 @@ fn random_sets_answer_as_a_regex_set() {
             valid.set(valid.get() + 1);
             // Sets of large Unicode classes may go without (too big), and
             // so do those of an ASCII `\B`.
-            let Some(set) = set_with_dfas(&patterns) else {
+            let Some(set) = set_with_dfa(&patterns) else {
                 return Ok(());
             };
             with_dfa.set(with_dfa.get() + 1);
@@ -165,10 +160,7 @@ fn random_sets_answer_as_a_regex_set() {
 #[test]
 fn bytes_that_do_not_read_back_leave_the_meta_regex() {
     let patterns = ["^a".to_owned(), "b$".to_owned()];
-    let dfas = serialized_dfas(&patterns).expect("a small set gets a DFA");
-    let [dfa] = &dfas[..] else {
-        panic!("one DFA");
-    };
+    let dfa = serialized_dfa(&patterns).expect("a small set gets a DFA");
     let (native, foreign) = if cfg!(target_endian = "little") {
         (&dfa.little_endian, &dfa.big_endian)
     } else {
@@ -188,17 +180,17 @@ fn bytes_that_do_not_read_back_leave_the_meta_regex() {
         (&["^a"], aligned(native)),
     ];
     for (patterns, bytes) in cases {
-        let set = PatternSet::with_dfas(Vec::leak(patterns.to_vec()), Vec::leak(vec![bytes]));
+        let set = PatternSet::with_dfa(Vec::leak(patterns.to_vec()), bytes);
         assert!(!set.has_dfa(), "{patterns:?}");
         assert_eq!(set.matches("ab").0, 0b11 & ((1 << patterns.len()) - 1));
         assert_eq!(set.matches("ba").0, 0);
     }
     // The same bytes, aligned and of as many patterns, read back.
-    let set = PatternSet::with_dfas(&["^a", "b$"], Vec::leak(vec![aligned(native)]));
+    let set = PatternSet::with_dfa(&["^a", "b$"], aligned(native));
     assert!(set.has_dfa());
     assert_eq!(set.matches("ab").0, 0b11);
     // No DFA at all: a set as `PatternSet::new` makes.
-    let set = PatternSet::with_dfas(&["^a", "b$"], &[]);
+    let set = PatternSet::new(&["^a", "b$"]);
     assert!(!set.has_dfa());
     assert_eq!(set.matches("xb").0, 0b10);
 }

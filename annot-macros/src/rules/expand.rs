@@ -17,7 +17,7 @@ use syn::Ident;
 use super::AuthSpec;
 use super::check::{Checked, CheckedRule};
 use super::code;
-use super::dfa::serialized_dfas;
+use super::dfa::serialized_dfa;
 use crate::ast::{Field, Shape, Tool, Variant};
 
 /// The generated pieces: items of the `const _` block, items of the
@@ -174,26 +174,22 @@ impl Gen<'_> {
             .map(|(index, set)| {
                 let name = format_ident!("__PATTERNS_{}", index);
                 let regexes = &set.regexes;
-                match serialized_dfas(regexes) {
-                    Some(dfas) => {
-                        let dfas = dfas.iter().map(|dfa| {
-                            let little = TokenLiteral::byte_string(&dfa.little_endian);
-                            let little_len = dfa.little_endian.len();
-                            let big = TokenLiteral::byte_string(&dfa.big_endian);
-                            let big_len = dfa.big_endian.len();
-                            // Only the DFA of the target's byte order is
-                            // compiled in; `from_bytes` needs it 4-aligned.
-                            quote! {{
+                match serialized_dfa(regexes) {
+                    Some(dfa) => {
+                        let little = TokenLiteral::byte_string(&dfa.little_endian);
+                        let little_len = dfa.little_endian.len();
+                        let big = TokenLiteral::byte_string(&dfa.big_endian);
+                        let big_len = dfa.big_endian.len();
+                        // Only the DFA of the target's byte order is compiled
+                        // in; `from_bytes` needs it 4-aligned.
+                        quote! {
+                            static #name: #p::PatternSet = #p::PatternSet::with_dfa(&[#(#regexes),*], {
                                 #[cfg(target_endian = "little")]
                                 static __DFA: #p::AlignedBytes<#little_len> = #p::AlignedBytes(*#little);
                                 #[cfg(target_endian = "big")]
                                 static __DFA: #p::AlignedBytes<#big_len> = #p::AlignedBytes(*#big);
                                 &__DFA.0
-                            }}
-                        });
-                        quote! {
-                            static #name: #p::PatternSet =
-                                #p::PatternSet::with_dfas(&[#(#regexes),*], &[#(#dfas),*]);
+                            });
                         }
                     }
                     None => quote!(static #name: #p::PatternSet = #p::PatternSet::new(&[#(#regexes),*]);),

@@ -20,60 +20,26 @@ use regex_automata::util::start;
 #[derive(Debug)]
 pub struct AlignedBytes<const N: usize>(pub [u8; N]);
 
-/// The DFAs of one set, read from embedded bytes: usually one, several when
-/// the whole set did not fit the macro's limits (each of the next patterns).
+/// A DFA read from embedded bytes, with what every search with it starts
+/// from.
 #[derive(Clone, Debug)]
 pub(super) struct Compiled {
-    parts: Vec<Part>,
-}
-
-/// One DFA, with what every search with it starts from.
-#[derive(Clone, Debug)]
-struct Part {
     dfa: DFA<&'static [u32]>,
     /// The start state of a search of a whole value.
     start: StateID,
-    /// The number of the DFA's first pattern in the set.
-    first: u32,
-    /// Every pattern's bit (unshifted): once all are found the rest of a
-    /// value cannot change the answer.
+    /// Every pattern's bit: once all are found the rest of a value cannot
+    /// change the answer.
     all: u64,
 }
 
 impl Compiled {
-    /// The DFAs in `bytes`, if they hold DFAs of `patterns` patterns in all,
-    /// as the macro builds them; `None` (search with the meta regex instead)
-    /// for no DFA, or bytes of another format, byte order or version of
-    /// `regex-automata`.
-    pub(super) fn read(bytes: &'static [&'static [u8]], patterns: usize) -> Option<Compiled> {
-        let mut parts = Vec::with_capacity(bytes.len());
-        let mut first = 0;
-        for bytes in bytes {
-            let part = Part::read(bytes, first)?;
-            first += part.dfa.pattern_len();
-            parts.push(part);
-        }
-        (!parts.is_empty() && first == patterns).then_some(Compiled { parts })
-    }
-
-    /// The bits of the patterns that match somewhere in `haystack`, or
-    /// `None` when a DFA cannot decide (a non-ASCII byte where a pattern has
-    /// a Unicode `\b`): the caller asks the meta regex then.
-    #[inline]
-    pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
-        let mut bits = 0;
-        for part in &self.parts {
-            bits |= part.search(haystack)? << part.first;
-        }
-        Some(bits)
-    }
-}
-
-impl Part {
-    fn read(bytes: &'static [u8], first: usize) -> Option<Part> {
+    /// The DFA in `bytes`, if they hold a DFA of `patterns` patterns, as the
+    /// macro builds it; `None` (search with the meta regex instead) for bytes
+    /// of another format, byte order or version of `regex-automata`, or
+    /// misaligned.
+    pub(super) fn read(bytes: &'static [u8], patterns: usize) -> Option<Compiled> {
         let (dfa, _) = DFA::from_bytes(bytes).ok()?;
-        let patterns = dfa.pattern_len();
-        if !(1..=64).contains(&patterns) || first + patterns > 64 {
+        if dfa.pattern_len() != patterns || !(1..=64).contains(&patterns) {
             return None;
         }
         // A value is searched whole: its start is the start of the text, so
@@ -81,16 +47,18 @@ impl Part {
         let start = dfa
             .start_state(&start::Config::new().anchored(Anchored::No))
             .ok()?;
-        Some(Part {
+        Some(Compiled {
             dfa,
             start,
-            first: u32::try_from(first).ok()?,
             all: u64::MAX >> (64 - patterns),
         })
     }
 
+    /// The bits of the patterns that match somewhere in `haystack`, or
+    /// `None` when the DFA cannot decide (a non-ASCII byte where a pattern
+    /// has a Unicode `\b`): the caller asks the meta regex then.
     #[inline]
-    fn search(&self, haystack: &[u8]) -> Option<u64> {
+    pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
         let dfa = &self.dfa;
         let mut state = self.start;
         let mut bits = 0;

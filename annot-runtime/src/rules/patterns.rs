@@ -1,5 +1,5 @@
-//! The patterns of one field, searched together: with the dense DFAs the
-//! macro built at compile time when there are, else (and whenever a DFA
+//! The patterns of one field, searched together: with the dense DFA the
+//! macro built at compile time when there is one, else (and whenever a DFA
 //! cannot decide) with one multi-pattern regex compiled on first use.
 
 use std::cell::RefCell;
@@ -22,11 +22,11 @@ pub const MAX_PATTERNS: usize = 64;
 /// all of them and the cost of a call barely grows with the number of
 /// patterns.
 ///
-/// Generated code holds one in a `static`, made by `with_dfas` with the dense
-/// DFAs `#[mcp_tool]` determinised from the patterns at compile time: a
-/// search walks their tables, without a cache, a pool or an allocation. A
-/// set made by [`new`](Self::new), one whose DFAs do not read back, and a
-/// search a DFA quits (a non-ASCII byte where a pattern has a Unicode `\b`)
+/// Generated code holds one in a `static`, made by `with_dfa` with the dense
+/// DFA `#[mcp_tool]` determinised from the patterns at compile time: a
+/// search walks its table, without a cache, a pool or an allocation. A set
+/// made by [`new`](Self::new) or without a DFA (see the README), one whose
+/// DFA does not read back, and a search the DFA quits (a non-ASCII byte where a pattern has a Unicode `\b`)
 /// use the set's meta regex instead (`regex`'s engine, compiled on first
 /// use), which collects the patterns that matched in storage reused by every
 /// search of the thread. Both answer as [`regex::RegexSet::matches`] does.
@@ -41,10 +41,10 @@ pub const MAX_PATTERNS: usize = 64;
 /// ```
 pub struct PatternSet {
     patterns: &'static [&'static str],
-    /// The serialized DFAs the macro built, if any.
-    dfa_bytes: &'static [&'static [u8]],
-    /// Those DFAs, read once; `None` inside when there are none or they do
-    /// not read back.
+    /// The serialized DFA the macro built, if any.
+    dfa_bytes: Option<&'static [u8]>,
+    /// That DFA, read once; `None` inside when there is none or it does not
+    /// read back.
     dfa: OnceLock<Option<Compiled>>,
     /// The meta regex: every search without a DFA, and those the DFA quits.
     compiled: OnceLock<Regex>,
@@ -65,33 +65,29 @@ impl PatternSet {
         );
         PatternSet {
             patterns,
-            dfa_bytes: &[],
+            dfa_bytes: None,
             dfa: OnceLock::new(),
             compiled: OnceLock::new(),
         }
     }
 
-    /// A set of these patterns searched with `dfas`: the dense DFAs
-    /// `#[mcp_tool]` built from them at compile time, each of the next
-    /// patterns in order, serialized in the target's byte order (4-aligned,
-    /// see [`AlignedBytes`]). For generated code: DFAs of other patterns give
-    /// wrong answers. Bytes that do not read back as DFAs of exactly the set's
-    /// patterns are ignored, and the set works as one made by
-    /// [`new`](Self::new).
+    /// A set of these patterns searched with `dfa`: the dense DFA
+    /// `#[mcp_tool]` built from them at compile time, serialized in the
+    /// target's byte order (4-aligned, see [`AlignedBytes`]). For generated
+    /// code: a DFA of other patterns gives wrong answers. Bytes that do not
+    /// read back as a DFA of as many patterns are ignored, and the set works
+    /// as one made by [`new`](Self::new).
     ///
     /// [`AlignedBytes`]: crate::private::AlignedBytes
     #[doc(hidden)]
-    pub const fn with_dfas(
-        patterns: &'static [&'static str],
-        dfas: &'static [&'static [u8]],
-    ) -> Self {
+    pub const fn with_dfa(patterns: &'static [&'static str], dfa: &'static [u8]) -> Self {
         let mut set = Self::new(patterns);
-        set.dfa_bytes = dfas;
+        set.dfa_bytes = Some(dfa);
         set
     }
 
-    /// Whether searches use DFAs built at compile time; `false` for sets made
-    /// by [`new`](Self::new).
+    /// Whether searches use a DFA built at compile time; `false` for sets
+    /// made by [`new`](Self::new).
     #[doc(hidden)]
     pub fn has_dfa(&self) -> bool {
         self.dfa().is_some()
@@ -99,7 +95,7 @@ impl PatternSet {
 
     fn dfa(&self) -> Option<&Compiled> {
         self.dfa
-            .get_or_init(|| Compiled::read(self.dfa_bytes, self.patterns.len()))
+            .get_or_init(|| Compiled::read(self.dfa_bytes?, self.patterns.len()))
             .as_ref()
     }
 
@@ -148,9 +144,9 @@ impl PatternSet {
 
     /// [`matches`](Self::matches) of UTF-8 text held as bytes.
     fn matches_bytes(&self, haystack: &[u8]) -> Matches {
-        // The DFAs decide unless they quit (see `dfa.rs`); the meta regex
+        // The DFA decides unless it quits (see `dfa.rs`); the meta regex
         // then answers for the whole value.
-        if let Some(bits) = self.dfa().and_then(|dfas| dfas.search(haystack)) {
+        if let Some(bits) = self.dfa().and_then(|dfa| dfa.search(haystack)) {
             return Matches(bits);
         }
         self.matches_meta(haystack)
