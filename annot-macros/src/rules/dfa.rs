@@ -59,6 +59,8 @@ pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
         .unicode_word_boundary(true)
         // Values are short: a skip loop costs more than it saves.
         .accelerate(false)
+        // Minimising measured 7% smaller for the 64 path patterns of the
+        // benches at 40% more build time, and no faster to search.
         .minimize(false)
         .dfa_size_limit(Some(DFA_SIZE_LIMIT))
         .determinize_size_limit(Some(DETERMINIZE_SIZE_LIMIT));

@@ -15,7 +15,8 @@ use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 
 /// Bytes aligned as [`DFA::from_bytes`] requires: the generated code puts a
-/// serialized DFA in one.
+/// serialized DFA in one. Not an API of its own.
+#[doc(hidden)]
 #[repr(C, align(4))]
 #[derive(Debug)]
 pub struct AlignedBytes<const N: usize>(pub [u8; N]);
