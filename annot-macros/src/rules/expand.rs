@@ -42,15 +42,15 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
     let sets = (0..checked.patterns.len()).map(|index| format_ident!("__PATTERNS_{}", index));
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
+        const RULE_TABLE: #p::core::option::Option<&'static #p::RuleTable> =
+            #p::core::option::Option::Some(&__TABLE);
+        const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
+            #p::static_authorization(&__AUTHORIZATIONS);
 
         fn pattern_sets() -> &'static [&'static #p::PatternSet] {
             static __SETS: &[&#p::PatternSet] = &[#(&#sets),*];
             __SETS
         }
-        const RULE_TABLE: #p::core::option::Option<&'static #p::RuleTable> =
-            #p::core::option::Option::Some(&__TABLE);
-        const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
-            #p::static_authorization(&__AUTHORIZATIONS);
 
         fn resolve_authorization(&self) -> #p::core::option::Option<#p::Authorization> {
             __evaluate(self).authorization()
