@@ -17,9 +17,9 @@ mod shape;
 mod view;
 
 pub use crate::rules::{
-    ActionRow, Authorization, Matches, Outcome, PathKind, PatternSet, Rule, RuleTable, Scopes, Tri,
-    action_base, bound_annotations, bound_authorization, contains, fill_defaults, full_outcomes,
-    outcome_bits, pattern_tri, static_authorization, table_within,
+    ActionRow, AlignedBytes, Authorization, Matches, Outcome, PathKind, PatternSet, Rule,
+    RuleTable, Scopes, Tri, action_base, bound_annotations, bound_authorization, contains,
+    fill_defaults, full_outcomes, outcome_bits, pattern_tri, static_authorization, table_within,
 };
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::Annotations;
-use crate::rules::{Authorization, Explanation, Outcome, Rule, RuleTable};
+use crate::rules::{Authorization, Explanation, Outcome, PatternSet, Rule, RuleTable};
 
 /// One action of a tool: a value of its discriminator and the annotations the
 /// action can resolve to at worst.
@@ -97,6 +97,13 @@ pub trait AnnotatedTool: Sized {
     /// The union of every authorization a call can need: the `securitySchemes`
     /// of `tools/list`. `None` when the tool declares no authorization.
     const STATIC_AUTHORIZATION: Option<Authorization> = None;
+
+    /// The pattern sets the tool's rules search, one per field (and kind of
+    /// haystack), so tests can check how each is compiled. Empty by default.
+    #[doc(hidden)]
+    fn pattern_sets() -> &'static [&'static PatternSet] {
+        &[]
+    }
 
     /// The authorization these arguments need, within
     /// [`STATIC_AUTHORIZATION`](Self::STATIC_AUTHORIZATION).

@@ -10,13 +10,14 @@
 //! annotations at compile time. An action that no rule applies to resolves to
 //! a constant. Patterns of one field live in one `static` pattern set.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal as TokenLiteral, TokenStream};
 use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::AuthSpec;
 use super::check::{Checked, CheckedRule};
 use super::code;
+use super::dfa::serialized_dfa;
 use crate::ast::{Field, Shape, Tool, Variant};
 
 /// The generated pieces: items of the `const _` block, items of the
@@ -38,12 +39,18 @@ pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
     };
     let ident = &tool.ident;
     let view = super::view::view(tool, checked, p);
+    let sets = (0..checked.patterns.len()).map(|index| format_ident!("__PATTERNS_{}", index));
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
         const RULE_TABLE: #p::core::option::Option<&'static #p::RuleTable> =
             #p::core::option::Option::Some(&__TABLE);
         const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
             #p::static_authorization(&__AUTHORIZATIONS);
+
+        fn pattern_sets() -> &'static [&'static #p::PatternSet] {
+            static __SETS: &[&#p::PatternSet] = &[#(&#sets),*];
+            __SETS
+        }
 
         fn resolve_authorization(&self) -> #p::core::option::Option<#p::Authorization> {
             __evaluate(self).authorization()
@@ -177,7 +184,26 @@ impl Gen<'_> {
             .map(|(index, set)| {
                 let name = format_ident!("__PATTERNS_{}", index);
                 let regexes = &set.regexes;
-                quote!(static #name: #p::PatternSet = #p::PatternSet::new(&[#(#regexes),*]);)
+                match serialized_dfa(regexes) {
+                    Some(dfa) => {
+                        let little = TokenLiteral::byte_string(&dfa.little_endian);
+                        let little_len = dfa.little_endian.len();
+                        let big = TokenLiteral::byte_string(&dfa.big_endian);
+                        let big_len = dfa.big_endian.len();
+                        // Only the DFA of the target's byte order is compiled
+                        // in; `from_bytes` needs it 4-aligned.
+                        quote! {
+                            static #name: #p::PatternSet = #p::PatternSet::with_dfa(&[#(#regexes),*], {
+                                #[cfg(target_endian = "little")]
+                                static __DFA: #p::AlignedBytes<#little_len> = #p::AlignedBytes(*#little);
+                                #[cfg(target_endian = "big")]
+                                static __DFA: #p::AlignedBytes<#big_len> = #p::AlignedBytes(*#big);
+                                &__DFA.0
+                            });
+                        }
+                    }
+                    None => quote!(static #name: #p::PatternSet = #p::PatternSet::new(&[#(#regexes),*]);),
+                }
             });
         quote! {
             const __DEFAULTS: #p::Annotations = #defaults;

@@ -7,6 +7,9 @@
 
 mod check;
 mod code;
+mod dfa;
+#[cfg(test)]
+mod dfa_tests;
 mod expand;
 mod limits;
 mod parse;

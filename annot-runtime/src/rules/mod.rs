@@ -39,6 +39,7 @@
 //! hints it names instead of being joined with it.
 
 mod authorization;
+mod dfa;
 pub(crate) mod explain;
 mod path;
 mod patterns;
@@ -46,6 +47,7 @@ mod table;
 
 pub use annot_model::{action_base, fill_defaults};
 pub use authorization::{Authorization, Scopes};
+pub use dfa::AlignedBytes;
 pub use explain::{Explanation, HintExplanation, Source};
 pub use path::{NormalPath, PathKind, normalize_path};
 pub use patterns::{MAX_PATTERNS, Matches, PatternSet, pattern_tri};

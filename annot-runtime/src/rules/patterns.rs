@@ -1,4 +1,6 @@
-//! The patterns of one field, compiled once into one multi-pattern regex.
+//! The patterns of one field, searched together: with the dense DFA the
+//! macro built at compile time when there is one, else (and whenever a DFA
+//! cannot decide) with one multi-pattern regex compiled on first use.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -8,6 +10,7 @@ use regex_automata::util::syntax;
 use regex_automata::{Input, MatchKind, PatternSet as Found};
 
 use super::Tri;
+use super::dfa::Compiled;
 use super::path::{PathKind, with_normal_form};
 
 /// The most patterns one field can be tested against: one bit of a `u64`
@@ -15,16 +18,19 @@ use super::path::{PathKind, with_normal_form};
 pub const MAX_PATTERNS: usize = 64;
 
 /// Every pattern the rules of a tool test one field against (`matches` and
-/// `matches_template`), compiled on first use into one regex of several
-/// patterns, so one pass over the value answers all of them and the cost of
-/// a call does not grow with the number of patterns.
+/// `matches_template`), searched together, so one pass over the value answers
+/// all of them and the cost of a call barely grows with the number of
+/// patterns.
 ///
-/// Searching allocates nothing: the patterns that matched are collected in
-/// storage reused by every search of the thread, then handed back as the bits
-/// of a [`Matches`].
-///
-/// Generated code holds one in a `static`; the macro has already compiled each
-/// pattern, and the whole set, with the same engine (`regex`'s).
+/// Generated code holds one in a `static`, made by `with_dfa` with the dense
+/// DFA `#[mcp_tool]` determinised from the patterns at compile time: a
+/// search walks its table, without a cache, a pool or an allocation. A set
+/// made by [`new`](Self::new) or without a DFA (too big, see the README), one
+/// whose DFA does not read back, and a search the DFA quits (a non-ASCII byte
+/// where a pattern has a Unicode `\b`) use the set's meta regex instead
+/// (`regex`'s engine, compiled on first use), which collects the patterns
+/// that matched in storage reused by every search of the thread. Both answer
+/// as [`regex::RegexSet::matches`] does.
 ///
 /// ```
 /// use annot_runtime::rules::PatternSet;
@@ -36,6 +42,12 @@ pub const MAX_PATTERNS: usize = 64;
 /// ```
 pub struct PatternSet {
     patterns: &'static [&'static str],
+    /// The serialized DFA the macro built, if any.
+    dfa_bytes: Option<&'static [u8]>,
+    /// That DFA, read once; `None` inside when there is none or it does not
+    /// read back.
+    dfa: OnceLock<Option<Compiled>>,
+    /// The meta regex: every search without a DFA, and those the DFA quits.
     compiled: OnceLock<Regex>,
 }
 
@@ -54,8 +66,38 @@ impl PatternSet {
         );
         PatternSet {
             patterns,
+            dfa_bytes: None,
+            dfa: OnceLock::new(),
             compiled: OnceLock::new(),
         }
+    }
+
+    /// A set of these patterns searched with `dfa`: the dense DFA
+    /// `#[mcp_tool]` built from them at compile time, serialized in the
+    /// target's byte order (4-aligned, see [`AlignedBytes`]). For generated
+    /// code: a DFA of other patterns gives wrong answers. Bytes that do not
+    /// read back as a DFA of as many patterns are ignored, and the set works
+    /// as one made by [`new`](Self::new).
+    ///
+    /// [`AlignedBytes`]: crate::private::AlignedBytes
+    #[doc(hidden)]
+    pub const fn with_dfa(patterns: &'static [&'static str], dfa: &'static [u8]) -> Self {
+        let mut set = Self::new(patterns);
+        set.dfa_bytes = Some(dfa);
+        set
+    }
+
+    /// Whether searches use a DFA built at compile time; `false` for sets
+    /// made by [`new`](Self::new).
+    #[doc(hidden)]
+    pub fn has_dfa(&self) -> bool {
+        self.dfa().is_some()
+    }
+
+    fn dfa(&self) -> Option<&Compiled> {
+        self.dfa
+            .get_or_init(|| Compiled::read(self.dfa_bytes?, self.patterns.len()))
+            .as_ref()
     }
 
     /// The patterns, in the order [`Matches::matched`] numbers them.
@@ -103,6 +145,16 @@ impl PatternSet {
 
     /// [`matches`](Self::matches) of UTF-8 text held as bytes.
     fn matches_bytes(&self, haystack: &[u8]) -> Matches {
+        // The DFA decides unless it quits (see `dfa.rs`); the meta regex
+        // then answers for the whole value.
+        if let Some(bits) = self.dfa().and_then(|dfa| dfa.search(haystack)) {
+            return Matches(bits);
+        }
+        self.matches_meta(haystack)
+    }
+
+    /// [`matches_bytes`](Self::matches_bytes) with the meta regex.
+    fn matches_meta(&self, haystack: &[u8]) -> Matches {
         let regex = self.compiled();
         if self.patterns.len() == 1 {
             return Matches(u64::from(regex.is_match(haystack)));
