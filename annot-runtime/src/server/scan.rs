@@ -227,9 +227,13 @@ impl<'a> Scan<'a> {
             b"arguments" if fields.arguments.is_none() => {
                 // Split in this pass, so that the tool's reader does not read
                 // the object again (where it is not split, the tool does).
-                let (arguments, split) = scan.value_with(Self::split_object)?;
+                // Split where it lies: the split is large for a return value.
+                let split = fields.split_arguments.insert(SplitArguments::default());
+                let (arguments, split) = scan.value_with(|scan| scan.split_object(split))?;
                 fields.arguments = Some(arguments);
-                fields.split_arguments = split;
+                if split.is_none() {
+                    fields.split_arguments = None;
+                }
                 Some(())
             }
             b"arguments" => None,
@@ -249,16 +253,14 @@ impl<'a> Scan<'a> {
         })
     }
 
-    /// An object's members, names and values as their text; `None` for
-    /// anything else, or an object of more than
+    /// An object's members, names and values as their text, into `split`
+    /// (empty); `None` for anything else, or an object of more than
     /// [`MAX_SPLIT`](crate::private::MAX_SPLIT) members.
-    fn split_object(&mut self) -> Option<SplitArguments<'a>> {
+    fn split_object(&mut self, split: &mut SplitArguments<'a>) -> Option<()> {
         if self.peek()? != b'{' {
             return None;
         }
-        let mut split = SplitArguments::default();
-        self.object(|scan, key| split.push(key, scan.value()?.get()))?;
-        Some(split)
+        self.object(|scan, key| split.push(key, scan.value()?.get()))
     }
 
     /// `params._meta` into `meta`: an object.
