@@ -131,7 +131,27 @@ impl<'a> Scan<'a> {
 
     /// An object, each member handed to `member` with the reader on its
     /// value (whitespace skipped), which it must read whole.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    fn object(&mut self, member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+        self.object_named(Self::key, member)
+    }
+
+    /// [`object`](Self::object), whose member names are long (`_meta`'s and
+    /// the extensions' `io.modelcontextprotocol/...`): their ends are searched
+    /// for eight bytes at a time.
+    fn object_of_long_names(
+        &mut self,
+        member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        self.object_named(Self::long_key, member)
+    }
+
+    /// An object whose member names `name` reads.
+    #[inline(always)]
+    fn object_named(
+        &mut self,
+        mut name: impl FnMut(&mut Self) -> Option<&'a [u8]>,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
         self.ws();
         self.eat(b'{')?;
         self.ws();
@@ -139,7 +159,7 @@ impl<'a> Scan<'a> {
             return Some(());
         }
         loop {
-            let key = self.key()?;
+            let key = name(self)?;
             self.ws();
             self.eat(b':')?;
             self.ws();
@@ -163,13 +183,24 @@ impl<'a> Scan<'a> {
     /// read, never taken as text.
     #[inline]
     fn key(&mut self) -> Option<&'a [u8]> {
+        self.name_ending(bytewise_plain_end)
+    }
+
+    /// [`key`](Self::key), its end searched for eight bytes at a time.
+    fn long_key(&mut self) -> Option<&'a [u8]> {
+        self.name_ending(plain_end)
+    }
+
+    /// A member name, `plain_end` finding where its plain part ends.
+    #[inline(always)]
+    fn name_ending(&mut self, plain_end: fn(&[u8], usize) -> usize) -> Option<&'a [u8]> {
         // `string`, its text kept.
         let bytes = self.bytes;
         if bytes.get(self.pos) != Some(&b'"') {
             return None;
         }
         let start = self.pos + 1;
-        let end = bytewise_plain_end(bytes, start);
+        let end = plain_end(bytes, start);
         if bytes.get(end) == Some(&b'"') {
             self.pos = end + 1;
             return Some(&bytes[start..end]);
@@ -265,7 +296,7 @@ impl<'a> Scan<'a> {
 
     /// `params._meta` into `meta`: an object.
     fn meta(&mut self, meta: &mut Meta<'a>) -> Option<()> {
-        self.object(|scan, key| match key {
+        self.object_of_long_names(|scan, key| match key {
             b"io.modelcontextprotocol/protocolVersion" => {
                 once(&mut meta.protocol_version, scan.value()?)
             }
@@ -312,7 +343,7 @@ impl<'a> Scan<'a> {
             self.skip()?;
             return Some(extensions);
         }
-        self.object(|scan, key| match key {
+        self.object_of_long_names(|scan, key| match key {
             b"io.modelcontextprotocol/tool-resolution" => {
                 once(&mut extensions.tool_resolution, scan.value()?)
             }
