@@ -448,3 +448,46 @@ fn profiles_combine() {
     );
     assert_eq!(ran.load(Ordering::SeqCst), 0);
 }
+
+/// The scopes a tool lists under a profile are those its kept actions can
+/// need: a read-only GitHub tool never deletes a repository nor writes to a
+/// public one, so it does not ask for `delete_repo` or `public_repo`.
+#[test]
+fn a_narrowed_tool_lists_only_the_scopes_its_kept_actions_need() {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let scopes = |profile: Profile| {
+        let tool = listed(&example_server(profile, &ran), "github_api");
+        let mut scopes: Vec<String> = tool["securitySchemes"]
+            .as_array()
+            .unwrap_or_else(|| panic!("securitySchemes in {tool}"))
+            .iter()
+            .flat_map(|scheme| scheme["scopes"].as_array().cloned().unwrap_or_default())
+            .map(|scope| scope.as_str().unwrap().to_owned())
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    };
+    // Seed 003's table: every method, every scope.
+    assert_eq!(
+        scopes(Profile::any()),
+        ["admin:org", "delete_repo", "public_repo", "repo"]
+    );
+    // Reads: a private repository (`repo`), an organisation (`admin:org`).
+    assert_eq!(scopes(Profile::read_only()), ["admin:org", "repo"]);
+    // No destruction: `DELETE` stays (taking a label off an issue destroys
+    // nothing), and with it every scope a rule on it can ask for; the bound
+    // is per action, never finer.
+    assert_eq!(
+        scopes(Profile::no_destructive()),
+        ["admin:org", "delete_repo", "public_repo", "repo"]
+    );
+    // Closed world: no GitHub call is, so nothing is listed at all.
+    let server = example_server(Profile::closed_world(), &ran);
+    let list = Client::initialized(&server, json!({})).result("tools/list", json!({}));
+    assert!(
+        listed_tools(&list)
+            .iter()
+            .all(|tool| tool["name"] != "github_api")
+    );
+}

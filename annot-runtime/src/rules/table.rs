@@ -240,6 +240,19 @@ impl RuleTable {
     }
 
     /// The joined authorization of the rules of `mask`, if one names any.
+    /// The most authorization a call of action `action` can need: its own
+    /// (unless a rule certain to fire replaces it), joined with that of every
+    /// rule that can fire on it.
+    pub const fn action_authorization(&self, action: usize) -> Option<Authorization> {
+        let row = &self.actions[action];
+        let own = if row.certain & self.authorization_rules != 0 {
+            None
+        } else {
+            row.base_authorization
+        };
+        Authorization::join_optional(own, self.rules_authorization(row.applicable))
+    }
+
     const fn rules_authorization(&self, mask: u64) -> Option<Authorization> {
         let mut bits = mask & self.authorization_rules;
         let mut joined = None;
@@ -422,19 +435,7 @@ pub const fn table_within(
         if !worst.effective().is_within(&bound) {
             return false;
         }
-        let authorization = if row.certain & table.authorization_rules != 0 {
-            None
-        } else {
-            row.base_authorization
-        };
-        let mut bits = row.applicable & table.authorization_rules;
-        let mut joined = authorization;
-        while bits != 0 {
-            let rule = bits.trailing_zeros() as usize;
-            joined = Authorization::join_optional(joined, table.rules[rule].authorization);
-            bits &= bits - 1;
-        }
-        if !authorization_within(joined, bound_authorization) {
+        if !authorization_within(table.action_authorization(action), bound_authorization) {
             return false;
         }
         action += 1;

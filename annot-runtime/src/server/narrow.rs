@@ -22,7 +22,7 @@ use serde_json::value::RawValue;
 
 use super::profile::Profile;
 use super::registry::{ErasedTool, normalise};
-use crate::{Action, Annotations};
+use crate::{Action, Annotations, Authorization};
 
 /// What a profile leaves of a tool.
 pub(super) struct Narrowed {
@@ -76,6 +76,14 @@ pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
     let mut joined = Annotations::join_all(&bounds);
     joined.title = tool.static_annotations.title;
     tool.static_annotations = joined;
+    // The authorization the kept actions can need, where the compiled rules
+    // say it per action: a scope only dropped actions need is not listed.
+    if let Some(table) = tool.rule_table {
+        tool.static_authorization = kept
+            .iter()
+            .map(|&index| table.action_authorization(index))
+            .fold(None, Authorization::join_optional);
+    }
     Narrowed {
         actions,
         schema: Cow::Owned((tool.narrowed_schema)(&kept)),

@@ -46,7 +46,7 @@ pub(crate) struct ErasedTool {
     description: Option<&'static str>,
     pub(super) input_schema: &'static str,
     pub(super) static_annotations: Annotations,
-    static_authorization: Option<Authorization>,
+    pub(super) static_authorization: Option<Authorization>,
     has_rules: bool,
     pub(super) rules: &'static [Rule],
     pub(super) rule_table: Option<&'static RuleTable>,
