@@ -216,12 +216,14 @@ impl<'a> Scan<'a> {
     #[inline]
     fn value(&mut self) -> Option<Json<'a>> {
         let start = self.pos;
-        // Most values read by name are strings: no need for the nesting
-        // machinery of `skip`.
-        if self.peek()? == b'"' {
-            self.string()?;
-        } else {
-            self.skip()?;
+        // Most values read by name are strings or numbers (an id): no need
+        // for the nesting machinery of `skip`.
+        match self.peek()? {
+            b'"' => {
+                self.string()?;
+            }
+            b'-' | b'0'..=b'9' => self.number()?,
+            _ => self.skip()?,
         }
         Some(Json::checked(&self.text[start..self.pos]))
     }
