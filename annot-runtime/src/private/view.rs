@@ -207,6 +207,12 @@ fn has_backslash(text: &str) -> bool {
     text.bytes().any(|byte| byte == b'\\')
 }
 
+/// Whether `text` holds `\u`, which may be a `\u` escape (or an escaped
+/// backslash before a `u`): only those can escape a surrogate.
+fn may_escape_unicode(text: &str) -> bool {
+    text.as_bytes().windows(2).any(|pair| pair == b"\\u")
+}
+
 /// An optional string member.
 pub fn optional_text(raw: Option<Member<'_>>) -> Option<Option<Text<'_>>> {
     match raw {
@@ -224,7 +230,7 @@ pub fn string_checked(raw: Member<'_>) -> Option<()> {
     // `raw` is one JSON value, so a leading quote means one whole string with
     // valid escapes; only their surrogates are left to check.
     let text = raw.get();
-    let lone = has_backslash(text) && crate::json_text::escapes_lone_surrogate(text);
+    let lone = may_escape_unicode(text) && crate::json_text::escapes_lone_surrogate(text);
     (text.starts_with('"') && !lone).then_some(())
 }
 

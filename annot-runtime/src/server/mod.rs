@@ -114,6 +114,10 @@ struct ServerState {
 
 impl ServerState {
     fn tool(&self, name: &str) -> Option<&ToolEntry> {
+        // A few names are compared faster than one is hashed and probed.
+        if self.tools.len() <= 4 {
+            return self.tools.iter().find(|tool| tool.name() == name);
+        }
         self.by_name.get(name).map(|index| &self.tools[*index])
     }
 }
