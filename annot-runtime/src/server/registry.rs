@@ -134,9 +134,16 @@ fn resolve_erased<T: AnnotatedTool>(
     // One evaluation, read straight from the request's own reading where the
     // tool can: every predicate runs once, whatever is read from it. What
     // the borrowing path leaves, the owned path decides.
-    let outcome = match split.and_then(|split| T::evaluate_split(arguments, split)) {
+    // Read where it was returned, not moved: profiles showed the copy of the
+    // whole outcome, just after the callee wrote it field by field, stalling.
+    let viewed = split.and_then(|split| T::evaluate_split(arguments, split));
+    let owned;
+    let outcome = match &viewed {
         Some(outcome) => outcome,
-        None => T::evaluate_arguments_str(arguments)?,
+        None => {
+            owned = T::evaluate_arguments_str(arguments)?;
+            &owned
+        }
     };
     Ok(Evaluation {
         annotations: outcome.annotations(),
