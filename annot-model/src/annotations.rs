@@ -464,6 +464,64 @@ mod tests {
         }
     }
 
+    /// Hint by hint, as PROTOCOL section 4 states it: the reference
+    /// `check_within` is held to.
+    fn within_by_hand(resolved: &Annotations, declared: &Annotations) -> bool {
+        let (resolved, declared) = (resolved.effective(), declared.effective());
+        Hint::ALL.iter().all(|hint| {
+            (hint.only_meaningful_when_writing() && resolved.read_only == Some(true))
+                || hint.risk_rank(resolved.get(*hint)) <= hint.risk_rank(declared.get(*hint))
+        })
+    }
+
+    #[test]
+    fn the_bound_check_agrees_with_the_hint_by_hint_reference() {
+        let all = all_annotations();
+        let mut violations = 0;
+        for resolved in &all {
+            for declared in all.iter().step_by(3) {
+                let checked = resolved.check_within(declared);
+                assert_eq!(
+                    checked.is_ok(),
+                    within_by_hand(resolved, declared),
+                    "{resolved} within {declared}"
+                );
+                if let Err(violation) = checked {
+                    violations += 1;
+                    let hint = violation.hint;
+                    assert!(
+                        hint.risk_rank(resolved.effective().get(hint))
+                            > hint.risk_rank(declared.effective().get(hint))
+                    );
+                }
+            }
+        }
+        assert!(violations > 1000, "{violations}");
+        // Every hint with every value, in pseudo-random pairs.
+        let values = [None, Some(false), Some(true)];
+        let annotations = |mut seed: u64| {
+            Hint::ALL
+                .iter()
+                .fold(Annotations::new(), |annotations, hint| {
+                    let value = values[(seed % 3) as usize];
+                    seed /= 3;
+                    annotations.with(*hint, value)
+                })
+        };
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..50_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let (resolved, declared) = (annotations(state), annotations(state >> 20));
+            assert_eq!(
+                resolved.check_within(&declared).is_ok(),
+                within_by_hand(&resolved, &declared),
+                "{resolved} within {declared}"
+            );
+        }
+    }
+
     #[test]
     fn every_operand_is_within_the_join() {
         let all = all_annotations();
