@@ -359,15 +359,28 @@ fn splits_the_arguments_in_the_same_pass() {
 
 #[test]
 fn ids_are_read_as_json_numbers() {
-    for id in ["0", "7", "-1", "12.5", "1e3", "-0.5E-2", "123456789012345678901234"] {
+    for id in [
+        "0",
+        "7",
+        "-1",
+        "12.5",
+        "1e3",
+        "-0.5E-2",
+        "123456789012345678901234",
+    ] {
         let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
         let envelope = read(&text).unwrap_or_else(|| panic!("{text}"));
         assert_eq!(envelope.id.unwrap().get(), id);
     }
     // Not JSON numbers: refused here, as serde_json refuses them.
-    for id in ["01", "-", "1.", ".5", "1e", "+1", "1e+", "--1", "0x10", "1_000"] {
+    for id in [
+        "01", "-", "1.", ".5", "1e", "+1", "1e+", "--1", "0x10", "1_000",
+    ] {
         let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
         assert!(read(&text).is_none(), "{text}");
-        assert!(serde_json::from_str::<serde_json::Value>(&text).is_err(), "{text}");
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&text).is_err(),
+            "{text}"
+        );
     }
 }
