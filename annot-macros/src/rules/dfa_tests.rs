@@ -194,3 +194,21 @@ fn bytes_that_do_not_read_back_leave_the_meta_regex() {
     assert!(!set.has_dfa());
     assert_eq!(set.matches("xb").0, 0b10);
 }
+
+/// Found by `random_sets_answer_as_a_regex_set`: a pattern that can match
+/// empty, searched by the meta regex (a DFA quit on a non-ASCII byte, or no
+/// DFA at all), made `regex-automata`'s one-pass engine index past its
+/// capture slots.
+#[test]
+fn a_pattern_matching_empty_falls_back_without_a_panic() {
+    let patterns = vec!["^\\b".to_owned()];
+    let oracle = RegexSet::new(&patterns).unwrap();
+    let set = set_with_dfa(&patterns).expect("a DFA");
+    for value in ["K", "\u{212A}", "é", "Ké", "", " K", "αK"] {
+        assert_eq!(
+            set.matches(value).0,
+            oracle_bits(&oracle, value),
+            "{value:?}"
+        );
+    }
+}

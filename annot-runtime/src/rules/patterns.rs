@@ -112,7 +112,10 @@ impl PatternSet {
             let config = meta::Config::new()
                 .match_kind(MatchKind::All)
                 .utf8_empty(true)
-                .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+                // Each pattern's implicit group, no more: with none at all,
+                // the one-pass engine of `regex-automata` 0.4 indexes past
+                // its slots on a pattern that can match empty (`^\b`).
+                .which_captures(regex_automata::nfa::thompson::WhichCaptures::Implicit)
                 .nfa_size_limit(Some(10 * (1 << 20)))
                 .hybrid_cache_capacity(2 * (1 << 20));
             // One pattern: `regex::Regex`'s configuration, whose search stops
@@ -242,6 +245,19 @@ mod tests {
         assert!(!found.matched(3) && !found.matched(64));
         assert_eq!(SET.patterns().len(), 3);
         assert_eq!(SET.matches("ab").0, 0b011);
+    }
+
+    #[test]
+    fn a_pattern_that_can_match_empty_is_searched_without_a_panic() {
+        // Found by the property tests: `^\b` on "K" made the one-pass engine
+        // index past its capture slots.
+        static EMPTY: PatternSet = PatternSet::new(&["^\\b"]);
+        assert_eq!(EMPTY.matches("K"), Matches(1));
+        assert_eq!(EMPTY.matches(" K"), Matches(0));
+        assert_eq!(EMPTY.matches(""), Matches(0));
+        static SEVERAL: PatternSet = PatternSet::new(&["^\\b", "(?:)", "\\B$"]);
+        assert_eq!(SEVERAL.matches("K"), Matches(0b011));
+        assert_eq!(SEVERAL.matches(""), Matches(0b110));
     }
 
     #[test]
