@@ -239,7 +239,6 @@ impl RuleTable {
         resolved
     }
 
-    /// The joined authorization of the rules of `mask`, if one names any.
     /// The most authorization a call of action `action` can need: its own
     /// (unless a rule certain to fire replaces it), joined with that of every
     /// rule that can fire on it.
@@ -253,6 +252,7 @@ impl RuleTable {
         Authorization::join_optional(own, self.rules_authorization(row.applicable))
     }
 
+    /// The joined authorization of the rules of `mask`, if one names any.
     const fn rules_authorization(&self, mask: u64) -> Option<Authorization> {
         let mut bits = mask & self.authorization_rules;
         let mut joined = None;

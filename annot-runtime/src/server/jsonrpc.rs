@@ -148,21 +148,20 @@ pub(crate) fn parse<'a>(
 #[cfg(debug_assertions)]
 fn check_reader(text: &str, mut envelope: Envelope<'_>) {
     use super::raw::MetaSlot;
-    // The split arguments are checked where they are read
-    // (`private::members`), against the tool's own reading of the text.
     if let ParamsSlot::Object(fields) = &mut envelope.params {
+        // The split arguments are checked where they are read
+        // (`private::members`), against serde_json's reading of their text.
         fields.split_arguments = None;
-    }
-    if let ParamsSlot::Object(fields) = &mut envelope.params
-        && let Some(MetaSlot::Object(meta)) = &mut fields.meta
-        && let Some(preread) = meta.preread.take()
-    {
-        let capabilities = meta.client_capabilities.expect("read with its extensions");
-        assert_eq!(
-            raw::read_extensions(capabilities),
-            preread,
-            "the hot-path reader and serde_json read the extensions of {text} differently"
-        );
+        if let Some(MetaSlot::Object(meta)) = &mut fields.meta
+            && let Some(preread) = meta.preread.take()
+        {
+            let capabilities = meta.client_capabilities.expect("read with its extensions");
+            assert_eq!(
+                raw::read_extensions(capabilities),
+                preread,
+                "the hot-path reader and serde_json read the extensions of {text} differently"
+            );
+        }
     }
     assert_eq!(
         serde_json::from_str::<Envelope<'_>>(text).ok(),

@@ -525,7 +525,7 @@ fn plain_end(bytes: &[u8], mut pos: usize) -> usize {
         pos += 8;
     }
     while let Some(&byte) = bytes.get(pos) {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+        if is_special(byte) {
             break;
         }
         pos += 1;
@@ -549,13 +549,19 @@ fn bytewise_plain_end(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// The bytes that end the plain part of a string: `"`, `\` and control
-/// characters.
+/// Whether `byte` ends the plain part of a string: `"`, `\` or a control
+/// character.
+#[inline(always)]
+const fn is_special(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
+}
+
+/// [`is_special`] of every byte, looked up.
 static SPECIAL: [bool; 256] = {
     let mut special = [false; 256];
     let mut byte = 0;
     while byte < 256 {
-        special[byte] = byte < 0x20 || byte == b'"' as usize || byte == b'\\' as usize;
+        special[byte] = is_special(byte as u8);
         byte += 1;
     }
     special
@@ -570,7 +576,7 @@ static SPECIAL: [bool; 256] = {
 fn short_plain_end(bytes: &[u8], start: usize) -> usize {
     let mut pos = start;
     while let Some(&byte) = bytes.get(pos) {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+        if is_special(byte) {
             return pos;
         }
         pos += 1;
