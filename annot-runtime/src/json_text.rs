@@ -1,9 +1,21 @@
 //! Checks on JSON text that serde_json's readers leave to their callers.
 
+/// Whether `text` holds a backslash: a byte loop, as the strings read on the
+/// hot path (a method, a tool name, an argument) are mostly short, where a
+/// call to `memchr` costs more than it saves.
+pub(crate) fn has_backslash(text: &str) -> bool {
+    text.bytes().any(|byte| byte == b'\\')
+}
+
 /// Whether a JSON string's text (quotes included, escapes already checked by
 /// the reader) escapes a UTF-16 surrogate that is not half of a pair.
 pub(crate) fn escapes_lone_surrogate(text: &str) -> bool {
     let bytes = text.as_bytes();
+    // Only a `\u` escape can: most strings have none, and are told so by one
+    // quick look (an escaped backslash before a `u` passes it, and is read).
+    if !bytes.windows(2).any(|pair| pair == b"\\u") {
+        return false;
+    }
     // A high surrogate waits for the low one that must follow at once.
     let mut high = false;
     let mut i = 0;
@@ -56,6 +68,7 @@ mod tests {
             r#""\ud800\udc00""#,
             r#""\\ud800""#,
             r#""\u0041\t""#,
+            r#""\n\"\t\\""#,
             r#""x""#,
         ] {
             assert!(!escapes_lone_surrogate(fine), "{fine}");

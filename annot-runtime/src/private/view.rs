@@ -15,6 +15,8 @@ use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Vi
 use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
+use crate::json_text::has_backslash;
+
 /// A JSON string, borrowed from the text when it has no escape.
 #[derive(Debug)]
 pub struct Text<'a>(pub Cow<'a, str>);
@@ -200,19 +202,6 @@ pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
     }
 }
 
-/// Whether `text` holds a backslash: a byte loop, as the strings of
-/// arguments are mostly short, where a call to `memchr` costs more than it
-/// saves.
-fn has_backslash(text: &str) -> bool {
-    text.bytes().any(|byte| byte == b'\\')
-}
-
-/// Whether `text` holds `\u`, which may be a `\u` escape (or an escaped
-/// backslash before a `u`): only those can escape a surrogate.
-fn may_escape_unicode(text: &str) -> bool {
-    text.as_bytes().windows(2).any(|pair| pair == b"\\u")
-}
-
 /// An optional string member.
 pub fn optional_text(raw: Option<Member<'_>>) -> Option<Option<Text<'_>>> {
     match raw {
@@ -230,7 +219,7 @@ pub fn string_checked(raw: Member<'_>) -> Option<()> {
     // `raw` is one JSON value, so a leading quote means one whole string with
     // valid escapes; only their surrogates are left to check.
     let text = raw.get();
-    let lone = may_escape_unicode(text) && crate::json_text::escapes_lone_surrogate(text);
+    let lone = crate::json_text::escapes_lone_surrogate(text);
     (text.starts_with('"') && !lone).then_some(())
 }
 

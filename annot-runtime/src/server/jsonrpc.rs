@@ -222,7 +222,7 @@ fn classify<'a>(envelope: &'a Envelope<'a>) -> Result<Incoming<'a>, Rejected> {
 fn check_id(id: Json<'_>) -> Result<Json<'_>, Rejected> {
     let text = id.get();
     if text.starts_with('"') {
-        return if text.contains('\\') && crate::json_text::escapes_lone_surrogate(text) {
+        return if crate::json_text::escapes_lone_surrogate(text) {
             Err(Rejected::invalid(
                 None,
                 "`id` must be a string without lone surrogate escapes",

@@ -85,9 +85,7 @@ pub(crate) fn string(raw: Json<'_>) -> Option<Cow<'_, str>> {
         return None;
     }
     let inner = &text[1..text.len() - 1];
-    // A byte loop: the strings read here (method, tool name, version,
-    // cursor) are short, where a call to `memchr` costs more than it saves.
-    if inner.bytes().any(|byte| byte == b'\\') {
+    if crate::json_text::has_backslash(inner) {
         serde_json::from_str::<String>(text).ok().map(Cow::Owned)
     } else {
         Some(Cow::Borrowed(inner))
