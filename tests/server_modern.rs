@@ -245,3 +245,75 @@ fn handshake_methods_are_not_part_of_2026_07_28() {
     legacy.connection = client.connection;
     legacy.initialize("2025-11-25", json!({}));
 }
+
+/// A connection remembers the last `_meta` it read, which clients repeat with
+/// every request; each request must still be answered by its own. Every
+/// `_meta` after every other (and after itself), altered early or late in
+/// its text, by one byte of a name or a value, by whitespace, by a key more,
+/// gets, byte for byte, on one long connection the answers a fresh
+/// connection gives each request.
+#[test]
+fn a_long_connection_answers_each_meta_as_a_fresh_one_does() {
+    const EXTENSION: &str = r#"{"extensions":{"io.modelcontextprotocol/tool-resolution":{}}}"#;
+    let meta = |version: &str, capabilities: &str| {
+        format!(
+            r#"{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientInfo":{{"name":"test","version":"0"}},"io.modelcontextprotocol/clientCapabilities":{capabilities}}}"#
+        )
+    };
+    let metas = [
+        meta("2026-07-28", EXTENSION),
+        meta("2026-07-28", "{}"),
+        // The extension's settings differ in the last bytes only.
+        meta(
+            "2026-07-28",
+            r#"{"extensions":{"io.modelcontextprotocol/tool-resolution":{"a":1}}}"#,
+        ),
+        meta(
+            "2026-07-28",
+            r#"{"extensions":{"io.modelcontextprotocol/tool-resolution":[]}}"#,
+        ),
+        meta("2099-01-01", EXTENSION),
+        meta("2026-07-29", EXTENSION),
+        // Another extension, of a name as long.
+        meta("2026-07-28", &EXTENSION.replace("resolution", "resolutiox")),
+        meta("2026-07-28", EXTENSION).replace(',', " , "),
+        meta("2026-07-28", EXTENSION).replace(
+            "{\"io.",
+            "{\"dev.annot/resolution\":{\"explain\":true},\"io.",
+        ),
+        r#"{"io.modelcontextprotocol/clientCapabilities":{}}"#.to_owned(),
+        "{}".to_owned(),
+    ];
+    let calls = [
+        (
+            "tools/resolve",
+            r#""name":"manage_files","arguments":{"action":"read","path":"a"}"#,
+        ),
+        (
+            "tools/resolve",
+            r#""name":"manage_files","arguments":{"action":"delete","path":"/etc/hosts"}"#,
+        ),
+        ("tools/list", r#""cursor":null"#),
+        ("server/discover", r#""x":0"#),
+    ];
+    let (server, _) = tools::server();
+    let mut long = server.connect();
+    let mut id = 0;
+    for (method, fields) in calls {
+        for before in &metas {
+            for meta in [before, &metas[0]].into_iter().chain(&metas) {
+                id += 1;
+                let message = format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{fields},"_meta":{meta}}}}}"#
+                );
+                let fresh = server.connect().handle(message.as_bytes());
+                let answered = long.handle(message.as_bytes());
+                assert_eq!(
+                    answered.as_deref().map(String::from_utf8_lossy),
+                    fresh.as_deref().map(String::from_utf8_lossy),
+                    "{message}"
+                );
+            }
+        }
+    }
+}

@@ -15,6 +15,7 @@ use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, stance};
 use super::pagination::PageForm;
 use super::registry::panic_message;
+use super::scan::MetaMemo;
 use super::tools::{Asker, Params};
 use super::{ServerState, params, tools};
 use crate::protocol::{
@@ -30,6 +31,8 @@ use crate::protocol::{
 pub struct Connection {
     state: Arc<ServerState>,
     session: Session,
+    /// The last `params._meta` read, which 2026-07-28 clients repeat.
+    meta_memo: MetaMemo,
 }
 
 /// What `initialize` negotiated. A 2026-07-28 request never reads it.
@@ -51,6 +54,7 @@ impl Connection {
         Connection {
             state,
             session: Session::default(),
+            meta_memo: MetaMemo::default(),
         }
     }
 
@@ -127,7 +131,8 @@ impl Connection {
     /// Answers a message, or says it repeats a member somewhere.
     fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
         let mut envelope = Envelope::default();
-        let (id, method, params) = match jsonrpc::parse(message, &mut envelope) {
+        let (id, method, params) = match jsonrpc::parse(message, &mut envelope, &mut self.meta_memo)
+        {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 return Ok(Some(jsonrpc::error(

@@ -14,7 +14,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::raw::{self, Json, ParamsSlot, present};
-use super::scan;
+use super::scan::{self, MetaMemo};
 use crate::protocol::{RpcError, error_code};
 
 /// One incoming message, classified.
@@ -121,6 +121,7 @@ pub(crate) struct Envelope<'a> {
 pub(crate) fn parse<'a>(
     bytes: &'a [u8],
     envelope: &'a mut Envelope<'a>,
+    memo: &mut MetaMemo,
 ) -> Result<Incoming<'a>, Rejected> {
     let is_object = bytes.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
     // A JSON array would otherwise be read as the envelope's members in order.
@@ -130,7 +131,7 @@ pub(crate) fn parse<'a>(
         Ok(text) if is_object => text,
         _ => return Err(explain(bytes)),
     };
-    if scan::envelope(text, envelope).is_some() {
+    if scan::envelope(text, envelope, memo).is_some() {
         #[cfg(debug_assertions)]
         check_reader(text, *envelope);
     } else {
@@ -325,7 +326,7 @@ mod tests {
 
     fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
         let envelope = Box::leak(Box::default());
-        super::parse(bytes, envelope)
+        super::parse(bytes, envelope, &mut MetaMemo::default())
     }
 
     fn rejected(bytes: &str) -> Rejected {

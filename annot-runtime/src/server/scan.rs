@@ -14,11 +14,20 @@
 use super::jsonrpc::Envelope;
 use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 use crate::private::SplitArguments;
+pub(crate) use memo::MetaMemo;
+
+mod memo;
 
 /// Reads the envelope of a message (UTF-8 text) into `envelope` (empty, as
 /// `Envelope::default()` makes it), or gives up (`None`, `envelope` left half
-/// read) when the message is not of the shape this reader takes.
-pub(crate) fn envelope<'a>(text: &'a str, envelope: &mut Envelope<'a>) -> Option<()> {
+/// read) when the message is not of the shape this reader takes. A
+/// `params._meta` that `memo` remembers is compared, not read again; one
+/// read is remembered.
+pub(crate) fn envelope<'a>(
+    text: &'a str,
+    envelope: &mut Envelope<'a>,
+    memo: &mut MetaMemo,
+) -> Option<()> {
     debug_assert_eq!(
         *envelope,
         Envelope::default(),
@@ -34,7 +43,7 @@ pub(crate) fn envelope<'a>(text: &'a str, envelope: &mut Envelope<'a>) -> Option
         b"error" => once(&mut envelope.error, scan.value()?),
         b"params" if !params => {
             params = true;
-            scan.params(&mut envelope.params)
+            scan.params(&mut envelope.params, memo)
         }
         b"params" => None,
         _ => scan.skip(),
@@ -245,7 +254,7 @@ impl<'a> Scan<'a> {
     }
 
     /// `params` into `slot`: an object's fields, or `null` (read as absent).
-    fn params(&mut self, slot: &mut ParamsSlot<'a>) -> Option<()> {
+    fn params(&mut self, slot: &mut ParamsSlot<'a>, memo: &mut MetaMemo) -> Option<()> {
         if self.peek()? == b'n' {
             self.literal(b"null")?;
             *slot = ParamsSlot::Absent;
@@ -279,7 +288,7 @@ impl<'a> Scan<'a> {
                 else {
                     return None;
                 };
-                scan.meta(meta)
+                scan.remembered_meta(meta, memo)
             }
             b"_meta" => None,
             _ => scan.skip(),
@@ -294,6 +303,21 @@ impl<'a> Scan<'a> {
             return None;
         }
         self.object(|scan, key| split.push(key, scan.value()?.get()))
+    }
+
+    #[inline(never)]
+    /// [`meta`](Self::meta), compared with the one `memo` remembers
+    /// instead when it is the same text, and remembered otherwise.
+    fn remembered_meta(&mut self, meta: &mut Meta<'a>, memo: &mut MetaMemo) -> Option<()> {
+        let start = self.pos;
+        if let Some((length, recalled)) = memo.recall(&self.text[start..]) {
+            *meta = recalled;
+            self.pos += length;
+            return Some(());
+        }
+        self.meta(meta)?;
+        memo.remember(&self.text[start..self.pos], meta);
+        Some(())
     }
 
     /// `params._meta` into `meta`: an object.

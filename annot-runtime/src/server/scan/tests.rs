@@ -4,7 +4,7 @@ use super::*;
 
 fn read(text: &str) -> Option<Envelope<'_>> {
     let mut read = Envelope::default();
-    envelope(text, &mut read).map(|()| read)
+    envelope(text, &mut read, &mut MetaMemo::default()).map(|()| read)
 }
 
 #[test]
@@ -383,4 +383,60 @@ fn ids_are_read_as_json_numbers() {
             "{text}"
         );
     }
+}
+
+/// The params' `_meta` of an envelope read with `memo`.
+fn meta_read_with<'a>(text: &'a str, memo: &mut MetaMemo) -> Meta<'a> {
+    let mut read = Envelope::default();
+    envelope(text, &mut read, memo).expect("the common shape");
+    let ParamsSlot::Object(Fields {
+        meta: Some(MetaSlot::Object(meta)),
+        ..
+    }) = read.params
+    else {
+        panic!("{read:?}")
+    };
+    meta
+}
+
+#[test]
+fn a_repeated_meta_is_compared_and_read_from_its_own_text() {
+    let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tool-resolution":{}}},"dev.annot/resolution":{"explain":true}}"#;
+    let first = format!(r#"{{"id":1,"method":"m","params":{{"_meta":{meta}}}}}"#);
+    let mut memo = MetaMemo::default();
+    let read = meta_read_with(&first, &mut memo);
+    let recalled = memo.recall(meta).expect("remembered");
+    assert_eq!(recalled, (meta.len(), read));
+    // Later in another message, the same text is recalled, borrowed from it.
+    let second = format!(r#"{{"params":{{"name":"t","_meta":{meta}  }},"id":2,"method":"m"}}"#);
+    let again = meta_read_with(&second, &mut memo);
+    assert_eq!(again, read);
+    let version = again.protocol_version.unwrap().get();
+    let at = version.as_ptr() as usize - second.as_ptr() as usize;
+    assert_eq!(&second[at..at + version.len()], r#""2026-07-28""#);
+    assert_eq!(again.preread.unwrap().tool_resolution.unwrap().get(), "{}");
+    assert_eq!(again.annot.unwrap().get(), r#"{"explain":true}"#);
+    // Not recalled: a text that differs anywhere, or stops short.
+    assert!(memo.recall(&meta.replace("07-28", "07-29")).is_none());
+    assert!(memo.recall(&meta.replace("{}", "[]")).is_none());
+    assert!(memo.recall(&meta[..meta.len() - 1]).is_none());
+    assert!(MetaMemo::default().recall(meta).is_none());
+}
+
+#[test]
+fn a_new_meta_replaces_the_remembered_one_unless_it_is_long() {
+    let mut memo = MetaMemo::default();
+    let short = r#"{"id":1,"method":"m","params":{"_meta":{"a":1}}}"#;
+    meta_read_with(short, &mut memo);
+    assert!(memo.recall(r#"{"a":1}"#).is_some());
+    let other = r#"{"id":1,"method":"m","params":{"_meta":{"b":[]}}}"#;
+    meta_read_with(other, &mut memo);
+    assert!(memo.recall(r#"{"a":1}"#).is_none());
+    assert!(memo.recall(r#"{"b":[]}"#).is_some());
+    // A long one is read each time, and leaves the memory as it was.
+    let long = format!(r#"{{"trace":"{}"}}"#, "x".repeat(2000));
+    let message = format!(r#"{{"id":1,"method":"m","params":{{"_meta":{long}}}}}"#);
+    assert_eq!(meta_read_with(&message, &mut memo), Meta::default());
+    assert!(memo.recall(&long).is_none());
+    assert!(memo.recall(r#"{"b":[]}"#).is_some());
 }
