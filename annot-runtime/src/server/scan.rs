@@ -34,6 +34,7 @@ pub(crate) fn envelope<'a>(
         "read into an empty envelope"
     );
     let mut scan = Scan::new(text);
+    scan.memo = Some(memo);
     let mut params = false;
     scan.object(|scan, key| match key {
         b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
@@ -43,7 +44,7 @@ pub(crate) fn envelope<'a>(
         b"error" => once(&mut envelope.error, scan.value()?),
         b"params" if !params => {
             params = true;
-            scan.params(&mut envelope.params, memo)
+            scan.params(&mut envelope.params)
         }
         b"params" => None,
         _ => scan.skip(),
@@ -102,21 +103,24 @@ fn once<'a>(slot: &mut Option<Json<'a>>, value: Json<'a>) -> Option<()> {
     }
 }
 
-struct Scan<'a> {
+struct Scan<'a, 'm> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Where a `params._meta` is remembered, for a whole message.
+    memo: Option<&'m mut MetaMemo>,
 }
 
 /// How deep arrays and objects may nest before the reader gives up.
 const MAX_DEPTH: u32 = 128;
 
-impl<'a> Scan<'a> {
+impl<'a> Scan<'a, '_> {
     fn new(text: &'a str) -> Self {
         Scan {
             text,
             bytes: text.as_bytes(),
             pos: 0,
+            memo: None,
         }
     }
 
@@ -254,7 +258,7 @@ impl<'a> Scan<'a> {
     }
 
     /// `params` into `slot`: an object's fields, or `null` (read as absent).
-    fn params(&mut self, slot: &mut ParamsSlot<'a>, memo: &mut MetaMemo) -> Option<()> {
+    fn params(&mut self, slot: &mut ParamsSlot<'a>) -> Option<()> {
         if self.peek()? == b'n' {
             self.literal(b"null")?;
             *slot = ParamsSlot::Absent;
@@ -288,7 +292,7 @@ impl<'a> Scan<'a> {
                 else {
                     return None;
                 };
-                scan.remembered_meta(meta, memo)
+                scan.remembered_meta(meta)
             }
             b"_meta" => None,
             _ => scan.skip(),
@@ -308,15 +312,19 @@ impl<'a> Scan<'a> {
     #[inline(never)]
     /// [`meta`](Self::meta), compared with the one `memo` remembers
     /// instead when it is the same text, and remembered otherwise.
-    fn remembered_meta(&mut self, meta: &mut Meta<'a>, memo: &mut MetaMemo) -> Option<()> {
+    fn remembered_meta(&mut self, meta: &mut Meta<'a>) -> Option<()> {
         let start = self.pos;
+        let Some(memo) = self.memo.take() else {
+            return self.meta(meta);
+        };
         if let Some((length, recalled)) = memo.recall(&self.text[start..]) {
             *meta = recalled;
             self.pos += length;
-            return Some(());
+        } else {
+            self.meta(meta)?;
+            memo.remember(&self.text[start..self.pos], meta);
         }
-        self.meta(meta)?;
-        memo.remember(&self.text[start..self.pos], meta);
+        self.memo = Some(memo);
         Some(())
     }
 
