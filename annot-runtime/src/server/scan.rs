@@ -309,9 +309,10 @@ impl<'a> Scan<'a, '_> {
         self.object(|scan, key| split.push(key, scan.value()?.get()))
     }
 
+    /// [`meta`](Self::meta), compared with the one the reader's memo
+    /// remembers instead when it is the same text, and remembered otherwise.
+    /// Out of line: most requests before 2026-07-28 carry no `_meta`.
     #[inline(never)]
-    /// [`meta`](Self::meta), compared with the one `memo` remembers
-    /// instead when it is the same text, and remembered otherwise.
     fn remembered_meta(&mut self, meta: &mut Meta<'a>) -> Option<()> {
         let start = self.pos;
         let Some(memo) = self.memo.take() else {
