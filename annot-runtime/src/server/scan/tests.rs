@@ -433,8 +433,15 @@ fn a_new_meta_replaces_the_remembered_one_unless_it_is_long() {
     meta_read_with(other, &mut memo);
     assert!(memo.recall(r#"{"a":1}"#).is_none());
     assert!(memo.recall(r#"{"b":[]}"#).is_some());
-    // A long one is read each time, and leaves the memory as it was.
-    let long = format!(r#"{{"trace":"{}"}}"#, "x".repeat(2000));
+    // Up to 1 KiB is remembered.
+    let longest = format!(r#"{{"trace":"{}"}}"#, "x".repeat(1024 - 12));
+    assert_eq!(longest.len(), 1024);
+    let message = format!(r#"{{"id":1,"method":"m","params":{{"_meta":{longest}}}}}"#);
+    meta_read_with(&message, &mut memo);
+    assert!(memo.recall(&longest).is_some());
+    meta_read_with(other, &mut memo);
+    // A longer one is read each time, and leaves the memory as it was.
+    let long = format!(r#"{{"trace":"{}"}}"#, "x".repeat(1024 - 11));
     let message = format!(r#"{{"id":1,"method":"m","params":{{"_meta":{long}}}}}"#);
     assert_eq!(meta_read_with(&message, &mut memo), Meta::default());
     assert!(memo.recall(&long).is_none());
