@@ -52,17 +52,22 @@ impl AsRef<str> for Text<'_> {
 /// One member of the argument object: its JSON text, checked to be one
 /// JSON value.
 #[derive(Clone, Copy, Debug)]
-pub struct Member<'a>(&'a str);
+pub struct Member<'a> {
+    text: &'a str,
+    /// The request reader found it a string without escapes: its text
+    /// between the quotes is its value, and nothing is left to check.
+    plain: bool,
+}
 
 impl<'a> Member<'a> {
     /// Wraps text the caller has checked to be one JSON value.
     pub fn checked(text: &'a str) -> Self {
-        Member(text)
+        Member { text, plain: false }
     }
 
     /// The member's JSON text.
     pub fn get(self) -> &'a str {
-        self.0
+        self.text
     }
 }
 
@@ -78,14 +83,19 @@ pub const MAX_SPLIT: usize = 8;
 pub struct SplitArguments<'a> {
     members: [(&'a [u8], &'a str); MAX_SPLIT],
     len: u8,
+    /// Bit `i` is set when the value of member `i` is a string without
+    /// escapes.
+    plain: u8,
 }
 
 impl<'a> SplitArguments<'a> {
     /// Adds a member whose name has no escape and whose value is checked
-    /// JSON; `None` when [`MAX_SPLIT`] are held already.
-    pub(crate) fn push(&mut self, name: &'a [u8], value: &'a str) -> Option<()> {
+    /// JSON, `plain` when it is a string without escapes; `None` when
+    /// [`MAX_SPLIT`] are held already.
+    pub(crate) fn push(&mut self, name: &'a [u8], value: &'a str, plain: bool) -> Option<()> {
         let slot = self.members.get_mut(usize::from(self.len))?;
         *slot = (name, value);
+        self.plain |= u8::from(plain) << self.len;
         self.len += 1;
         Some(())
     }
@@ -111,7 +121,7 @@ pub fn members<'a, const N: usize>(
     let slots = match split {
         Some(split) => members_of_split(split, names),
         None => match crate::server::scan::members(text, names) {
-            Some(Some(slots)) => Some(slots.map(|slot| slot.map(Member))),
+            Some(Some(slots)) => Some(slots.map(|slot| slot.map(Member::checked))),
             Some(None) => None,
             None => return members_by_serde(text, names),
         },
@@ -138,13 +148,27 @@ fn members_of_split<'a, const N: usize>(
     names: &[&str; N],
 ) -> Option<[Option<Member<'a>>; N]> {
     let mut slots = [None; N];
-    for &(name, value) in split.members() {
-        let slot = names.iter().position(|known| known.as_bytes() == name)?;
-        if slots[slot].replace(Member(value)).is_some() {
+    for (index, &(name, text)) in split.members().iter().enumerate() {
+        let slot = names
+            .iter()
+            .position(|known| same_name(known.as_bytes(), name))?;
+        let plain = split.plain & (1 << index) != 0;
+        debug_assert!(
+            !plain || (text.len() >= 2 && text.starts_with('"') && !has_backslash(text)),
+            "a plain member is a string without escapes: {text}"
+        );
+        if slots[slot].replace(Member { text, plain }).is_some() {
             return None;
         }
     }
     Some(slots)
+}
+
+/// Whether two member names are the same, compared where they stand: names
+/// are short, where a call to `memcmp` costs more than the comparison.
+#[inline]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a == b)
 }
 
 /// [`members`], read by serde_json.
@@ -165,7 +189,7 @@ fn members_by_serde<'a, const N: usize>(
                 match slot {
                     Some(slot) if slots[slot].is_none() => {
                         let raw = map.next_value::<&'de RawValue>()?;
-                        slots[slot] = Some(Member(raw.get()));
+                        slots[slot] = Some(Member::checked(raw.get()));
                     }
                     // Unknown or repeated: the owned path says what is wrong.
                     _ => return Err(de::Error::custom("left to the owned path")),
@@ -190,6 +214,13 @@ pub fn only<const N: usize>(slots: &[Option<Member<'_>>; N], allowed: u64) -> bo
 
 /// A string member (an optional field's is read by [`optional_text`]).
 pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
+    if raw.plain {
+        let inner = raw
+            .text
+            .strip_prefix('"')
+            .and_then(|text| text.strip_suffix('"'));
+        return inner.map(|inner| Text(Cow::Borrowed(inner)));
+    }
     // `raw` is one JSON value: a string holding no backslash holds no quote
     // either, and its text between the quotes is what it says.
     let inner = raw
@@ -216,6 +247,9 @@ pub fn optional_text(raw: Option<Member<'_>>) -> Option<Option<Text<'_>>> {
 /// surrogates come in pairs) without decoding it, so an escape costs no
 /// allocation.
 pub fn string_checked(raw: Member<'_>) -> Option<()> {
+    if raw.plain {
+        return Some(());
+    }
     // `raw` is one JSON value, so a leading quote means one whole string with
     // valid escapes; only their surrogates are left to check.
     let text = raw.get();
@@ -365,7 +399,7 @@ mod tests {
 
     #[test]
     fn strings_are_checked_as_the_owned_path_reads_them() {
-        let raw = Member;
+        let raw = Member::checked;
         for text in [
             r#""plain""#,
             r#""x\ny""#,
@@ -399,7 +433,7 @@ mod tests {
 
     #[test]
     fn integers_as_the_owned_path_reads_them() {
-        let read = |text: &str| integer(Member(text), 0, 255);
+        let read = |text: &str| integer(Member::checked(text), 0, 255);
         assert_eq!(read("7"), Some(7));
         assert_eq!(read("7.0"), Some(7));
         assert_eq!(read("-0.0"), Some(0));
@@ -407,9 +441,18 @@ mod tests {
         assert_eq!(read("256"), None);
         assert_eq!(read("-1"), None);
         assert_eq!(read("\"7\""), None);
-        assert_eq!(optional_integer(Some(Member("null")), 0, 1), Some(None));
+        assert_eq!(
+            optional_integer(Some(Member::checked("null")), 0, 1),
+            Some(None)
+        );
         // About the length where the digits are no longer read directly.
-        let wide = |text: &str| integer(Member(text), i128::from(i64::MIN), i128::from(u64::MAX));
+        let wide = |text: &str| {
+            integer(
+                Member::checked(text),
+                i128::from(i64::MIN),
+                i128::from(u64::MAX),
+            )
+        };
         assert_eq!(wide("-0"), Some(0));
         assert_eq!(wide("999999999999999999"), Some(999_999_999_999_999_999));
         assert_eq!(wide("-999999999999999999"), Some(-999_999_999_999_999_999));
@@ -427,23 +470,23 @@ mod tests {
             let arguments = format!(r#"{{"a":{nested}}}"#);
             let owned = serde_json::from_str::<Value>(&arguments).is_ok();
             assert_eq!(
-                verbatim::<Value>(Member(&nested)).is_some(),
+                verbatim::<Value>(Member::checked(&nested)).is_some(),
                 owned,
                 "{depth}"
             );
             assert_eq!(
-                rewritten::<Value>(Member(&nested)).is_some(),
+                rewritten::<Value>(Member::checked(&nested)).is_some(),
                 owned,
                 "{depth}"
             );
         }
         // Brackets in strings are text.
         let quoted = format!(r#"["{}\"{}"]"#, "[".repeat(300), "{".repeat(300));
-        assert!(verbatim::<Value>(Member(&quoted)).is_some());
+        assert!(verbatim::<Value>(Member::checked(&quoted)).is_some());
         for (depth, within) in [(126, true), (127, false)] {
             let objects = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
             assert_eq!(
-                verbatim::<Value>(Member(&objects)).is_some(),
+                verbatim::<Value>(Member::checked(&objects)).is_some(),
                 within,
                 "{depth}"
             );
@@ -453,7 +496,7 @@ mod tests {
     #[test]
     fn optional_strings_are_absent_null_or_text() {
         let read = |raw: Option<&str>| {
-            optional_text(raw.map(Member)).map(|text| text.map(|text| text.0.into_owned()))
+            optional_text(raw.map(Member::checked)).map(|text| text.map(|text| text.0.into_owned()))
         };
         assert_eq!(read(None), Some(None));
         assert_eq!(read(Some("null")), Some(None));
@@ -467,7 +510,7 @@ mod tests {
     #[test]
     fn strings_without_escapes_are_their_text() {
         fn read(text: &str) -> Option<(String, bool)> {
-            let text = super::text(Member(text))?;
+            let text = super::text(Member::checked(text))?;
             Some((text.0.to_string(), matches!(text.0, Cow::Borrowed(_))))
         }
         assert_eq!(read(r#""""#), Some((String::new(), true)));

@@ -107,6 +107,10 @@ pub(crate) struct Envelope<'a> {
     pub id: Option<Json<'a>>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub method: Option<Json<'a>>,
+    /// `method`'s text between its quotes, when the request reader found it
+    /// a string without escapes (serde_json never fills it in).
+    #[serde(skip)]
+    pub plain_method: Option<&'a str>,
     #[serde(default, borrow)]
     pub params: ParamsSlot<'a>,
     #[serde(default, borrow, deserialize_with = "present")]
@@ -149,7 +153,14 @@ pub(crate) fn parse<'a>(
 #[cfg(debug_assertions)]
 fn check_reader(text: &str, mut envelope: Envelope<'_>) {
     use super::raw::MetaSlot;
+    let plain = |plain: Option<&str>, raw: Option<Json<'_>>| {
+        if let Some(plain) = plain {
+            assert_eq!(raw.and_then(raw::string).as_deref(), Some(plain), "{text}");
+        }
+    };
+    plain(envelope.plain_method.take(), envelope.method);
     if let ParamsSlot::Object(fields) = &mut envelope.params {
+        plain(fields.plain_name.take(), fields.name);
         // The split arguments are checked where they are read
         // (`private::members`), against serde_json's reading of their text.
         fields.split_arguments = None;
@@ -180,7 +191,11 @@ fn classify<'a>(envelope: &'a Envelope<'a>) -> Result<Incoming<'a>, Rejected> {
     let id = envelope.id.map(check_id).transpose()?;
     let method = match (envelope.method, id) {
         (None, id) => return Err(Rejected::invalid(id, "missing `method`")),
-        (Some(method), id) => match raw::string(method) {
+        (Some(method), id) => match envelope
+            .plain_method
+            .map(Cow::Borrowed)
+            .or_else(|| raw::string(method))
+        {
             Some(method) => method,
             None => {
                 return Err(Rejected::invalid(

@@ -16,6 +16,7 @@ const QUOTE_LIMIT: usize = 64;
 /// The fields of absent params.
 static NO_FIELDS: Fields<'static> = Fields {
     name: None,
+    plain_name: None,
     arguments: None,
     split_arguments: None,
     cursor: None,
@@ -46,6 +47,14 @@ pub(crate) fn read<'a>(params: &'a ParamsSlot<'a>) -> Result<Params<'a>, RpcErro
         }
     };
     Ok(Params { fields, meta })
+}
+
+/// The required `name`: as the request reader found it where it could.
+pub(crate) fn name<'a>(fields: &Fields<'a>) -> Result<Cow<'a, str>, RpcError> {
+    match fields.plain_name {
+        Some(name) => Ok(Cow::Borrowed(name)),
+        None => raw_required_string(fields.name, "name"),
+    }
 }
 
 /// A required string field, read from its raw text.

@@ -122,6 +122,10 @@ pub(crate) enum MetaSlot<'a> {
 pub(crate) struct Fields<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
     pub name: Option<Json<'a>>,
+    /// `name`'s text between its quotes, when the request reader found it a
+    /// string without escapes (serde_json never fills it in).
+    #[serde(skip)]
+    pub plain_name: Option<&'a str>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub arguments: Option<Json<'a>>,
     /// `arguments` split into its members by the request reader's one

@@ -39,7 +39,13 @@ pub(crate) fn envelope<'a>(
     scan.object(|scan, key| match key {
         b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
         b"id" => once(&mut envelope.id, scan.value()?),
-        b"method" => once(&mut envelope.method, scan.value()?),
+        b"method" if envelope.method.is_none() => {
+            let (method, plain) = scan.value_noting_plain()?;
+            envelope.method = Some(method);
+            envelope.plain_method = plain;
+            Some(())
+        }
+        b"method" => None,
         b"result" => once(&mut envelope.result, scan.value()?),
         b"error" => once(&mut envelope.error, scan.value()?),
         b"params" if !params => {
@@ -241,6 +247,19 @@ impl<'a> Scan<'a, '_> {
         Some(Json::checked(&self.text[start..self.pos]))
     }
 
+    /// One value, as its text, and, when it is a string without escapes,
+    /// its text between the quotes.
+    #[inline]
+    fn value_noting_plain(&mut self) -> Option<(Json<'a>, Option<&'a str>)> {
+        let start = self.pos;
+        if self.peek()? != b'"' {
+            return Some((self.value()?, None));
+        }
+        let escaped = self.string()?;
+        let plain = (!escaped).then(|| &self.text[start + 1..self.pos - 1]);
+        Some((Json::checked(&self.text[start..self.pos]), plain))
+    }
+
     /// One value, as its text, and what `read` makes of it in the same
     /// pass; where `read` gives up, the value is checked as any value and
     /// comes with `None`.
@@ -269,7 +288,13 @@ impl<'a> Scan<'a, '_> {
             return None;
         };
         self.object(|scan, key| match key {
-            b"name" => once(&mut fields.name, scan.value()?),
+            b"name" if fields.name.is_none() => {
+                let (name, plain) = scan.value_noting_plain()?;
+                fields.name = Some(name);
+                fields.plain_name = plain;
+                Some(())
+            }
+            b"name" => None,
             b"arguments" if fields.arguments.is_none() => {
                 // Split in this pass, so that the tool's reader does not read
                 // the object again (where it is not split, the tool does).
@@ -306,7 +331,10 @@ impl<'a> Scan<'a, '_> {
         if self.peek()? != b'{' {
             return None;
         }
-        self.object(|scan, key| split.push(key, scan.value()?.get()))
+        self.object(|scan, key| {
+            let (value, plain) = scan.value_noting_plain()?;
+            split.push(key, value.get(), plain.is_some())
+        })
     }
 
     /// [`meta`](Self::meta), compared with the one the reader's memo

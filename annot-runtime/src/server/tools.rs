@@ -68,7 +68,7 @@ pub(crate) fn call(
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let name = params::raw_required_string(params.fields.name, "name")?;
+    let name = params::name(params.fields)?;
     let arguments = params::raw_optional_object(params.fields.arguments, "arguments")?;
     let tool = state
         .tool(&name)
@@ -136,7 +136,7 @@ fn answer_resolution(
     dialect: Dialect,
     asker: &Asker<'_>,
 ) -> Result<Vec<u8>, RpcError> {
-    let name = params::raw_required_string(params.fields.name, "name")?;
+    let name = params::name(params.fields)?;
     let Some(arguments) = params::raw_optional_object(params.fields.arguments, "arguments")? else {
         return Err(params::invalid("missing `arguments`")
             .with_data(serde_json::json!({ "path": "arguments" })));
