@@ -189,6 +189,9 @@ pub(crate) struct Resolution {
 pub(crate) struct ToolEntry {
     name: &'static str,
     static_annotations: Annotations,
+    /// `static_annotations` with the defaults applied, as every resolution
+    /// is checked against them: computed once.
+    bound: Annotations,
     static_authorization: Option<Authorization>,
     /// The Tool of `tools/list`, one form per [`Listing`].
     listed: [Box<str>; 4],
@@ -280,6 +283,7 @@ impl ToolEntry {
         Ok(ToolEntry {
             name: tool.name,
             static_annotations: tool.static_annotations,
+            bound: tool.static_annotations.effective(),
             static_authorization: tool.static_authorization,
             listed,
             resolvable,
@@ -353,7 +357,7 @@ impl ToolEntry {
         // less than looking the rendered value up, which only the dialects
         // that show it do.
         annotations
-            .check_within(&self.static_annotations)
+            .check_within(&self.bound)
             .map_err(ResolveFailure::OutsideBound)?;
         Ok(Resolution {
             annotations,
