@@ -52,7 +52,8 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
     let count = names.len();
     let prelude = quote! {
         const __VIEW_NAMES: [&str; #count] = [#(#names),*];
-        let __slots = #p::members(__text, __split, &__VIEW_NAMES)?;
+        let (__slots, __plain) = #p::members_noting_plain(__text, __split, &__VIEW_NAMES)?;
+        let _ = __plain;
     };
     match &tool.shape {
         Shape::Enum(variants) => {
@@ -75,7 +76,7 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
             });
             quote! {
                 #prelude
-                let __name = #p::text(__slots[#slot]?)?;
+                let __name = #p::text_known(__slots[#slot]?, __plain >> #slot & 1 == 1)?;
                 let (__action, __fired, __undecided): (usize, u64, u64) =
                     match #p::core::convert::AsRef::<str>::as_ref(&__name) {
                         #(#arms)*
@@ -98,7 +99,7 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
             let actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>);
             quote! {
                 #prelude
-                let __name = #p::text(__slots[#slot]?)?;
+                let __name = #p::text_known(__slots[#slot]?, __plain >> #slot & 1 == 1)?;
                 let __index = #actions::index(#actions::from_name(
                     #p::core::convert::AsRef::<str>::as_ref(&__name),
                 )?);
@@ -234,7 +235,10 @@ impl View<'_> {
         let kind = kind_of(&field.ty, false);
         let ty = &field.ty;
         match (&kind.base, kind.optional) {
-            (Base::Str, false) => quote!(#p::string_checked(__raw)?),
+            (Base::Str, false) => {
+                let slot = self.slot(&field.name);
+                quote!(#p::string_checked_known(__raw, __plain >> #slot & 1 == 1)?)
+            }
             (Base::Str, true) => quote!(#p::optional_string_checked(__raw)?),
             (Base::Int { min, max }, optional) => {
                 let (min, max) = bounds(*min, *max);
@@ -275,7 +279,10 @@ impl View<'_> {
         }
         let (read, default) = match &kind.base {
             Base::Str => (
-                quote!(#p::text(__raw)?),
+                {
+                    let slot = self.slot(&field.name);
+                    quote!(#p::text_known(__raw, __plain >> #slot & 1 == 1)?)
+                },
                 quote!(#p::Text(#p::std::borrow::Cow::Borrowed(""))),
             ),
             Base::Int { min, max } => {
