@@ -30,9 +30,9 @@ pub use serde;
 pub use serde_json;
 pub use shape::{Shape, shape_checked};
 pub use view::{
-    MAX_SPLIT, Member, SplitArguments, Text, integer, members, members_noting_plain, only,
-    optional_integer, optional_string_checked, optional_text, rewritten, string_checked,
-    string_checked_known, text, text_known, verbatim,
+    MAX_SPLIT, Member, SplitArguments, Text, integer, members, only, optional_integer,
+    optional_string_checked, optional_text, rewritten, string_checked, string_checked_known, text,
+    text_known, verbatim,
 };
 
 /// The argument object, or [`ArgumentError::NotAnObject`].

@@ -52,7 +52,7 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
     let count = names.len();
     let prelude = quote! {
         const __VIEW_NAMES: [&str; #count] = [#(#names),*];
-        let (__slots, __plain) = #p::members_noting_plain(__text, __split, &__VIEW_NAMES)?;
+        let (__slots, __plain) = #p::members(__text, __split, &__VIEW_NAMES)?;
         let _ = __plain;
     };
     match &tool.shape {

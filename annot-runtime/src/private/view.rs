@@ -111,19 +111,12 @@ impl<'a> SplitArguments<'a> {
 /// its names are matched without reading the text again. Otherwise the
 /// request reader's one pass reads the common shape; serde_json reads what
 /// it gives up on (escaped member names, `\u` escapes), and decides.
+///
+/// Beside them, a mask of the slots whose value the request reader found a
+/// string without escapes (bit `i` for slot `i`; only a split object has
+/// any): such a value's text between the quotes is what it says, and
+/// [`text_known`] and [`string_checked_known`] take it as it stands.
 pub fn members<'a, const N: usize>(
-    text: &'a str,
-    split: Option<&SplitArguments<'a>>,
-    names: &[&str; N],
-) -> Option<[Option<Member<'a>>; N]> {
-    members_noting_plain(text, split, names).map(|(slots, _)| slots)
-}
-
-/// [`members`], and a mask of the slots whose value the request reader
-/// found a string without escapes (bit `i` for slot `i`; only a split
-/// object has any): such a value's text between the quotes is what it says,
-/// and [`text_known`] and [`string_checked_known`] take it as it stands.
-pub fn members_noting_plain<'a, const N: usize>(
     text: &'a str,
     split: Option<&SplitArguments<'a>>,
     names: &[&str; N],
@@ -163,8 +156,7 @@ pub fn members_noting_plain<'a, const N: usize>(
     slots.map(|slots| (slots, plain))
 }
 
-/// [`members_noting_plain`] of an object already split: its members
-/// matched by name.
+/// [`members`] of an object already split: its members matched by name.
 fn members_of_split<'a, const N: usize>(
     split: &SplitArguments<'a>,
     names: &[&str; N],
@@ -233,6 +225,13 @@ pub fn only<const N: usize>(slots: &[Option<Member<'_>>; N], allowed: u64) -> bo
 
 /// A string member (an optional field's is read by [`optional_text`]).
 pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
+    text_known(raw, false)
+}
+
+/// [`text`] of a member the request reader found `plain` (a string without
+/// escapes), or not. Inlined into the tool's code: the flag is known there.
+#[inline]
+pub fn text_known(raw: Member<'_>, plain: bool) -> Option<Text<'_>> {
     // `raw` is one JSON value: a string holding no backslash holds no quote
     // either, and its text between the quotes is what it says.
     let inner = raw
@@ -240,23 +239,9 @@ pub fn text(raw: Member<'_>) -> Option<Text<'_>> {
         .strip_prefix('"')
         .and_then(|text| text.strip_suffix('"'));
     match inner {
-        Some(inner) if !has_backslash(inner) => Some(Text(Cow::Borrowed(inner))),
+        Some(inner) if plain || !has_backslash(inner) => Some(Text(Cow::Borrowed(inner))),
         _ => serde_json::from_str(raw.get()).ok(),
     }
-}
-
-/// [`text`] of a member the request reader found `plain` (a string without
-/// escapes), or not. Inlined into the tool's code: the flag is known there.
-#[inline]
-pub fn text_known(raw: Member<'_>, plain: bool) -> Option<Text<'_>> {
-    if plain {
-        let inner = raw
-            .0
-            .strip_prefix('"')
-            .and_then(|text| text.strip_suffix('"'));
-        return inner.map(|inner| Text(Cow::Borrowed(inner)));
-    }
-    text(raw)
 }
 
 /// An optional string member.
@@ -395,12 +380,14 @@ mod tests {
 
     #[test]
     fn members_borrow_and_refuse_what_they_do_not_know() {
-        let slots = members(r#"{"b": [1, 2], "a": "x\"y"}"#, None, &["a", "b", "c"]).unwrap();
+        let slots = members(r#"{"b": [1, 2], "a": "x\"y"}"#, None, &["a", "b", "c"])
+            .unwrap()
+            .0;
         assert_eq!(slots[1].unwrap().get(), "[1, 2]");
         assert!(slots[2].is_none());
         assert_eq!(text(slots[0].unwrap()).unwrap().as_ref(), "x\"y");
         assert!(text(slots[1].unwrap()).is_none());
-        let plain = members(r#"{"a":"plain"}"#, None, &["a"]).unwrap();
+        let plain = members(r#"{"a":"plain"}"#, None, &["a"]).unwrap().0;
         assert!(matches!(
             text(plain[0].unwrap()).unwrap().0,
             Cow::Borrowed("plain")
@@ -417,7 +404,7 @@ mod tests {
             r#"{"a":"x","b":{"\u0063":1}}"#,
             " {\"a\" : \"x\" }\n",
         ] {
-            let slots = members(text, None, &["a", "b"]).unwrap();
+            let slots = members(text, None, &["a", "b"]).unwrap().0;
             assert!(slots[0].is_some(), "{text}");
         }
         for refused in [

@@ -39,13 +39,10 @@ pub(crate) fn envelope<'a>(
     scan.object(|scan, key| match key {
         b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
         b"id" => once(&mut envelope.id, scan.value()?),
-        b"method" if envelope.method.is_none() => {
-            let (method, plain) = scan.value_noting_plain()?;
-            envelope.method = Some(method);
-            envelope.plain_method = plain;
-            Some(())
-        }
-        b"method" => None,
+        b"method" => once_noting_plain(
+            (&mut envelope.method, &mut envelope.plain_method),
+            scan.value_noting_plain()?,
+        ),
         b"result" => once(&mut envelope.result, scan.value()?),
         b"error" => once(&mut envelope.error, scan.value()?),
         b"params" if !params => {
@@ -107,6 +104,17 @@ fn once<'a>(slot: &mut Option<Json<'a>>, value: Json<'a>) -> Option<()> {
             Some(())
         }
     }
+}
+
+/// [`once`] of a value read with its text between the quotes, when it is a
+/// string without escapes, into the slot beside.
+fn once_noting_plain<'a>(
+    (slot, plain_slot): (&mut Option<Json<'a>>, &mut Option<&'a str>),
+    (value, plain): (Json<'a>, Option<&'a str>),
+) -> Option<()> {
+    once(slot, value)?;
+    *plain_slot = plain;
+    Some(())
 }
 
 struct Scan<'a, 'm> {
@@ -288,13 +296,10 @@ impl<'a> Scan<'a, '_> {
             return None;
         };
         self.object(|scan, key| match key {
-            b"name" if fields.name.is_none() => {
-                let (name, plain) = scan.value_noting_plain()?;
-                fields.name = Some(name);
-                fields.plain_name = plain;
-                Some(())
-            }
-            b"name" => None,
+            b"name" => once_noting_plain(
+                (&mut fields.name, &mut fields.plain_name),
+                scan.value_noting_plain()?,
+            ),
             b"arguments" if fields.arguments.is_none() => {
                 // Split in this pass, so that the tool's reader does not read
                 // the object again (where it is not split, the tool does).
