@@ -489,6 +489,17 @@ mod tests {
                 if let Err(violation) = checked {
                     violations += 1;
                     let hint = violation.hint;
+                    // The first hint over the bound, in `Hint::ALL`'s order.
+                    let (r, d) = (resolved.effective(), declared.effective());
+                    let first = Hint::ALL.iter().find(|hint| {
+                        !(hint.only_meaningful_when_writing() && r.read_only == Some(true))
+                            && hint.risk_rank(r.get(**hint)) > hint.risk_rank(d.get(**hint))
+                    });
+                    assert_eq!(Some(&hint), first, "{resolved} within {declared}");
+                    assert_eq!(
+                        (violation.resolved, violation.declared),
+                        (r.get(hint), d.get(hint))
+                    );
                     assert!(
                         hint.risk_rank(resolved.effective().get(hint))
                             > hint.risk_rank(declared.effective().get(hint))
