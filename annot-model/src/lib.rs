@@ -17,6 +17,6 @@ mod annotations;
 mod hint;
 mod precedence;
 
-pub use annotations::{Annotations, BoundViolation};
+pub use annotations::{Annotations, Bound, BoundViolation};
 pub use hint::Hint;
 pub use precedence::{action_base, fill_defaults, join_named, resolve};

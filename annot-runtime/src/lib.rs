@@ -21,7 +21,7 @@ mod wire;
 #[doc(hidden)]
 pub mod private;
 
-pub use annot_model::{Annotations, BoundViolation, Hint};
+pub use annot_model::{Annotations, Bound, BoundViolation, Hint};
 pub use http::{HttpMethod, UnknownMethod};
 pub use rules::{Authorization, Explanation, Rule, Scopes};
 pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};

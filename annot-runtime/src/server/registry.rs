@@ -17,7 +17,7 @@ use crate::private::SplitArguments;
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::rules::{Explanation, RuleTable};
 use crate::{
-    Action, AnnotatedTool, Annotations, ArgumentError, Authorization, BoundViolation, Rule,
+    Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Bound, BoundViolation, Rule,
 };
 
 /// What a handler call came to.
@@ -189,9 +189,9 @@ pub(crate) struct Resolution {
 pub(crate) struct ToolEntry {
     name: &'static str,
     static_annotations: Annotations,
-    /// `static_annotations` with the defaults applied, as every resolution
-    /// is checked against them: computed once.
-    bound: Annotations,
+    /// The bound `static_annotations` set, made once: every resolution is
+    /// checked against it.
+    bound: Bound,
     static_authorization: Option<Authorization>,
     /// The Tool of `tools/list`, one form per [`Listing`].
     listed: [Box<str>; 4],
@@ -283,7 +283,7 @@ impl ToolEntry {
         Ok(ToolEntry {
             name: tool.name,
             static_annotations: tool.static_annotations,
-            bound: tool.static_annotations.effective(),
+            bound: Bound::new(&tool.static_annotations),
             static_authorization: tool.static_authorization,
             listed,
             resolvable,
@@ -356,8 +356,8 @@ impl ToolEntry {
         // Every resolution, pre-rendered or not: comparing ten hints costs
         // less than looking the rendered value up, which only the dialects
         // that show it do.
-        annotations
-            .check_within(&self.bound)
+        self.bound
+            .check(&annotations)
             .map_err(ResolveFailure::OutsideBound)?;
         Ok(Resolution {
             annotations,
