@@ -552,6 +552,25 @@ mod tests {
     }
 
     #[test]
+    fn a_violation_says_which_hint_and_both_values() {
+        let violation = Annotations::new()
+            .destructive(true)
+            .check_within(&Annotations::new().destructive(false))
+            .unwrap_err();
+        assert_eq!(
+            violation.to_string(),
+            "resolved destructiveHint is true but the static declaration allows at most false"
+        );
+        let violation = Annotations::new()
+            .check_within(&Annotations::new().sensitive_data(false))
+            .unwrap_err();
+        assert_eq!(
+            violation.to_string(),
+            "resolved sensitiveDataHint is absent but the static declaration allows at most false"
+        );
+    }
+
+    #[test]
     fn the_bound_check_agrees_with_the_hint_by_hint_reference() {
         let all = all_annotations();
         let mut violations = 0;
