@@ -3,7 +3,8 @@
 //! should stay flat; parsing from a `Value` is measured beside it, since
 //! finding the action by name is where a wide tool could cost more. Then how
 //! typed resolve grows with the number of regex rules on one field (1, 8 and
-//! 64), which should be sub-linear: the patterns of a field form one set.
+//! 64), which should be sub-linear: the patterns of a field form one set;
+//! and what the 64 cost split by the anchoring of their patterns.
 //!
 //! Each iteration goes through the same [`support::MIX`] inputs, every action
 //! mixed in a fixed pseudo-random order.
@@ -76,7 +77,13 @@ const RULE_PATHS: [&str; 4] = [
     "/srv/area0/shared/report.txt",
 ];
 
-fn with_rules<T: AnnotatedTool>(group: &mut BenchmarkGroup<'_, WallTime>) {
+/// Typed resolve of `T` over [`RULE_PATHS`], named `name`; `sensitive` is
+/// what each path resolves `sensitive_data` to (the first rule sets it).
+fn with_rules<T: AnnotatedTool>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    sensitive: [Option<bool>; 4],
+) {
     let per_path: Vec<Value> = RULE_PATHS
         .iter()
         .map(|path| json!({"action": "read", "path": path}))
@@ -85,8 +92,7 @@ fn with_rules<T: AnnotatedTool>(group: &mut BenchmarkGroup<'_, WallTime>) {
         .iter()
         .map(|arguments| T::from_arguments(arguments).expect("valid arguments"))
         .collect();
-    // The first rule sets `sensitive_data`: only the last path resolves to it.
-    let sensitive: Vec<Option<bool>> = per_path
+    let resolved: Vec<Option<bool>> = per_path
         .iter()
         .map(|arguments| {
             T::from_arguments(arguments)
@@ -95,15 +101,10 @@ fn with_rules<T: AnnotatedTool>(group: &mut BenchmarkGroup<'_, WallTime>) {
                 .sensitive_data
         })
         .collect();
-    assert_eq!(
-        sensitive,
-        [None, None, None, Some(true)],
-        "{}",
-        T::RULES.len()
-    );
+    assert_eq!(resolved, sensitive, "{name}");
 
     group.throughput(Throughput::Elements(values.len() as u64));
-    group.bench_function(BenchmarkId::from_parameter(T::RULES.len()), |b| {
+    group.bench_function(BenchmarkId::from_parameter(name), |b| {
         b.iter(|| {
             for value in black_box(values.as_slice()) {
                 black_box(value.resolve());
@@ -113,10 +114,20 @@ fn with_rules<T: AnnotatedTool>(group: &mut BenchmarkGroup<'_, WallTime>) {
 }
 
 fn rules(c: &mut Criterion) {
+    // Only the last path is in `/srv/area0`, which the first rule matches.
+    let last = [None, None, None, Some(true)];
     let mut group = c.benchmark_group("scaling/rules");
-    with_rules::<wide::Rules1>(&mut group);
-    with_rules::<wide::Rules8>(&mut group);
-    with_rules::<wide::Rules64>(&mut group);
+    with_rules::<wide::Rules1>(&mut group, "1", last);
+    with_rules::<wide::Rules8>(&mut group, "8", last);
+    with_rules::<wide::Rules64>(&mut group, "64", last);
+    group.finish();
+
+    // The 64 split by how their patterns are anchored: what a search of each
+    // kind costs on the same paths.
+    let mut group = c.benchmark_group("scaling/rules_by_kind");
+    with_rules::<wide::RulesStartAnchored>(&mut group, "start_anchored_32", last);
+    with_rules::<wide::RulesEndAnchored>(&mut group, "end_anchored_16", [None; 4]);
+    with_rules::<wide::RulesUnanchored>(&mut group, "unanchored_16", [None; 4]);
     group.finish();
 }
 

@@ -5,7 +5,8 @@
 #   bash benches/wide_tool.sh bench > benches/wide/tools.rs
 #       the tools of 4, 16, 64 and 256 actions the benches measure, each with
 #       the hand-written `match` it is compared against, and tools of one
-#       action with 1, 8 and 64 regex rules on one field
+#       action with 1, 8 and 64 regex rules on one field, and with the 64
+#       split by the anchoring of their patterns
 #   bash benches/wide_tool.sh annot NAME N
 #       one `#[mcp_tool]` enum (used by benches/compile_time.sh)
 #   bash benches/wide_tool.sh serde NAME N
@@ -87,13 +88,20 @@ rule_hint() {
     esac
 }
 
-# A tool of one action whose `path` field has $2 regex rules.
+# A tool of one action whose `path` field has $2 regex rules; with $3, only
+# the rules among them of those shapes (`pattern`'s cases, e.g. "0 2").
 rules_enum() {
-    local name=$1 count=$2
-    echo "/// A tool whose \`path\` has $count regex rules."
+    local name=$1 count=$2 shapes=${3:-"0 1 2 3"}
+    local kept=()
+    for ((i = 0; i < count; i++)); do
+        if [[ " $shapes " == *" $((i % 4)) "* ]]; then
+            kept+=("$i")
+        fi
+    done
+    echo "/// A tool whose \`path\` has ${#kept[@]} regex rules."
     echo "#[mcp_tool("
     echo "    open_world = false,"
-    for ((i = 0; i < count; i++)); do
+    for i in "${kept[@]}"; do
         echo "    when(path matches $(pattern "$i")) => ($(rule_hint "$i")),"
     done
     echo ")]"
@@ -142,6 +150,13 @@ RUST
         echo
         rules_enum "Rules$count" "$count"
     done
+    # The 64 rules by the anchoring of their patterns: what each kind costs.
+    echo
+    rules_enum RulesStartAnchored 64 "0 2"
+    echo
+    rules_enum RulesEndAnchored 64 "1"
+    echo
+    rules_enum RulesUnanchored 64 "3"
 }
 
 case "${1:-}" in

@@ -1536,3 +1536,100 @@ pub enum Rules64 {
     #[annotate(read_only)]
     Read { path: String },
 }
+
+/// A tool whose `path` has 32 regex rules.
+#[mcp_tool(
+    open_world = false,
+    when(path matches "^/srv/area0(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-2/") => (slow_execution),
+    when(path matches "^/srv/area4(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-6/") => (slow_execution),
+    when(path matches "^/srv/area8(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-10/") => (slow_execution),
+    when(path matches "^/srv/area12(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-14/") => (slow_execution),
+    when(path matches "^/srv/area16(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-18/") => (slow_execution),
+    when(path matches "^/srv/area20(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-22/") => (slow_execution),
+    when(path matches "^/srv/area24(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-26/") => (slow_execution),
+    when(path matches "^/srv/area28(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-30/") => (slow_execution),
+    when(path matches "^/srv/area32(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-34/") => (slow_execution),
+    when(path matches "^/srv/area36(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-38/") => (slow_execution),
+    when(path matches "^/srv/area40(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-42/") => (slow_execution),
+    when(path matches "^/srv/area44(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-46/") => (slow_execution),
+    when(path matches "^/srv/area48(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-50/") => (slow_execution),
+    when(path matches "^/srv/area52(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-54/") => (slow_execution),
+    when(path matches "^/srv/area56(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-58/") => (slow_execution),
+    when(path matches "^/srv/area60(/|$)") => (sensitive_data),
+    when(path matches "^/home/[^/]+/project-62/") => (slow_execution),
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RulesStartAnchored {
+    /// Read a file.
+    #[annotate(read_only)]
+    Read { path: String },
+}
+
+/// A tool whose `path` has 16 regex rules.
+#[mcp_tool(
+    open_world = false,
+    when(path matches r"\.ext1$") => (privileged_access),
+    when(path matches r"\.ext5$") => (privileged_access),
+    when(path matches r"\.ext9$") => (privileged_access),
+    when(path matches r"\.ext13$") => (privileged_access),
+    when(path matches r"\.ext17$") => (privileged_access),
+    when(path matches r"\.ext21$") => (privileged_access),
+    when(path matches r"\.ext25$") => (privileged_access),
+    when(path matches r"\.ext29$") => (privileged_access),
+    when(path matches r"\.ext33$") => (privileged_access),
+    when(path matches r"\.ext37$") => (privileged_access),
+    when(path matches r"\.ext41$") => (privileged_access),
+    when(path matches r"\.ext45$") => (privileged_access),
+    when(path matches r"\.ext49$") => (privileged_access),
+    when(path matches r"\.ext53$") => (privileged_access),
+    when(path matches r"\.ext57$") => (privileged_access),
+    when(path matches r"\.ext61$") => (privileged_access),
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RulesEndAnchored {
+    /// Read a file.
+    #[annotate(read_only)]
+    Read { path: String },
+}
+
+/// A tool whose `path` has 16 regex rules.
+#[mcp_tool(
+    open_world = false,
+    when(path matches r"(?i)/secrets?/key3\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key7\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key11\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key15\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key19\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key23\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key27\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key31\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key35\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key39\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key43\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key47\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key51\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key55\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key59\b") => (resource_intensive),
+    when(path matches r"(?i)/secrets?/key63\b") => (resource_intensive),
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RulesUnanchored {
+    /// Read a file.
+    #[annotate(read_only)]
+    Read { path: String },
+}
