@@ -183,18 +183,14 @@ impl Annotations {
         if self.is_effective() {
             return self;
         }
-        // Field by field, not a loop over `Hint::CORE`: a resolution whose
-        // rules fired comes here, and a loop cost a branch a hint.
-        const fn or_default(value: Option<bool>, hint: Hint) -> Option<bool> {
-            match value {
-                Some(value) => Some(value),
-                None => hint.default_value(),
+        let mut index = 0;
+        while index < Hint::CORE.len() {
+            let hint = Hint::CORE[index];
+            if self.get(hint).is_none() {
+                self = self.with(hint, hint.default_value());
             }
+            index += 1;
         }
-        self.read_only = or_default(self.read_only, Hint::ReadOnly);
-        self.destructive = or_default(self.destructive, Hint::Destructive);
-        self.idempotent = or_default(self.idempotent, Hint::Idempotent);
-        self.open_world = or_default(self.open_world, Hint::OpenWorld);
         if self.is_read_only() {
             self.destructive = Some(false);
             self.idempotent = Some(true);
