@@ -8,7 +8,7 @@
 //! exactly when `join(a, b)` is `b`. Every law counts the cases it compared, so
 //! a generator that produces nothing fails.
 
-use annot::{Annotations, Hint};
+use annot::{Annotations, Bound, Hint};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -253,8 +253,12 @@ fn effective_applies_the_defaults_and_read_only_normalisation() {
 fn is_within_agrees_with_join_and_the_order_on_every_pair() {
     let domain = small_domain();
     let (mut pairs, mut within) = (0, 0);
-    for a in &domain {
-        for b in &domain {
+    for b in &domain {
+        // A host checking many resolutions makes the declaration a bound once.
+        let bound = Bound::new(b);
+        assert_eq!(*bound.declared(), effective(*b), "{b}");
+        for a in &domain {
+            assert_eq!(bound.check(a), a.check_within(b), "{a} ≤ {b}");
             let joined = a.join(*b);
             assert_eq!(
                 untitled(joined),
