@@ -103,6 +103,17 @@ impl ActionRow {
     }
 }
 
+/// The value of `hint` once the rules of `fired` held: the join of theirs if
+/// any names it (the risky value if any of them sets it, else the safe one),
+/// else `base`.
+#[inline(always)]
+const fn decided(masks: HintMasks, fired: u64, hint: Hint, base: Option<bool>) -> Option<bool> {
+    if fired & masks.named == 0 {
+        return base;
+    }
+    Some((fired & masks.risky != 0) == hint.risky_value())
+}
+
 /// Every constant a tool's resolution reads: generated as one `const`.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleTable {
@@ -235,11 +246,7 @@ impl RuleTable {
         while index < Hint::ALL.len() {
             let hint = Hint::ALL[index];
             let masks = self.hints[index];
-            let decided = if fired & masks.named != 0 {
-                Some((fired & masks.risky != 0) == hint.risky_value())
-            } else {
-                base.get(hint)
-            };
+            let decided = decided(masks, fired, hint, base.get(hint));
             let value = if undecided & masks.named != 0 {
                 let joined = Some((undecided & masks.risky != 0) == hint.risky_value());
                 hint.join(decided, joined)
@@ -257,20 +264,6 @@ impl RuleTable {
     /// loop over the hints (which cost a branch a hint, and mispredicted
     /// ones where the rules that fire vary from call to call).
     pub(super) const fn combine_decided(&self, base: Annotations, fired: u64) -> Annotations {
-        /// A hint some fired rule names takes the value of their join: the
-        /// risky one if any of them sets it, else the safe one.
-        #[inline(always)]
-        const fn decided(
-            masks: HintMasks,
-            fired: u64,
-            hint: Hint,
-            base: Option<bool>,
-        ) -> Option<bool> {
-            if fired & masks.named == 0 {
-                return base;
-            }
-            Some((fired & masks.risky != 0) == hint.risky_value())
-        }
         let masks = &self.hints;
         Annotations {
             title: base.title,
