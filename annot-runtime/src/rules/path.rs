@@ -412,6 +412,29 @@ mod tests {
         assert_eq!(file(&format!("{deep}..")).unwrap().len(), deep.len() - 4);
     }
 
+    /// Where a normal form that is not the value itself lives: on the stack
+    /// up to [`NormalPath::INLINE`] bytes, so resolving such a path does not
+    /// allocate, on the heap past it; and it reads as its text.
+    #[test]
+    fn rebuilt_paths_stay_inline_up_to_the_limit() {
+        let inline = |value: &str| {
+            let normal = normalize_path(value, PathKind::File).unwrap();
+            matches!(normal.0, Repr::Inline { .. })
+        };
+        assert!(inline("/home/../etc/shadow"));
+        // Exactly INLINE bytes once normal (the leading `/` added), and one more.
+        let fits = "a".repeat(NormalPath::INLINE - 1);
+        assert!(inline(&fits));
+        assert!(!inline(&format!("{fits}b")));
+        let spelling = format!("{fits}b/c/..");
+        let spilled = normalize_path(&spelling, PathKind::File).unwrap();
+        assert!(matches!(spilled.0, Repr::Heap(_)));
+        assert_eq!(spilled.len(), NormalPath::INLINE + 1);
+
+        let normal = normalize_path("/a/./b", PathKind::File).unwrap();
+        assert_eq!(format!("{normal:?}"), r#""/a/b""#);
+    }
+
     /// What the short cut hands over, as text.
     fn short_cut(value: &str, kind: PathKind) -> Option<String> {
         with_normal_form(value, kind, |bytes| {
