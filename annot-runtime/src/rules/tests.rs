@@ -316,6 +316,128 @@ fn the_bound_check_sees_every_reachable_value() {
     const { assert!(WITHIN, "every hint at its risky value bounds everything") };
 }
 
+/// The bound check looks past the base: a rule that may fire raises the
+/// bound a hint needs, and a rule certain to fire replaces the base's value
+/// (and its authorization) before the others join it.
+#[test]
+fn the_bound_check_joins_the_rules_over_the_base() {
+    const READ: Annotations = Annotations::new()
+        .read_only(true)
+        .open_world(false)
+        .privileged_access(false)
+        .sensitive_data(false);
+    // Rule 0 (privileged_access, sensitive_data) may fire on a read.
+    const MAY_ROWS: [ActionRow; 1] = [ActionRow::new(
+        "read",
+        READ,
+        None,
+        Annotations::new(),
+        Some(REPO),
+        &[Tri::Maybe, Tri::Never, Tri::Never],
+    )];
+    static MAY: RuleTable = RuleTable::new(RULES, Annotations::new(), Some(REPO), &MAY_ROWS);
+    let raised = READ.privileged_access(true).sensitive_data(true);
+    assert!(table_within(&MAY, raised, Some(REPO)));
+    assert!(!table_within(&MAY, READ, Some(REPO)), "rule 0 ignored");
+    assert!(!table_within(
+        &MAY,
+        raised.sensitive_data(false),
+        Some(REPO)
+    ));
+    assert_eq!(MAY.action_authorization(0), Some(REPO));
+
+    // Rule 1 (destructive = false, no authorization) fires on every call.
+    const CERTAIN_ROWS: [ActionRow; 1] = [ActionRow::new(
+        "clean",
+        DELETE,
+        None,
+        Annotations::new(),
+        Some(REPO),
+        &[Tri::Never, Tri::Always, Tri::Never],
+    )];
+    static CERTAIN: RuleTable =
+        RuleTable::new(RULES, Annotations::new(), Some(REPO), &CERTAIN_ROWS);
+    let lowered = DELETE.destructive(false);
+    assert_eq!(CERTAIN.action_authorization(0), Some(Authorization::NoAuth));
+    assert!(table_within(&CERTAIN, lowered, Some(Authorization::NoAuth)));
+    assert_eq!(
+        Outcome::compiled(&CERTAIN, 0, 0b010, 0).annotations(),
+        lowered.effective()
+    );
+    // Rule 2 (destructive, `delete_repo`) may fire as well: it joins the
+    // certain rule's value, and its scope joins the certain rule's none.
+    const BOTH_ROWS: [ActionRow; 1] = [ActionRow::new(
+        "clean",
+        DELETE,
+        None,
+        Annotations::new(),
+        Some(REPO),
+        &[Tri::Never, Tri::Always, Tri::Maybe],
+    )];
+    static BOTH: RuleTable = RuleTable::new(RULES, Annotations::new(), Some(REPO), &BOTH_ROWS);
+    assert_eq!(BOTH.action_authorization(0), Some(DELETE_REPO));
+    assert!(!table_within(&BOTH, lowered, Some(DELETE_REPO)));
+    assert!(table_within(&BOTH, DELETE, Some(DELETE_REPO)));
+    assert!(!table_within(&BOTH, DELETE, Some(REPO)));
+}
+
+/// The threshold of a full table of outcomes (the README states it): up to
+/// `FULL_TABLE_RULES` rules and `FULL_TABLE_ENTRIES` entries.
+#[test]
+fn full_tables_up_to_four_rules_and_1024_entries() {
+    assert_eq!((FULL_TABLE_RULES, FULL_TABLE_ENTRIES), (4, 1024));
+    assert_eq!(outcome_bits(0, 1), 0);
+    assert_eq!(outcome_bits(1, 1), 1);
+    assert_eq!(outcome_bits(4, 64), 4);
+    assert_eq!(outcome_bits(4, 65), 0);
+    assert_eq!(outcome_bits(3, 128), 3);
+    assert_eq!(outcome_bits(3, 129), 0);
+    assert_eq!(outcome_bits(5, 1), 0);
+}
+
+/// With a full table, an outcome of rules that fired is read from it: a
+/// table whose entries were all replaced answers with the replacement.
+#[test]
+fn a_full_table_is_what_answers() {
+    const ROWS: [ActionRow; 2] = [
+        one_action(DELETE, DELETE_DEFAULTS, "a"),
+        one_action(Annotations::new(), DELETE_DEFAULTS, "b"),
+    ];
+    const MASKS: RuleTable = RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &ROWS);
+    const BITS: u32 = outcome_bits(RULES.len(), ROWS.len());
+    const MARKED: [Annotations; 2 << BITS] = {
+        let mut outcomes = [Annotations::new(); 2 << BITS];
+        let mut entry = 0;
+        while entry < outcomes.len() {
+            // Each entry names itself in the title.
+            outcomes[entry] = Annotations::worst().title(ENTRY_TITLES[entry]);
+            entry += 1;
+        }
+        outcomes
+    };
+    const ENTRY_TITLES: [&str; 16] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+    ];
+    static MARKED_TABLE: RuleTable = MASKS.with_outcomes(BITS, &MARKED);
+    assert_eq!(BITS, 3);
+    for action in 0..2 {
+        for fired in 1..8u64 {
+            let outcome = Outcome::compiled(&MARKED_TABLE, action, fired, 0).annotations();
+            let entry = (action << BITS) | fired as usize;
+            assert_eq!(outcome.title, Some(ENTRY_TITLES[entry]), "{action} {fired}");
+        }
+    }
+    // Nothing fired: the row's own resolution; undecided: the join.
+    let none = Outcome::compiled(&MARKED_TABLE, 0, 0, 0).annotations();
+    assert_eq!(
+        none,
+        Outcome::compiled(&MASKS_STATIC, 0, 0, 0).annotations()
+    );
+    let undecided = Outcome::compiled(&MARKED_TABLE, 0, 0b001, 0b100).annotations();
+    assert_eq!(undecided.title, None);
+    static MASKS_STATIC: RuleTable = MASKS;
+}
+
 #[test]
 fn read_only_implies_the_write_hints() {
     let declared = Annotations::new().read_only(true);
