@@ -260,6 +260,8 @@ mod tests {
             Authorization::NoAuth
         );
         assert_eq!(oauth(0).join(Authorization::NoAuth), oauth(0));
+        // Sets that share a scope: still the union.
+        assert_eq!(oauth(0b011).join(oauth(0b110)), oauth(0b111));
         assert_eq!(
             Authorization::join_optional(None, Some(oauth(1))),
             Some(oauth(1))
@@ -288,5 +290,49 @@ mod tests {
         assert_eq!(here, there);
         assert!(oauth(0b001).is_within(&Authorization::OAuth2(there)));
         assert!(Scopes::new(TABLE, u64::MAX).len() == 3);
+    }
+
+    /// What a host compares a resolved requirement with: a scope more than
+    /// declared, or any scope where none was declared, is outside.
+    #[test]
+    fn within_means_no_scope_more() {
+        let none = Authorization::NoAuth;
+        assert!(none.is_within(&none));
+        assert!(none.is_within(&oauth(0)));
+        assert!(oauth(0).is_within(&oauth(0b001)));
+        assert!(oauth(0b101).is_within(&oauth(0b111)));
+        assert!(!oauth(0b101).is_within(&oauth(0b001)));
+        assert!(!oauth(0b010).is_within(&oauth(0b101)));
+        assert!(!oauth(0).is_within(&none), "OAuth 2 needs credentials");
+        assert!(!oauth(0b001).is_within(&none));
+    }
+
+    #[test]
+    fn sets_by_their_names() {
+        let repo_org = Scopes::new(TABLE, 0b101);
+        assert!(!repo_org.is_empty() && Scopes::new(TABLE, 0).is_empty());
+        assert!(repo_org.contains("repo") && repo_org.contains("read:org"));
+        assert!(!repo_org.contains("delete_repo") && !repo_org.contains("rep"));
+        assert!(Scopes::new(TABLE, 0b001).is_subset(&repo_org));
+        assert!(!Scopes::new(TABLE, 0b011).is_subset(&repo_org));
+        // Equal names, whatever the table; a subset or a superset is not equal.
+        const OTHER: &[&str] = &["read:org", "repo", "delete_repo"];
+        assert_eq!(repo_org, Scopes::new(OTHER, 0b011));
+        assert_ne!(repo_org, Scopes::new(OTHER, 0b001));
+        assert_ne!(repo_org, Scopes::new(OTHER, 0b111));
+        assert_ne!(repo_org, Scopes::new(TABLE, 0b110));
+        let hash = |scopes: Scopes| {
+            use core::hash::{BuildHasher, BuildHasherDefault};
+            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                .hash_one(scopes)
+        };
+        assert_eq!(hash(repo_org), hash(Scopes::new(OTHER, 0b011)));
+        assert_ne!(hash(repo_org), hash(Scopes::new(TABLE, 0b001)));
+        assert_eq!(format!("{repo_org:?}"), r#"{"repo", "read:org"}"#);
+        assert_eq!(
+            oauth(0b110).scopes().collect::<Vec<_>>(),
+            ["delete_repo", "read:org"]
+        );
+        assert_eq!(Authorization::NoAuth.scopes().count(), 0);
     }
 }
