@@ -93,3 +93,61 @@ impl Compiled {
             .fold(0, |bits, pattern| bits | 1 << pattern)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use regex_automata::MatchKind;
+    use regex_automata::dfa::{StartKind, dense};
+
+    use super::*;
+
+    /// The DFA of `patterns` built as `#[mcp_tool]` builds it, serialized in
+    /// this machine's byte order into aligned `'static` bytes.
+    fn serialized(patterns: &[&str]) -> &'static [u8] {
+        let config = dense::Config::new()
+            .match_kind(MatchKind::All)
+            .start_kind(StartKind::Unanchored)
+            .unicode_word_boundary(true);
+        let dfa = dense::Builder::new()
+            .configure(config)
+            .build_many(patterns)
+            .unwrap();
+        let (bytes, pad) = dfa.to_bytes_native_endian();
+        let bytes = &bytes[pad..];
+        let aligned = Box::leak(Box::new(AlignedBytes([0; 1 << 16])));
+        aligned.0[..bytes.len()].copy_from_slice(bytes);
+        &aligned.0[..bytes.len()]
+    }
+
+    /// Bytes read with another number of patterns than they hold are not
+    /// used: pattern `i` of the DFA would answer for rule `i` of another set.
+    #[test]
+    fn bytes_of_another_set_are_not_read() {
+        let two = serialized(&["^/etc", r"\.pem$"]);
+        assert!(Compiled::read(two, 2).is_some());
+        assert!(Compiled::read(two, 1).is_none());
+        assert!(Compiled::read(two, 3).is_none());
+        assert!(Compiled::read(serialized(&[]), 0).is_none());
+        assert!(Compiled::read(&two[4..], 2).is_none(), "cut bytes");
+    }
+
+    /// One pass finds every pattern that matches, stops at the dead state,
+    /// and quits (for the meta regex) at a non-ASCII byte next to `\b`.
+    #[test]
+    fn a_search_reports_every_pattern_that_matches() {
+        let patterns = ["^/etc", r"\.pem$", "key", r"\bid\b"];
+        let dfa = Compiled::read(serialized(&patterns), 4).unwrap();
+        assert_eq!(dfa.all, 0b1111);
+        assert_eq!(dfa.search(b"/etc/key.pem"), Some(0b0111));
+        assert_eq!(dfa.search(b"/etc/key.pem id"), Some(0b1101));
+        assert_eq!(dfa.search(b"id /etc/key.pem"), Some(0b1110));
+        assert_eq!(dfa.search(b"/home/a.pem"), Some(0b0010));
+        assert_eq!(dfa.search(b"monkey"), Some(0b0100));
+        assert_eq!(dfa.search(b""), Some(0));
+        assert_eq!(dfa.search("é id".as_bytes()), None);
+        let anchored = Compiled::read(serialized(&["^/etc", "^/srv"]), 2).unwrap();
+        assert_eq!(anchored.all, 0b11);
+        assert_eq!(anchored.search(b"/srv/x"), Some(0b10));
+        assert_eq!(anchored.search(b"/tmp"), Some(0));
+    }
+}
