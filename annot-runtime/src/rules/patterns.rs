@@ -266,6 +266,11 @@ mod tests {
         assert_eq!(ONE.matches("/etc/passwd"), Matches(1));
         assert!(!ONE.matches("/home").matched(0));
         assert!(!ONE.matches("/etc").matched(1));
+        // Its patterns, not the engine's state, in a log line.
+        assert_eq!(
+            format!("{ONE:?}"),
+            r#"PatternSet { patterns: ["^/etc"], .. }"#
+        );
     }
 
     #[test]
