@@ -273,6 +273,19 @@ mod tests {
         );
     }
 
+    /// The macro accepts a set up to `regex`'s default limit of 10 MiB of
+    /// compiled program: the runtime builds every such set (a smaller limit
+    /// here would panic on the first value a rule tests).
+    #[test]
+    fn sets_up_to_the_macros_size_limit_build() {
+        const BIG: &str = r"\w{40}";
+        let over_a_mebibyte = regex::RegexBuilder::new(BIG).size_limit(1 << 20).build();
+        assert!(over_a_mebibyte.is_err(), "the pattern must exceed 1 MiB");
+        static SET: PatternSet = PatternSet::new(&[BIG, "x"]);
+        assert_eq!(SET.matches(&"é".repeat(40)), Matches(0b01));
+        assert_eq!(SET.matches("x"), Matches(0b10));
+    }
+
     #[test]
     fn sixty_four_patterns_fit() {
         static NAMES: [&str; 64] = {
