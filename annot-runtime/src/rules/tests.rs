@@ -327,14 +327,7 @@ fn the_bound_check_joins_the_rules_over_the_base() {
         .privileged_access(false)
         .sensitive_data(false);
     // Rule 0 (privileged_access, sensitive_data) may fire on a read.
-    const MAY_ROWS: [ActionRow; 1] = [ActionRow::new(
-        "read",
-        READ,
-        None,
-        Annotations::new(),
-        Some(REPO),
-        &[Tri::Maybe, Tri::Never, Tri::Never],
-    )];
+    const MAY_ROWS: [ActionRow; 1] = [fired_as("read", READ, [Tri::Maybe, Tri::Never, Tri::Never])];
     static MAY: RuleTable = RuleTable::new(RULES, Annotations::new(), Some(REPO), &MAY_ROWS);
     let raised = READ.privileged_access(true).sensitive_data(true);
     assert!(table_within(&MAY, raised, Some(REPO)));
@@ -347,13 +340,10 @@ fn the_bound_check_joins_the_rules_over_the_base() {
     assert_eq!(MAY.action_authorization(0), Some(REPO));
 
     // Rule 1 (destructive = false, no authorization) fires on every call.
-    const CERTAIN_ROWS: [ActionRow; 1] = [ActionRow::new(
+    const CERTAIN_ROWS: [ActionRow; 1] = [fired_as(
         "clean",
         DELETE,
-        None,
-        Annotations::new(),
-        Some(REPO),
-        &[Tri::Never, Tri::Always, Tri::Never],
+        [Tri::Never, Tri::Always, Tri::Never],
     )];
     static CERTAIN: RuleTable =
         RuleTable::new(RULES, Annotations::new(), Some(REPO), &CERTAIN_ROWS);
@@ -366,19 +356,22 @@ fn the_bound_check_joins_the_rules_over_the_base() {
     );
     // Rule 2 (destructive, `delete_repo`) may fire as well: it joins the
     // certain rule's value, and its scope joins the certain rule's none.
-    const BOTH_ROWS: [ActionRow; 1] = [ActionRow::new(
+    const BOTH_ROWS: [ActionRow; 1] = [fired_as(
         "clean",
         DELETE,
-        None,
-        Annotations::new(),
-        Some(REPO),
-        &[Tri::Never, Tri::Always, Tri::Maybe],
+        [Tri::Never, Tri::Always, Tri::Maybe],
     )];
     static BOTH: RuleTable = RuleTable::new(RULES, Annotations::new(), Some(REPO), &BOTH_ROWS);
     assert_eq!(BOTH.action_authorization(0), Some(DELETE_REPO));
     assert!(!table_within(&BOTH, lowered, Some(DELETE_REPO)));
     assert!(table_within(&BOTH, DELETE, Some(DELETE_REPO)));
     assert!(!table_within(&BOTH, DELETE, Some(REPO)));
+}
+
+/// A row of an action declaring `declared` (no defaults, `repo`) on which
+/// rule `k` fires as `fires[k]` says.
+const fn fired_as(name: &'static str, declared: Annotations, fires: [Tri; 3]) -> ActionRow {
+    ActionRow::new(name, declared, None, Annotations::new(), Some(REPO), &fires)
 }
 
 /// The threshold of a full table of outcomes (the README states it): up to
