@@ -136,6 +136,53 @@ fn three_valued_logic() {
     assert_eq!(Maybe.not(), Maybe);
     assert_eq!(Tri::action_in("DELETE", &["GET", "DELETE"]), Always);
     assert_eq!(Tri::action_in("DELET", &["GET", "DELETE"]), Never);
+    // Every part certain, or none possible, in more than one part.
+    assert_eq!(Tri::all(&[Always, Always, Always]), Always);
+    assert_eq!(Tri::any(&[Never, Never, Never]), Never);
+    assert_eq!(Tri::any(&[Never, Maybe, Never]), Maybe);
+    // Names of one length compare byte by byte.
+    assert_eq!(Tri::action_in("DELETE", &["GET", "REMOVE"]), Never);
+    assert_eq!(Tri::action_in("REMOVE", &["GET", "REMOVE"]), Always);
+}
+
+/// `apply` records a rule as its predicate came out.
+#[test]
+fn apply_fires_on_always_joins_on_maybe_and_skips_never() {
+    let rule = &RULES[2]; // destructive, `delete_repo`
+    let base = Annotations::new().destructive(false);
+    let mut by_hand = Resolver::new(base, Some(REPO));
+    let mut applied = by_hand;
+    applied.apply(rule, Tri::Never);
+    assert_eq!(applied.annotations(), by_hand.annotations());
+    assert_eq!(applied.authorization(), Some(REPO));
+    applied.apply(rule, Tri::Maybe);
+    by_hand.fire_undecided(rule);
+    assert_eq!(applied.annotations(), by_hand.annotations());
+    assert_eq!(applied.annotations().destructive, Some(true));
+    let mut fired = Resolver::new(base, Some(REPO));
+    fired.apply(rule, Tri::Always);
+    assert_eq!(fired.annotations().destructive, Some(true));
+    assert_eq!(fired.authorization(), Some(DELETE_REPO));
+}
+
+/// What `tools/list` declares: every action's authorization joined, the
+/// first and the last included; none when no action declares any.
+#[test]
+fn static_authorization_joins_every_action() {
+    assert_eq!(static_authorization(&[]), None);
+    assert_eq!(static_authorization(&[None, None]), None);
+    assert_eq!(
+        static_authorization(&[Some(REPO), None, Some(DELETE_REPO)]),
+        Some(Authorization::OAuth2(Scopes::new(TABLE, 0b11)))
+    );
+    assert_eq!(
+        static_authorization(&[Some(Authorization::NoAuth), Some(DELETE_REPO)]),
+        Some(DELETE_REPO)
+    );
+    assert_eq!(
+        static_authorization(&[None, Some(Authorization::NoAuth)]),
+        Some(Authorization::NoAuth)
+    );
 }
 
 /// A table of one action declaring `declared` under `defaults`, every rule
