@@ -111,7 +111,28 @@ const fn decided(masks: HintMasks, fired: u64, hint: Hint, base: Option<bool>) -
     if fired & masks.named == 0 {
         return base;
     }
-    Some((fired & masks.risky != 0) == hint.risky_value())
+    Some(rules_value(masks, fired, hint))
+}
+
+/// `value` joined with the value of the rules of `rules` if any names
+/// `hint` (rules that may fire, or are undecided, can only add risk).
+const fn joined_with_rules(
+    masks: HintMasks,
+    rules: u64,
+    hint: Hint,
+    value: Option<bool>,
+) -> Option<bool> {
+    if rules & masks.named == 0 {
+        return value;
+    }
+    hint.join(value, Some(rules_value(masks, rules, hint)))
+}
+
+/// What the rules of `rules` that name `hint` give it together: its risky
+/// value if any of them sets that, else its safe one.
+#[inline(always)]
+const fn rules_value(masks: HintMasks, rules: u64, hint: Hint) -> bool {
+    (rules & masks.risky != 0) == hint.risky_value()
 }
 
 /// Every constant a tool's resolution reads: generated as one `const`.
@@ -247,12 +268,7 @@ impl RuleTable {
             let hint = Hint::ALL[index];
             let masks = self.hints[index];
             let decided = decided(masks, fired, hint, base.get(hint));
-            let value = if undecided & masks.named != 0 {
-                let joined = Some((undecided & masks.risky != 0) == hint.risky_value());
-                hint.join(decided, joined)
-            } else {
-                decided
-            };
+            let value = joined_with_rules(masks, undecided, hint, decided);
             resolved = resolved.with(hint, value);
             index += 1;
         }
@@ -461,15 +477,12 @@ pub const fn table_within(
         while index < Hint::ALL.len() {
             let hint = Hint::ALL[index];
             let masks = table.hints[index];
-            let mut value = if row.certain & masks.named != 0 {
+            let value = if row.certain & masks.named != 0 {
                 Some(!hint.risky_value())
             } else {
                 row.base.get(hint)
             };
-            if row.applicable & masks.named != 0 {
-                let joined = Some((row.applicable & masks.risky != 0) == hint.risky_value());
-                value = hint.join(value, joined);
-            }
+            let value = joined_with_rules(masks, row.applicable, hint, value);
             worst = worst.with(hint, value);
             index += 1;
         }
