@@ -185,10 +185,21 @@ fn static_authorization_joins_every_action() {
     );
 }
 
+/// A row of an action declaring `declared` under `defaults` (`repo` by
+/// default) on which rule `k` fires as `fires[k]` says.
+const fn fired_as(
+    name: &'static str,
+    declared: Annotations,
+    defaults: Annotations,
+    fires: [Tri; 3],
+) -> ActionRow {
+    ActionRow::new(name, declared, None, defaults, Some(REPO), &fires)
+}
+
 /// A table of one action declaring `declared` under `defaults`, every rule
 /// applicable.
 const fn one_action(declared: Annotations, defaults: Annotations, name: &'static str) -> ActionRow {
-    ActionRow::new(name, declared, None, defaults, Some(REPO), &[Tri::Maybe; 3])
+    fired_as(name, declared, defaults, [Tri::Maybe; 3])
 }
 
 const DELETE_DEFAULTS: Annotations = Annotations::new().open_world(false).destructive(false);
@@ -374,7 +385,12 @@ fn the_bound_check_joins_the_rules_over_the_base() {
         .privileged_access(false)
         .sensitive_data(false);
     // Rule 0 (privileged_access, sensitive_data) may fire on a read.
-    const MAY_ROWS: [ActionRow; 1] = [fired_as("read", READ, [Tri::Maybe, Tri::Never, Tri::Never])];
+    const MAY_ROWS: [ActionRow; 1] = [fired_as(
+        "read",
+        READ,
+        Annotations::new(),
+        [Tri::Maybe, Tri::Never, Tri::Never],
+    )];
     static MAY: RuleTable = RuleTable::new(RULES, Annotations::new(), Some(REPO), &MAY_ROWS);
     let raised = READ.privileged_access(true).sensitive_data(true);
     assert!(table_within(&MAY, raised, Some(REPO)));
@@ -390,6 +406,7 @@ fn the_bound_check_joins_the_rules_over_the_base() {
     const CERTAIN_ROWS: [ActionRow; 1] = [fired_as(
         "clean",
         DELETE,
+        Annotations::new(),
         [Tri::Never, Tri::Always, Tri::Never],
     )];
     static CERTAIN: RuleTable =
@@ -406,6 +423,7 @@ fn the_bound_check_joins_the_rules_over_the_base() {
     const BOTH_ROWS: [ActionRow; 1] = [fired_as(
         "clean",
         DELETE,
+        Annotations::new(),
         [Tri::Never, Tri::Always, Tri::Maybe],
     )];
     static BOTH: RuleTable = RuleTable::new(RULES, Annotations::new(), Some(REPO), &BOTH_ROWS);
@@ -413,12 +431,6 @@ fn the_bound_check_joins_the_rules_over_the_base() {
     assert!(!table_within(&BOTH, lowered, Some(DELETE_REPO)));
     assert!(table_within(&BOTH, DELETE, Some(DELETE_REPO)));
     assert!(!table_within(&BOTH, DELETE, Some(REPO)));
-}
-
-/// A row of an action declaring `declared` (no defaults, `repo`) on which
-/// rule `k` fires as `fires[k]` says.
-const fn fired_as(name: &'static str, declared: Annotations, fires: [Tri; 3]) -> ActionRow {
-    ActionRow::new(name, declared, None, Annotations::new(), Some(REPO), &fires)
 }
 
 /// The threshold of a full table of outcomes (the README states it): up to
