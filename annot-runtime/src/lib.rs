@@ -16,6 +16,7 @@ pub mod rmcp;
 pub mod rules;
 pub mod server;
 mod tool;
+pub mod trust;
 mod wire;
 
 #[doc(hidden)]

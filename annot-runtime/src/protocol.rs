@@ -8,6 +8,9 @@ use crate::{Annotations, Tool, ToolAnnotations};
 
 /// The extension key of the tool-resolution extension (dialect C).
 pub const TOOL_RESOLUTION_EXTENSION: &str = "io.modelcontextprotocol/tool-resolution";
+/// The extension key of the trust-annotations extension: `sensitive` and
+/// `untrusted` claims on results (see [`crate::trust`]).
+pub const TRUST_ANNOTATIONS_EXTENSION: &str = "io.modelcontextprotocol/trust-annotations";
 /// The `params._meta` key carrying per-request client capabilities (dialect C).
 pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The `_meta` key under which this project reports its own extras (explanations).
