@@ -11,6 +11,12 @@ pub const TOOL_RESOLUTION_EXTENSION: &str = "io.modelcontextprotocol/tool-resolu
 /// The extension key of the trust-annotations extension: `sensitive` and
 /// `untrusted` claims on results (see [`crate::trust`]).
 pub const TRUST_ANNOTATIONS_EXTENSION: &str = "io.modelcontextprotocol/trust-annotations";
+/// The extension key of the display-templates extension: the tool-level call
+/// preview `_meta[..].template` and the result-side `_meta[..].text`.
+pub const DISPLAY_TEMPLATES_EXTENSION: &str = "io.modelcontextprotocol/display-templates";
+/// The key of a call preview on one `oneOf`/`anyOf` branch of an `inputSchema`
+/// (singular, beside the branch's other keywords).
+pub const DISPLAY_TEMPLATE_BRANCH_KEY: &str = "io.modelcontextprotocol/display-template";
 /// The `params._meta` key carrying per-request client capabilities (dialect C).
 pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The `_meta` key under which this project reports its own extras (explanations).

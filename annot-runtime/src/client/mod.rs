@@ -68,6 +68,8 @@
 //! ```
 
 mod call;
+#[cfg(feature = "display-templates")]
+pub mod display;
 mod envelope;
 mod failure;
 mod jsonrpc;
