@@ -5,23 +5,30 @@
 //! ```sh
 //! cargo run --example rmcp_server -- --stdio
 //! cargo run --example rmcp_server -- --http 127.0.0.1:8080
+//! cargo run --example rmcp_server -- --http 127.0.0.1:8081 --tag b1
 //! ```
 //!
 //! Files live under a sandbox directory (`--root DIR`, by default a fresh
 //! directory in the system's temporary directory); a path that would leave it is
 //! refused. Logs go to stderr; over HTTP the first line on stdout is the
 //! endpoint's URL.
+//!
+//! Several processes can serve one endpoint behind a load balancer
+//! (docs/scaling.md): MCP 2026-07-28 requests go to any of them, and with
+//! `--tag NAME` every legacy session id this process hands out starts with
+//! `NAME.`, so the balancer can send the session's later requests back here.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LiftHttp, lifted};
+use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LiftHttp, TaggedSessionManager, lifted};
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -121,13 +128,16 @@ enum Mode {
 struct Options {
     mode: Mode,
     root: PathBuf,
+    /// The prefix of legacy session ids (`--tag`), for a load balancer.
+    tag: Option<String>,
 }
 
-const USAGE: &str = "usage: rmcp_server (--stdio | --http ADDR:PORT) [--root DIR]";
+const USAGE: &str = "usage: rmcp_server (--stdio | --http ADDR:PORT [--tag NAME]) [--root DIR]";
 
 fn options() -> Result<Options, String> {
     let mut mode = None;
     let mut root = None;
+    let mut tag = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -141,6 +151,7 @@ fn options() -> Result<Options, String> {
                     .map_err(|e| format!("--http {address}: {e}"))?;
                 mode = Some(Mode::Http(address));
             }
+            "--tag" => tag = Some(args.next().ok_or("--tag needs a name such as b1")?),
             "--root" => {
                 root = Some(PathBuf::from(
                     args.next().ok_or("--root needs a directory")?,
@@ -153,10 +164,11 @@ fn options() -> Result<Options, String> {
         Some(root) => root,
         None => std::env::temp_dir().join(format!("annot-rmcp-{}", std::process::id())),
     };
-    Ok(Options {
-        mode: mode.ok_or("choose a transport")?,
-        root,
-    })
+    let mode = mode.ok_or("choose a transport")?;
+    if tag.is_some() && matches!(mode, Mode::Stdio) {
+        return Err("--tag names HTTP sessions; stdio has none".into());
+    }
+    Ok(Options { mode, root, tag })
 }
 
 #[tokio::main]
@@ -174,18 +186,50 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let running = server.serve(lifted(rmcp::transport::stdio())).await?;
             running.waiting().await?;
         }
-        Mode::Http(address) => serve_http(server, address).await?,
+        Mode::Http(address) => serve_http(server, address, options.tag).await?,
     }
     Ok(())
 }
 
-/// rmcp's Streamable HTTP service behind hyper, wrapped in [`LiftHttp`].
-async fn serve_http(server: Annotated<Files>, address: SocketAddr) -> std::io::Result<()> {
-    let service = LiftHttp::new(StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    ));
+/// rmcp's Streamable HTTP service behind hyper, wrapped in [`LiftHttp`]; with a
+/// tag, its legacy sessions get ids that name this process.
+async fn serve_http(
+    server: Annotated<Files>,
+    address: SocketAddr,
+    tag: Option<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let factory = move || Ok(server.clone());
+    let config = StreamableHttpServerConfig::default();
+    match tag {
+        Some(tag) => {
+            let sessions = Arc::new(TaggedSessionManager::new(tag)?);
+            accept(
+                StreamableHttpService::new(factory, sessions, config),
+                address,
+            )
+            .await?
+        }
+        None => {
+            let sessions = Arc::new(LocalSessionManager::default());
+            accept(
+                StreamableHttpService::new(factory, sessions, config),
+                address,
+            )
+            .await?
+        }
+    }
+    Ok(())
+}
+
+/// Serves `service`, lifted, on `address` until Ctrl-C.
+async fn accept<M>(
+    service: StreamableHttpService<Annotated<Files>, M>,
+    address: SocketAddr,
+) -> std::io::Result<()>
+where
+    M: SessionManager,
+{
+    let service = LiftHttp::new(service);
     let listener = tokio::net::TcpListener::bind(address).await?;
     let mut stdout = std::io::stdout();
     writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;

@@ -10,7 +10,8 @@ use ::rmcp::model::*;
 use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::tools::AnnotatedTools;
+use super::tools::{AnnotatedTools, rpc_to_rmcp};
+use crate::server::shared::unknown_tool;
 
 /// Your rmcp [`ServerHandler`] with annotated tools added.
 ///
@@ -21,7 +22,12 @@ use super::tools::AnnotatedTools;
 ///   takes the extension up.
 /// - `tools/call` of an annotated tool parses and validates the arguments and
 ///   calls your [`HandleTool`](super::HandleTool) implementation with the typed
-///   value; other calls go to your `call_tool`.
+///   value; other calls go to your `call_tool`. When that answers `-32601`
+///   (rmcp's default for a handler without tools), the caller gets `-32602`
+///   "unknown tool", as from the built-in server.
+/// - Prompts, resources, completion and logging requests go to your handler
+///   only when your `get_info` declares that capability; otherwise they get
+///   `-32601`, where rmcp's defaults would answer an empty list.
 /// - `tools/resolve` and `tools/annotations` are answered for the annotated
 ///   tools; other custom requests go to your `on_custom_request`.
 /// - `initialize`, `server/discover` and [`get_info`](ServerHandler::get_info)
@@ -83,6 +89,24 @@ macro_rules! forward {
             $($arg: $ty),*
         ) -> impl Future<Output = $out> + MaybeSendFuture + '_ {
             self.handler.$method($($arg),*)
+        }
+    )*};
+}
+
+/// Forwards trait methods of a capability to the wrapped handler when its
+/// [`get_info`](ServerHandler::get_info) declares the capability, and answers
+/// `-32601` otherwise. rmcp's defaults answer `prompts/list`, `resources/list`
+/// and `completion/complete` with empty results whatever the server declares;
+/// the specification (and the built-in server) treat a method of an undeclared
+/// capability as one the server does not have.
+macro_rules! gated {
+    ($($capability:ident, $method_name:ty:
+       $method:ident($($arg:ident: $ty:ty),*) -> Result<$ok:ty, ErrorData>;)*) => {$(
+        async fn $method(&self, $($arg: $ty),*) -> Result<$ok, ErrorData> {
+            if self.handler.get_info().capabilities.$capability.is_none() {
+                return Err(ErrorData::method_not_found::<$method_name>());
+            }
+            self.handler.$method($($arg),*).await
         }
     )*};
 }
@@ -164,7 +188,17 @@ impl<H: ServerHandler> ServerHandler for Annotated<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if self.tools.get(&request.name).is_none() {
-            return self.handler.call_tool(request, context).await;
+            let name = request.name.clone();
+            return match self.handler.call_tool(request, context).await {
+                // rmcp's default `call_tool`, kept by a handler with no tools of
+                // its own, answers `-32601 tools/call` for every name. The
+                // method exists (the annotated tools answer it): what is wrong
+                // is the name, `-32602` as the built-in server says.
+                Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => {
+                    Err(rpc_to_rmcp(unknown_tool(&name)))
+                }
+                other => other,
+            };
         }
         let result = self.tools.call(&self.handler, request, context).await?;
         Ok(CallToolResponse::from(result))
@@ -190,27 +224,7 @@ impl<H: ServerHandler> ServerHandler for Annotated<H> {
 
     forward! {
         ping(context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
-        complete(request: CompleteRequestParams, context: RequestContext<RoleServer>)
-            -> Result<CompleteResult, ErrorData>;
-        set_level(request: SetLevelRequestParams, context: RequestContext<RoleServer>)
-            -> Result<(), ErrorData>;
-        get_prompt(request: GetPromptRequestParams, context: RequestContext<RoleServer>)
-            -> Result<GetPromptResponse, ErrorData>;
-        list_prompts(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
-            -> Result<ListPromptsResult, ErrorData>;
-        list_resources(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
-            -> Result<ListResourcesResult, ErrorData>;
-        list_resource_templates(
-            request: Option<PaginatedRequestParams>,
-            context: RequestContext<RoleServer>
-        ) -> Result<ListResourceTemplatesResult, ErrorData>;
-        read_resource(request: ReadResourceRequestParams, context: RequestContext<RoleServer>)
-            -> Result<ReadResourceResponse, ErrorData>;
         listen(context: SubscriptionContext) -> Result<(), ErrorData>;
-        subscribe(request: SubscribeRequestParams, context: RequestContext<RoleServer>)
-            -> Result<(), ErrorData>;
-        unsubscribe(request: UnsubscribeRequestParams, context: RequestContext<RoleServer>)
-            -> Result<(), ErrorData>;
         on_cancelled(notification: CancelledNotificationParam, context: NotificationContext<RoleServer>)
             -> ();
         on_progress(notification: ProgressNotificationParam, context: NotificationContext<RoleServer>)
@@ -233,5 +247,37 @@ impl<H: ServerHandler> ServerHandler for Annotated<H> {
             request: ReadResourceDirectoryRequestParams,
             context: RequestContext<RoleServer>
         ) -> Result<ReadResourceDirectoryResult, ErrorData>;
+    }
+
+    gated! {
+        completions, CompleteRequestMethod:
+        complete(request: CompleteRequestParams, context: RequestContext<RoleServer>)
+            -> Result<CompleteResult, ErrorData>;
+        logging, SetLevelRequestMethod:
+        set_level(request: SetLevelRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        prompts, GetPromptRequestMethod:
+        get_prompt(request: GetPromptRequestParams, context: RequestContext<RoleServer>)
+            -> Result<GetPromptResponse, ErrorData>;
+        prompts, ListPromptsRequestMethod:
+        list_prompts(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListPromptsResult, ErrorData>;
+        resources, ListResourcesRequestMethod:
+        list_resources(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListResourcesResult, ErrorData>;
+        resources, ListResourceTemplatesRequestMethod:
+        list_resource_templates(
+            request: Option<PaginatedRequestParams>,
+            context: RequestContext<RoleServer>
+        ) -> Result<ListResourceTemplatesResult, ErrorData>;
+        resources, ReadResourceRequestMethod:
+        read_resource(request: ReadResourceRequestParams, context: RequestContext<RoleServer>)
+            -> Result<ReadResourceResponse, ErrorData>;
+        resources, SubscribeRequestMethod:
+        subscribe(request: SubscribeRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        resources, UnsubscribeRequestMethod:
+        unsubscribe(request: UnsubscribeRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
     }
 }

@@ -78,6 +78,8 @@ mod handler;
 #[cfg(feature = "rmcp-http")]
 mod http;
 mod lift;
+#[cfg(feature = "rmcp-http")]
+mod session;
 mod tools;
 mod transport;
 
@@ -86,6 +88,10 @@ pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]
 pub use http::{LiftBody, LiftHttp};
 pub use lift::{lift_result, lift_server_message};
+#[cfg(feature = "rmcp-http")]
+pub use session::{
+    InvalidSessionTag, MAX_SESSION_TAG_LEN, SESSION_TAG_SEPARATOR, TaggedSessionManager,
+};
 pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool};
 pub use transport::{Lifted, lifted};
 
