@@ -16,13 +16,13 @@ mod schema;
 mod shape;
 mod view;
 
+pub use crate::require_sql_feature;
+pub use crate::rules::sql::{SqlClass, SqlDialect, sql_class, sql_tri};
 pub use crate::rules::{
     ActionRow, AlignedBytes, Authorization, Matches, Outcome, PathKind, PatternSet, Rule,
     RuleTable, Scopes, Tri, action_base, bound_annotations, bound_authorization, contains,
     fill_defaults, full_outcomes, outcome_bits, pattern_tri, static_authorization, table_within,
 };
-pub use crate::require_sql_feature;
-pub use crate::rules::sql::{SqlClass, SqlDialect, sql_class, sql_tri};
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };

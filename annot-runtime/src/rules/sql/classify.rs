@@ -37,19 +37,18 @@ pub fn classify(text: &str, dialect: SqlDialect) -> SqlClass {
         return SqlClass::Riskiest;
     }
     match dialect {
-        SqlDialect::Generic => [
-            SqlDialect::Postgres,
-            SqlDialect::MySql,
-            SqlDialect::Sqlite,
-        ]
-        .iter()
-        .fold(classify_in(text, &GenericDialect {}, SqlDialect::Generic), |class, &one| {
-            if class == SqlClass::Riskiest {
-                class
-            } else {
-                class.join(classify(text, one))
-            }
-        }),
+        SqlDialect::Generic => [SqlDialect::Postgres, SqlDialect::MySql, SqlDialect::Sqlite]
+            .iter()
+            .fold(
+                classify_in(text, &GenericDialect {}, SqlDialect::Generic),
+                |class, &one| {
+                    if class == SqlClass::Riskiest {
+                        class
+                    } else {
+                        class.join(classify(text, one))
+                    }
+                },
+            ),
         SqlDialect::Postgres => classify_in(text, &PostgreSqlDialect {}, dialect),
         SqlDialect::MySql => classify_in(text, &MySqlDialect {}, dialect),
         SqlDialect::Sqlite => classify_in(text, &SQLiteDialect {}, dialect),
