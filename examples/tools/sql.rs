@@ -9,41 +9,37 @@
 //! | `UPDATE`, `DELETE`, upserts, `REPLACE`, `INSERT OR REPLACE` | false | true | false |
 //! | anything else: DDL, `ATTACH`, `PRAGMA`, `VACUUM`, an unknown function, text that does not parse | false | true | true |
 //!
-//! Every write is `reversibleHint: false`. `Explain` resolves like `Run`: the
-//! resolution judges the text, whatever the handler does with it; the SQLite
-//! guard of `examples/sql.rs` holds the handler to that resolution.
+//! Every write is `reversibleHint: false`. `Explain` only plans its
+//! statement (`EXPLAIN QUERY PLAN`): it is read-only whatever the text, and
+//! the SQLite guard of `examples/sql.rs` holds its handler to that (a second
+//! statement after a `;`, which SQLite would run unexplained, is refused).
 
 use annot::mcp_tool;
 
 /// Run SQL against the application database.
-#[mcp_tool(
-    name = "sql",
-    title = "SQL",
-    open_world = false,
-    sensitive_data,
-    when(statement is sql(sqlite, read)) => (read_only, privileged_access = false),
-    when(statement is sql(sqlite, insert))
-        => (read_only = false, destructive = false, privileged_access = false),
-    when(statement is sql(sqlite, destructive))
-        => (read_only = false, destructive, privileged_access = false),
-)]
+#[mcp_tool(name = "sql", title = "SQL", open_world = false, sensitive_data)]
 #[serde(rename_all = "snake_case")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sql {
     /// Run one statement, or several separated by `;`.
-    #[annotate(destructive, reversible = false, privileged_access, title = "Run SQL")]
+    #[annotate(
+        destructive,
+        reversible = false,
+        privileged_access,
+        title = "Run SQL",
+        when(statement is sql(sqlite, read)) => (read_only, privileged_access = false),
+        when(statement is sql(sqlite, insert))
+            => (destructive = false, privileged_access = false),
+        when(statement is sql(sqlite, destructive))
+            => (destructive, privileged_access = false),
+    )]
     Run {
         /// The SQL text.
         statement: String,
     },
     /// Show the query plan of a statement (`EXPLAIN QUERY PLAN`) without
     /// running it.
-    #[annotate(
-        destructive,
-        reversible = false,
-        privileged_access,
-        title = "Explain SQL"
-    )]
+    #[annotate(read_only, title = "Explain SQL")]
     Explain {
         /// The SQL text.
         statement: String,
