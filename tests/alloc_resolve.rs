@@ -2,7 +2,10 @@
 //! example tool is resolved (and evaluated: annotations and authorization
 //! read from one outcome) under a global allocator that counts the heap
 //! operations of the current thread, fields tested against several regex
-//! patterns included.
+//! patterns included. The `sql` example is the exception: its `is sql(...)`
+//! rules parse the statement into a syntax tree, on the heap; the keyword
+//! rules it had before stand in for it as the tool of several patterns on
+//! one field.
 //!
 //! The count is per thread, so whatever the test harness does on its own
 //! threads meanwhile cannot make a test pass or fail.
@@ -11,25 +14,25 @@
 mod github_api;
 #[path = "../examples/tools/http_api.rs"]
 mod http_api;
+#[path = "../benches/support/keyword_sql.rs"]
+mod keyword_sql;
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
 #[allow(dead_code)] // Only some of the resolvers are used here.
 #[path = "../fuzz/src/reference.rs"]
 mod reference;
-#[path = "../examples/tools/sql.rs"]
-mod sql;
 
 mod alloc_support;
 
 use alloc_support::heap_operations_during;
 use std::hint::black_box;
 
-use annot::AnnotatedTool;
+use annot::{AnnotatedTool, mcp_tool};
 use github_api::GithubApi;
 use http_api::HttpApi;
+use keyword_sql::KeywordSql;
 use manage_files::ManageFiles;
 use serde_json::{Value, json};
-use sql::Sql;
 
 /// Parses `arguments` (which must name every action of `T`, so that a new
 /// action cannot be missed), resolves each once to warm up what rules compile
@@ -135,15 +138,25 @@ fn a_rule_of_one_pattern_resolves_without_allocating() {
     assert_resolve_allocates_nothing::<ManageFiles>(&arguments);
 }
 
+/// An action without rules next to one with a rule.
+#[mcp_tool(open_world = false)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum Notes {
+    #[annotate(read_only)]
+    List { folder: String },
+    #[annotate(destructive, when(folder matches "^tmp/") => (destructive = false))]
+    Clear { folder: String },
+}
+
 #[test]
 fn actions_without_rules_resolve_without_allocating() {
-    // `explain` has no rule; `run` has five on one field (see below).
-    let explain = Sql::from_arguments(&json!({"action": "explain", "statement": "SELECT 1"}))
+    let list = Notes::from_arguments(&json!({"action": "list", "folder": "tmp/a"}))
         .expect("valid arguments");
-    black_box(explain.resolve());
+    black_box(list.resolve());
     let operations = heap_operations_during(|| {
         for _ in 0..100 {
-            black_box(black_box(&explain).resolve());
+            black_box(black_box(&list).resolve());
         }
     });
     assert_eq!(operations, 0);
@@ -164,9 +177,8 @@ fn rules_of_several_patterns_resolve_without_allocating() {
     ]
     .iter()
     .map(|statement| json!({"action": "run", "statement": statement}))
-    .chain([json!({"action": "explain", "statement": "SELECT 1"})])
     .collect();
-    assert_resolve_allocates_nothing::<Sql>(&arguments);
+    assert_resolve_allocates_nothing::<KeywordSql>(&arguments);
 }
 
 /// Path templates on one field, tests of the action and of a boolean, and
@@ -222,10 +234,9 @@ fn the_borrowing_path_allocates_nothing() {
         r#"{"action":"replace","path":"/root/x","content":"new"}"#,
         r#"{"action":"delete","path":"/home/../etc/x"}"#,
     ]);
-    check::<Sql>(&[
+    check::<KeywordSql>(&[
         r#"{"action":"run","statement":"SELECT 1"}"#,
         r#"{"action":"run","statement":"DROP TABLE t; INSERT INTO t VALUES (1)"}"#,
-        r#"{"action":"explain","statement":"SELECT 1"}"#,
     ]);
     check::<HttpApi>(&[
         r#"{"method":"GET","path":"/v1/orders/42"}"#,

@@ -196,77 +196,127 @@ fn github_schema_and_parser_agree() {
     );
 }
 
-fn run(statement: &str) -> Annotations {
-    Sql::from_arguments(&json!({"action": "run", "statement": statement}))
-        .unwrap()
-        .resolve()
-}
-
 /// `(readOnlyHint, destructiveHint, idempotentHint)` of one statement.
 type CoreHints = (bool, bool, bool);
 
+/// The class of each statement is the parser's (see tests/rules_sql_redteam.rs
+/// for the classifier itself); here, the hints each class resolves to.
 #[test]
 fn sql_statements_value_by_value() {
     let read = (true, false, true);
     let additive = (false, false, false);
     let destructive = (false, true, false);
-    let table: &[(&str, CoreHints, Option<bool>)] = &[
-        ("SELECT * FROM users", read, None),
-        ("select 1", read, None),
-        ("  \n\tSeLeCt name FROM t", read, None),
-        ("-- who is there?\nSELECT * FROM users", read, None),
+    // (statement, core hints, reversibleHint, privilegedAccessHint)
+    let table: &[(&str, CoreHints, Option<bool>, bool)] = &[
+        ("SELECT * FROM users", read, None, false),
+        ("select 1", read, None, false),
+        ("  \n\tSeLeCt name FROM t", read, None, false),
+        ("-- who is there?\nSELECT * FROM users", read, None, false),
         (
             "/* report\n for today */ SELECT count(*) FROM orders",
             read,
             None,
+            false,
         ),
-        ("SHOW TABLES", read, None),
-        ("SELECT * INTO archive FROM orders", additive, None),
-        ("INSERT INTO users (name) VALUES ('ann')", additive, None),
-        ("insert into t select * from u", additive, None),
-        ("UPDATE users SET name = 'bob'", destructive, None),
-        ("DELETE FROM users WHERE id = 1", destructive, None),
-        ("merge into t using u on t.id = u.id", destructive, None),
-        ("ALTER TABLE users ADD COLUMN age int", destructive, None),
-        ("DROP TABLE users", destructive, Some(false)),
-        ("truncate orders", destructive, Some(false)),
-        ("/* DROP */ SELECT 1", read, None),
-        ("SELECT 'x' -- DROP TABLE users", read, None),
-        ("SELECT dropped FROM t", read, None),
-        ("SELECT 1; DROP TABLE users", destructive, Some(false)),
+        ("/* DROP */ SELECT 1", read, None, false),
+        ("SELECT 'x' -- DROP TABLE users", read, None, false),
+        ("SELECT dropped FROM t", read, None, false),
+        ("SELECT upper(name) FROM t; SELECT 2", read, None, false),
+        (
+            "INSERT INTO users (name) VALUES ('ann')",
+            additive,
+            Some(false),
+            false,
+        ),
+        (
+            "insert into t select * from u",
+            additive,
+            Some(false),
+            false,
+        ),
+        (
+            "UPDATE users SET name = 'bob'",
+            destructive,
+            Some(false),
+            false,
+        ),
+        (
+            "DELETE FROM users WHERE id = 1",
+            destructive,
+            Some(false),
+            false,
+        ),
+        (
+            "INSERT OR REPLACE INTO t VALUES (1)",
+            destructive,
+            Some(false),
+            false,
+        ),
         (
             "INSERT INTO log VALUES (1);\n -- then\n DELETE FROM log",
             destructive,
-            None,
+            Some(false),
+            false,
         ),
-        ("CREATE TABLE t (id int)", destructive, None),
+        // The riskiest class: the action's own hints.
         (
-            "WITH gone AS (DELETE FROM t RETURNING *) SELECT * FROM gone",
+            "SELECT * INTO archive FROM orders",
             destructive,
-            None,
+            Some(false),
+            true,
         ),
-        ("", destructive, None),
+        (
+            "ALTER TABLE users ADD COLUMN age int",
+            destructive,
+            Some(false),
+            true,
+        ),
+        ("DROP TABLE users", destructive, Some(false), true),
+        ("SELECT 1; DROP TABLE users", destructive, Some(false), true),
+        ("CREATE TABLE t (id int)", destructive, Some(false), true),
+        (
+            "ATTACH DATABASE 'x.db' AS x",
+            destructive,
+            Some(false),
+            true,
+        ),
+        ("SELECT load_extension('x')", destructive, Some(false), true),
+        (
+            "SELECT 1 /*! DROP TABLE t */",
+            destructive,
+            Some(false),
+            true,
+        ),
+        ("not sql at all", destructive, Some(false), true),
+        ("", destructive, Some(false), true),
     ];
-    for (statement, expected, reversible) in table {
-        let resolved = run(statement);
-        assert_eq!(core(resolved), *expected, "{statement:?}");
-        assert_eq!(resolved.reversible, *reversible, "{statement:?}");
-        assert_eq!(resolved.open_world, Some(false));
-        assert_eq!(resolved.sensitive_data, Some(true));
+    for &(statement, expected, reversible, privileged) in table {
+        for action in ["run", "explain"] {
+            let resolved = Sql::from_arguments(&json!({"action": action, "statement": statement}))
+                .unwrap()
+                .resolve();
+            assert_eq!(core(resolved), expected, "{action} {statement:?}");
+            assert_eq!(resolved.reversible, reversible, "{statement:?}");
+            assert_eq!(
+                resolved.privileged_access,
+                Some(privileged),
+                "{statement:?}"
+            );
+            assert_eq!(resolved.open_world, Some(false));
+            assert_eq!(resolved.sensitive_data, Some(true));
+        }
     }
-    let explain = Sql::from_arguments(&json!({"action": "explain", "statement": "DROP TABLE t"}))
-        .unwrap()
-        .resolve();
-    assert_eq!(core(explain), read);
 }
 
 #[test]
 fn sql_static_bound_and_explanations() {
     assert_eq!(core(Sql::STATIC_ANNOTATIONS), (false, true, false));
     assert_eq!(Sql::STATIC_ANNOTATIONS.reversible, Some(false));
+    assert_eq!(Sql::STATIC_ANNOTATIONS.privileged_access, Some(true));
     let statements: Vec<Value> = [
         "SELECT 1",
         "INSERT INTO t VALUES (1)",
+        "DELETE FROM t",
         "DROP TABLE t",
         "VACUUM",
     ]
@@ -275,14 +325,27 @@ fn sql_static_bound_and_explanations() {
     .collect();
     assert_within_static_bound::<Sql>(&statements);
 
+    let read = Sql::from_arguments(&json!({"action": "run", "statement": "SELECT 1"}))
+        .unwrap()
+        .explain();
+    let Source::Rules(rules) = read.source(Hint::ReadOnly) else {
+        panic!("read-only decided by the rules")
+    };
+    assert_eq!(rules.iter().map(|r| r.index).collect::<Vec<_>>(), [0]);
+    assert_eq!(
+        rules[0].source,
+        "when(statement is sql(sqlite, read)) => (read_only, privileged_access = false)"
+    );
+
+    // The batch is of the riskiest class: no class rule can be said to
+    // fire or not, so all three are undecided and only add risk.
     let batch =
         Sql::from_arguments(&json!({"action": "run", "statement": "SELECT 1; DROP TABLE t"}))
             .unwrap()
             .explain();
-    let Source::Rules(rules) = batch.source(Hint::ReadOnly) else {
-        panic!("read-only decided by the rules")
-    };
-    // The SELECT rule says read-only, the DROP rule says not: the riskier wins.
-    assert_eq!(rules.iter().map(|r| r.index).collect::<Vec<_>>(), [0, 4]);
+    let indices = |rules: &[&annot::Rule]| rules.iter().map(|r| r.index).collect::<Vec<_>>();
+    assert_eq!(indices(&batch.undecided), [0, 1, 2]);
+    assert_eq!(indices(&batch.fired), [0, 1, 2]);
     assert_eq!(batch.annotations.read_only, Some(false));
+    assert_eq!(batch.annotations, Sql::ACTIONS[0].annotations);
 }

@@ -16,6 +16,8 @@ mod schema;
 mod shape;
 mod view;
 
+pub use crate::require_sql_feature;
+pub use crate::rules::sql::{SqlClass, SqlDialect, sql_class, sql_tri};
 pub use crate::rules::{
     ActionRow, AlignedBytes, Authorization, Matches, Outcome, PathKind, PatternSet, Rule,
     RuleTable, Scopes, Tri, action_base, bound_annotations, bound_authorization, contains,

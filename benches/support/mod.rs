@@ -6,6 +6,7 @@
 #[path = "../../examples/tools/http_api.rs"]
 pub mod http_api;
 pub mod interpreter;
+pub mod keyword_sql;
 pub mod limits;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;

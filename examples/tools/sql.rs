@@ -1,21 +1,18 @@
-//! A SQL tool whose risk is read from the statement itself.
+//! A SQL tool whose risk is read from the statement itself, by a parser
+//! (annot's `sql` feature): the SQLite dialect of `examples/sql.rs`, which
+//! serves it.
 //!
-//! | statement | readOnlyHint | destructiveHint | reversibleHint |
+//! | statement (every statement of a batch counts; the riskiest wins) | readOnlyHint | destructiveHint | privilegedAccessHint |
 //! |---|---|---|---|
-//! | `SELECT`, `SHOW` | true | false | |
-//! | `SELECT ... INTO` | false | false | |
-//! | `INSERT` | false | false | |
-//! | `UPDATE`, `DELETE`, `MERGE`, `ALTER` | false | true | |
-//! | `DROP`, `TRUNCATE` | false | true | false |
-//! | anything else | false | true | |
+//! | a read: `SELECT` of pure functions, `EXPLAIN` without `ANALYZE` | true | false | false |
+//! | a plain `INSERT` | false | false | false |
+//! | `UPDATE`, `DELETE`, upserts, `REPLACE`, `INSERT OR REPLACE` | false | true | false |
+//! | anything else: DDL, `ATTACH`, `PRAGMA`, `VACUUM`, an unknown function, text that does not parse | false | true | true |
 //!
-//! Keywords are matched without regard to case, at the start of a statement:
-//! the start of the text or after a `;`, past whitespace and `--` or `/* */`
-//! comments. Every statement of a batch counts and the riskiest wins
-//! (`SELECT 1; DROP TABLE t` is destructive): rules that fire together are
-//! joined. A keyword elsewhere (in a comment, a string or a column name) does
-//! not count, except that a `;` inside a string can only make a statement
-//! look riskier, never safer.
+//! Every write is `reversibleHint: false`. `Explain` only plans its
+//! statement (`EXPLAIN QUERY PLAN`): it is read-only whatever the text, and
+//! the SQLite guard of `examples/sql.rs` holds its handler to that (a second
+//! statement after a `;`, which SQLite would run unexplained, is refused).
 
 use annot::mcp_tool;
 
@@ -27,23 +24,21 @@ pub enum Sql {
     /// Run one statement, or several separated by `;`.
     #[annotate(
         destructive,
+        reversible = false,
+        privileged_access,
         title = "Run SQL",
-        when(statement matches r"(?i)(?:^|;)(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)*(?:select|show)\b")
-            => (read_only),
-        when(statement matches r"(?i)(?:^|;)(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)*select\b[^;]*\binto\b")
-            => (read_only = false, destructive = false),
-        when(statement matches r"(?i)(?:^|;)(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)*insert\b")
-            => (read_only = false, destructive = false),
-        when(statement matches r"(?i)(?:^|;)(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)*(?:update|delete|merge|alter)\b")
-            => (read_only = false, destructive),
-        when(statement matches r"(?i)(?:^|;)(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)*(?:drop|truncate)\b")
-            => (read_only = false, destructive, reversible = false),
+        when(statement is sql(sqlite, read)) => (read_only, privileged_access = false),
+        when(statement is sql(sqlite, insert))
+            => (destructive = false, privileged_access = false),
+        when(statement is sql(sqlite, destructive))
+            => (destructive, privileged_access = false),
     )]
     Run {
         /// The SQL text.
         statement: String,
     },
-    /// Show the plan of a statement without running it.
+    /// Show the query plan of a statement (`EXPLAIN QUERY PLAN`) without
+    /// running it.
     #[annotate(read_only, title = "Explain SQL")]
     Explain {
         /// The SQL text.

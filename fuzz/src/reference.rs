@@ -286,16 +286,45 @@ pub fn github_api(arguments: &Value) -> Annotations {
 pub const GITHUB_API_STATIC: Annotations =
     hints(Some("GitHub API"), [F, T, F, T, N, N, N, T, T, F]);
 
-// sql: the statement table of its doc comment. Each pattern finds its
-// keyword at the start of a statement (the text's start or after `;`, past
-// whitespace and comments); several statements count together, the riskiest
-// class deciding each hint.
+// sql: the class of the statement is the parser's
+// (`annot::rules::sql::classify`, held to the hand-written red-team table of
+// tests/rules_sql_redteam.rs); the hints of each class are the table of the
+// example's doc comment, written here by hand.
+
+/// `sql`.
+pub fn sql(arguments: &Value) -> Annotations {
+    use annot::rules::sql::{SqlClass, SqlDialect, classify};
+
+    let statement = string(arguments, "statement");
+    match string(arguments, "action") {
+        "run" => {}
+        "explain" => return hints(Some("Explain SQL"), [T, F, T, F, N, N, N, T, N, N]),
+        other => panic!("sql has no action {other}"),
+    }
+    let values = match classify(statement, SqlDialect::Sqlite) {
+        SqlClass::Read => [T, F, T, F, N, N, N, T, F, N],
+        SqlClass::Insert => [F, F, F, F, N, N, N, T, F, F],
+        SqlClass::Destructive => [F, T, F, F, N, N, N, T, F, F],
+        // The action's own hints.
+        SqlClass::Riskiest => [F, T, F, F, N, N, N, T, T, F],
+    };
+    hints(Some("Run SQL"), values)
+}
+
+/// `sql`'s static annotations.
+pub const SQL_STATIC: Annotations = hints(Some("SQL"), [F, T, F, F, N, N, N, T, T, F]);
+
+// keyword_sql (benches/support/keyword_sql.rs): the regex rules the sql
+// example had before its parser rule. Each pattern finds its keyword at the
+// start of a statement (the text's start or after `;`, past whitespace and
+// comments); several statements count together, the riskiest class deciding
+// each hint.
 
 const STATEMENT_START: &str = r"(?i)(?:^|;)(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)*";
 
 /// Which statement classes occur in `statement`: `[read, select into,
 /// insert, modify, drop]`.
-fn sql_classes(statement: &str) -> [bool; 5] {
+fn keyword_sql_classes(statement: &str) -> [bool; 5] {
     static CLASSES: LazyLock<[Regex; 5]> = LazyLock::new(|| {
         [
             r"(?:select|show)\b",
@@ -313,33 +342,24 @@ fn sql_classes(statement: &str) -> [bool; 5] {
     found
 }
 
-/// `sql`.
-pub fn sql(arguments: &Value) -> Annotations {
-    let statement = string(arguments, "statement");
-    match string(arguments, "action") {
-        "explain" => hints(Some("Explain SQL"), [T, F, T, F, N, N, N, T, N, N]),
-        "run" => {
-            let [read, select_into, insert, modify, drop] = sql_classes(statement);
-            let values = if drop {
-                [F, T, F, F, N, N, N, T, N, F]
-            } else if modify {
-                [F, T, F, F, N, N, N, T, N, N]
-            } else if select_into || insert {
-                [F, F, F, F, N, N, N, T, N, N]
-            } else if read {
-                [T, F, T, F, N, N, N, T, N, N]
-            } else {
-                // Anything else: the action's own `destructive`.
-                [F, T, F, F, N, N, N, T, N, N]
-            };
-            hints(Some("Run SQL"), values)
-        }
-        other => panic!("sql has no action {other}"),
-    }
+/// `keyword_sql`.
+pub fn keyword_sql(arguments: &Value) -> Annotations {
+    let [read, select_into, insert, modify, drop] =
+        keyword_sql_classes(string(arguments, "statement"));
+    let values = if drop {
+        [F, T, F, F, N, N, N, T, N, F]
+    } else if modify {
+        [F, T, F, F, N, N, N, T, N, N]
+    } else if select_into || insert {
+        [F, F, F, F, N, N, N, T, N, N]
+    } else if read {
+        [T, F, T, F, N, N, N, T, N, N]
+    } else {
+        // Anything else: the action's own `destructive`.
+        [F, T, F, F, N, N, N, T, N, N]
+    };
+    hints(None, values)
 }
-
-/// `sql`'s static annotations.
-pub const SQL_STATIC: Annotations = hints(Some("SQL"), [F, T, F, F, N, N, N, T, N, F]);
 
 /// The reference resolver of the example tool called `name`.
 pub fn resolver(name: &str) -> fn(&Value) -> Annotations {
@@ -348,6 +368,7 @@ pub fn resolver(name: &str) -> fn(&Value) -> Annotations {
         "http_request" => http_api,
         "github_api" => github_api,
         "sql" => sql,
+        "keyword_sql" => keyword_sql,
         other => panic!("no reference resolver for {other}: write one in fuzz/src/reference.rs"),
     }
 }

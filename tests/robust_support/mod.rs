@@ -143,9 +143,14 @@ pub fn parse_response(bytes: &[u8]) -> Value {
     value
 }
 
-/// `target/<profile>/examples/manage_files`, built first so a test never runs
-/// a stale binary (a no-op right after `cargo test` built the examples).
+/// `target/<profile>/examples/manage_files` (see [`example_binary`]).
 pub fn manage_files_binary() -> PathBuf {
+    example_binary("manage_files")
+}
+
+/// `target/<profile>/examples/<name>`, built first so a test never runs a
+/// stale binary (a no-op right after `cargo test` built the examples).
+pub fn example_binary(name: &str) -> PathBuf {
     let test_binary = std::env::current_exe().expect("test binary path");
     // target/<profile>/deps/<test binary>
     let profile_dir = test_binary
@@ -161,13 +166,7 @@ pub fn manage_files_binary() -> PathBuf {
         other => format!("--profile={other}"),
     };
     let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--quiet",
-            "--example",
-            "manage_files",
-            &profile_flag,
-        ])
+        .args(["build", "--quiet", "--example", name, &profile_flag])
         .env(
             "CARGO_TARGET_DIR",
             profile_dir.parent().expect("target directory"),
@@ -175,13 +174,10 @@ pub fn manage_files_binary() -> PathBuf {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
         .expect("run cargo build");
-    assert!(
-        status.success(),
-        "cargo build --example manage_files failed"
-    );
+    assert!(status.success(), "cargo build --example {name} failed");
     let binary = profile_dir
         .join("examples")
-        .join(format!("manage_files{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(binary.exists(), "{} missing", binary.display());
     binary
 }

@@ -8,7 +8,7 @@ use syn::ext::IdentExt;
 use syn::{Ident, Type};
 
 use super::check::{Checked, CheckedRule};
-use super::{Comparison, Haystack, Literal, Predicate, Test};
+use super::{Comparison, Haystack, Literal, Predicate, SqlTest, Test};
 use crate::ast::Field;
 use crate::types::{Base, Kind, kind_of};
 
@@ -73,6 +73,44 @@ pub fn fire_rules(
             quote!(let #matches = #search;)
         }
     });
+    let mut sql_tests: Vec<(&str, &SqlTest)> = Vec::new();
+    for rule in rules {
+        collect_sql_tests(&rule.rule.predicate, &mut sql_tests);
+    }
+    let classifications = sql_tests.iter().map(|(name, sql)| {
+        let field = field_named(fields, name);
+        let kind = kind_of(&field.ty, false);
+        let class = sql_binding(name, sql);
+        let value = binding(name);
+        let dialect = format_ident!("{}", sql.dialect_variant());
+        let classify = |value: TokenStream| {
+            quote!(#p::sql_class(
+                #p::core::convert::AsRef::<str>::as_ref(#value),
+                #p::SqlDialect::#dialect,
+            ))
+        };
+        // Without annot's `sql` feature this is the one error, on `sql`.
+        let require = respan(p, sql.sql);
+        let require = quote_spanned!(sql.sql=> #require::require_sql_feature!(););
+        if kind.optional {
+            let classify = classify(quote!(__value));
+            quote! {
+                #require
+                let #class = match #value {
+                    #p::core::option::Option::Some(__value) => {
+                        #p::core::option::Option::Some(#classify)
+                    }
+                    #p::core::option::Option::None => #p::core::option::Option::None,
+                };
+            }
+        } else {
+            let classify = classify(quote!(#value));
+            quote! {
+                #require
+                let #class = #p::core::option::Option::Some(#classify);
+            }
+        }
+    });
     let fires = rules.iter().map(|rule| {
         let index = rule.index;
         let condition = predicate(checked, &rule.rule.predicate, fields, discriminator, p);
@@ -84,7 +122,34 @@ pub fn fire_rules(
             }
         }
     });
-    quote!(#(#evaluations)* #(#fires)*)
+    quote!(#(#evaluations)* #(#classifications)* #(#fires)*)
+}
+
+/// Each field and dialect an `is sql(...)` test classifies, once.
+fn collect_sql_tests<'a>(predicate: &'a Predicate, into: &mut Vec<(&'a str, &'a SqlTest)>) {
+    match predicate {
+        Predicate::All(parts) | Predicate::Any(parts) => {
+            for part in parts {
+                collect_sql_tests(part, into);
+            }
+        }
+        Predicate::Not(inner) => collect_sql_tests(inner, into),
+        Predicate::Some(_) => {}
+        Predicate::Test(field, Test::Sql(sql)) => {
+            if !into
+                .iter()
+                .any(|(name, known)| *name == field.name && known.dialect == sql.dialect)
+            {
+                into.push((&field.name, sql));
+            }
+        }
+        Predicate::Test(..) => {}
+    }
+}
+
+/// The variable holding the class of field `name` in the test's dialect.
+fn sql_binding(name: &str, sql: &SqlTest) -> Ident {
+    format_ident!("__sql_{}_{}", name, sql.dialect)
 }
 
 fn pattern_sets(checked: &Checked, predicate: &Predicate, into: &mut Vec<usize>) {
@@ -135,6 +200,11 @@ fn predicate(
             } else {
                 quote!(#p::Tri::Always)
             }
+        }
+        Predicate::Test(field, Test::Sql(sql)) => {
+            let class = sql_binding(&field.name, sql);
+            let expected = format_ident!("{}", sql.class_variant());
+            quote!(#p::sql_tri(#class, #p::SqlClass::#expected))
         }
         Predicate::Test(field, test) => {
             if let Some((set, position)) = checked.pattern(&field.name, test) {
@@ -241,8 +311,8 @@ fn value_test(value: &TokenStream, base: &Base, test: &Test, p: &TokenStream) ->
                 Comparison::GreaterOrEqual => quote!(#value >= #literal),
             }
         }
-        Test::Matches(_) | Test::PathMatches(_) | Test::MatchesTemplate(_) => {
-            unreachable!("pattern tests read their field's pattern set")
+        Test::Matches(_) | Test::PathMatches(_) | Test::MatchesTemplate(_) | Test::Sql(_) => {
+            unreachable!("pattern and SQL tests read their field's evaluation")
         }
     }
 }

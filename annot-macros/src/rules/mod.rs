@@ -79,6 +79,53 @@ pub enum Test {
     In(Vec<Literal>),
     /// `< n`, `<= n`, `> n`, `>= n`.
     Compare(Comparison, Literal),
+    /// `is sql(<dialect>, <class>)`: the SQL text's class, by a parser.
+    Sql(SqlTest),
+}
+
+/// The dialects and classes `is sql(...)` accepts, as the runtime names them
+/// (`annot::rules::sql::SqlDialect`, `SqlClass`).
+pub const SQL_DIALECTS: [(&str, &str); 4] = [
+    ("generic", "Generic"),
+    ("postgres", "Postgres"),
+    ("mysql", "MySql"),
+    ("sqlite", "Sqlite"),
+];
+/// See [`SQL_DIALECTS`]. `riskiest` is not among them: no rule fires on it.
+pub const SQL_CLASSES: [(&str, &str); 3] = [
+    ("read", "Read"),
+    ("insert", "Insert"),
+    ("destructive", "Destructive"),
+];
+
+/// `is sql(<dialect>, <class>)`, its names checked against
+/// [`SQL_DIALECTS`] and [`SQL_CLASSES`].
+#[derive(Clone)]
+pub struct SqlTest {
+    /// The `sql` keyword, where a missing `sql` feature is reported.
+    pub sql: Span,
+    pub dialect: String,
+    pub class: String,
+}
+
+impl SqlTest {
+    /// The runtime variant of the dialect, such as `Postgres`.
+    pub fn dialect_variant(&self) -> &'static str {
+        variant(&SQL_DIALECTS, &self.dialect)
+    }
+
+    /// The runtime variant of the class, such as `Read`.
+    pub fn class_variant(&self) -> &'static str {
+        variant(&SQL_CLASSES, &self.class)
+    }
+}
+
+fn variant(names: &[(&str, &'static str)], name: &str) -> &'static str {
+    names
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|(_, variant)| *variant)
+        .expect("checked when parsed")
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -205,6 +252,7 @@ impl fmt::Display for Predicate {
                     Test::Compare(comparison, value) => {
                         write!(f, "{} {value}", comparison.symbol())
                     }
+                    Test::Sql(sql) => write!(f, "is sql({}, {})", sql.dialect, sql.class),
                 }
             }
         }
@@ -304,6 +352,7 @@ impl Test {
             Test::Equals { negated: true, .. } => "!=",
             Test::In(_) => "in",
             Test::Compare(comparison, _) => comparison.symbol(),
+            Test::Sql(_) => "is sql",
         }
     }
 }

@@ -7,15 +7,18 @@ use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Ident, Lit, LitStr, Token, bracketed, parenthesized};
 
-use super::{AuthSpec, Comparison, FieldRef, Literal, Predicate, Rule, Test};
+use super::{
+    AuthSpec, Comparison, FieldRef, Literal, Predicate, Rule, SQL_CLASSES, SQL_DIALECTS, SqlTest,
+    Test,
+};
 use crate::attr::{RawValue, set_hint};
 use crate::ctxt::Errors;
 use crate::hints::{HINTS, HintSet, hint_index};
 use crate::suggest::did_you_mean;
 
 const COMBINATORS: [&str; 4] = ["all", "any", "not", "some"];
-const OPERATORS: &str =
-    "`matches`, `path_matches`, `matches_template`, `==`, `!=`, `in`, `<`, `<=`, `>` or `>=`";
+const OPERATORS: &str = "`matches`, `path_matches`, `matches_template`, `is sql(...)`, `==`, \
+                         `!=`, `in`, `<`, `<=`, `>` or `>=`";
 
 /// Parses a rule whose `when` key has just been read with its `(...)`: the
 /// `=> (<hints>)` still waits in `meta.input`. `None` after recording an error.
@@ -326,7 +329,10 @@ fn test(input: ParseStream, field: &FieldRef) -> syn::Result<Test> {
         if operator == "matches_template" {
             return Ok(Test::MatchesTemplate(pattern(input)?));
         }
-        let candidates = ["matches", "path_matches", "matches_template"];
+        if operator == "is" {
+            return sql_test(input, &operator);
+        }
+        let candidates = ["matches", "path_matches", "matches_template", "is"];
         return Err(syn::Error::new(
             operator.span(),
             format!(
@@ -343,6 +349,69 @@ fn test(input: ParseStream, field: &FieldRef) -> syn::Result<Test> {
         },
         format!("expected {OPERATORS} after `{}`", field.name),
     ))
+}
+
+/// `sql(<dialect>, <class>)` after `is`.
+fn sql_test(input: ParseStream, is: &Ident) -> syn::Result<Test> {
+    const EXPECTED: &str = "expected `sql(<dialect>, <class>)` after `is`, for example \
+                            `statement is sql(postgres, read)`";
+    let sql = Ident::parse_any(input).map_err(|_| syn::Error::new(is.span(), EXPECTED))?;
+    if sql != "sql" || !input.peek(syn::token::Paren) {
+        return Err(syn::Error::new(sql.span(), EXPECTED));
+    }
+    let content;
+    let parens = parenthesized!(content in input);
+    let names = Punctuated::<Ident, Token![,]>::parse_terminated_with(&content, Ident::parse_any)
+        .map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "`sql(...)` takes a dialect and a class: `sql(postgres, read)`",
+        )
+    })?;
+    let names: Vec<Ident> = names.into_iter().collect();
+    let [dialect, class] = names.as_slice() else {
+        return Err(syn::Error::new(
+            parens.span.join(),
+            "`sql(...)` takes a dialect and a class: `sql(postgres, read)`",
+        ));
+    };
+    let dialect_name = dialect.to_string();
+    if !SQL_DIALECTS.iter().any(|(name, _)| *name == dialect_name) {
+        let names = SQL_DIALECTS.map(|(name, _)| name);
+        return Err(syn::Error::new(
+            dialect.span(),
+            format!(
+                "unknown SQL dialect `{dialect_name}`{}\nexpected one of: {}",
+                did_you_mean(&dialect_name, names),
+                names.map(|name| format!("`{name}`")).join(", ")
+            ),
+        ));
+    }
+    let class_name = class.to_string();
+    if class_name == "riskiest" {
+        return Err(syn::Error::new(
+            class.span(),
+            "no rule fires on the riskiest class: a text of that class (DDL, text that does \
+             not parse, a function outside the allowlist...) keeps the action's own hints. \
+             Declare them on the action",
+        ));
+    }
+    if !SQL_CLASSES.iter().any(|(name, _)| *name == class_name) {
+        let names = SQL_CLASSES.map(|(name, _)| name);
+        return Err(syn::Error::new(
+            class.span(),
+            format!(
+                "unknown SQL class `{class_name}`{}\nexpected one of: {}",
+                did_you_mean(&class_name, names),
+                names.map(|name| format!("`{name}`")).join(", ")
+            ),
+        ));
+    }
+    Ok(Test::Sql(SqlTest {
+        sql: sql.span(),
+        dialect: dialect_name,
+        class: class_name,
+    }))
 }
 
 fn literal(input: ParseStream) -> syn::Result<Literal> {

@@ -103,7 +103,8 @@ fn check_test(name: &str, span: Span, kind: &Kind, test: &Test, errors: &Errors)
                 errors.spanned(lit, format!("invalid path template: {problem}"));
             }
         }
-        (_, Test::Matches(_) | Test::PathMatches(_) | Test::MatchesTemplate(_)) => {
+        (Base::Str, Test::Sql(_)) => {}
+        (_, Test::Matches(_) | Test::PathMatches(_) | Test::MatchesTemplate(_) | Test::Sql(_)) => {
             let operator = test.operator();
             errors.at(
                 span,

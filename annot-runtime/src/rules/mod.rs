@@ -43,6 +43,7 @@ mod dfa;
 pub(crate) mod explain;
 mod path;
 mod patterns;
+pub mod sql;
 mod table;
 
 pub use annot_model::{action_base, fill_defaults};

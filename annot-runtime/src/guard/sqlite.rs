@@ -1,0 +1,465 @@
+//! The SQLite guard: a connection wrapper that holds one call to its
+//! resolved annotations, so that the database itself refuses what the
+//! resolution did not claim, even where a classifier of SQL text was wrong
+//! (views, triggers, a statement it misread).
+//!
+//! Built from the call's [`Annotations`]:
+//!
+//! - `readOnlyHint: true`: SQLite's authorizer denies every write action
+//!   (insert, update, delete, DDL, `ATTACH`, `PRAGMA`, transaction control),
+//!   `PRAGMA query_only` is set for the call, and a statement that SQLite
+//!   says may write (`VACUUM` included) is refused before it runs.
+//! - `destructiveHint: false`: `DELETE`, `UPDATE` (upserts' `DO UPDATE`
+//!   included), `DROP` and `ALTER` are denied. SQLite's authorizer reports
+//!   the deletion `REPLACE` performs (`REPLACE INTO`, `INSERT OR REPLACE`, a
+//!   table's `ON CONFLICT REPLACE`) as an insert: a pre-update hook sees it,
+//!   and the call's statements, run inside a savepoint, are rolled back.
+//! - `privilegedAccessHint` not `true`: `ATTACH`, `DETACH`, `PRAGMA` and
+//!   `load_extension` are denied.
+//!
+//! The guard owns the call's transaction: `BEGIN`, `COMMIT`, `SAVEPOINT`
+//! and the like are refused inside it. A refusal is a [`GuardError::Refused`]
+//! naming the hint, which a handler returns as an `isError` result.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+pub use rusqlite;
+use rusqlite::fallible_iterator::FallibleIterator;
+use rusqlite::hooks::{Action, AuthAction, AuthContext, Authorization, PreUpdateCase};
+use rusqlite::types::Value;
+use rusqlite::{Batch, Connection};
+
+use crate::{Annotations, Hint};
+
+/// What the call's resolution allows, read once from its annotations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Policy {
+    read_only: bool,
+    destructive: bool,
+    privileged: bool,
+}
+
+impl Policy {
+    fn of(annotations: &Annotations) -> Policy {
+        let effective = annotations.effective();
+        Policy {
+            read_only: effective.is_read_only(),
+            destructive: effective.destructive == Some(true),
+            privileged: effective.privileged_access == Some(true),
+        }
+    }
+}
+
+/// An effect the guard refused: the hint the call's resolution set, and
+/// what the SQL tried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The hint whose value does not allow the effect; `None` for the
+    /// transaction control the guard keeps for itself.
+    pub hint: Option<Hint>,
+    /// What was tried, such as `delete on table "notes"`.
+    pub effect: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.hint {
+            Some(hint) => write!(
+                f,
+                "refused by the SQLite guard: the call was resolved with {}: {}, which does \
+                 not allow {}",
+                hint.wire_name(),
+                matches!(hint, Hint::ReadOnly),
+                self.effect
+            ),
+            None => write!(
+                f,
+                "refused by the SQLite guard: it runs each call in its own savepoint, so {} \
+                 is not allowed",
+                self.effect
+            ),
+        }
+    }
+}
+
+/// Why a guarded call failed.
+#[derive(Debug)]
+pub enum GuardError {
+    /// The guard refused an effect the resolution did not claim; nothing
+    /// the call did was kept.
+    Refused(Refusal),
+    /// SQLite failed (a syntax error, a constraint...); nothing the call
+    /// did was kept.
+    Sqlite(rusqlite::Error),
+}
+
+impl fmt::Display for GuardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GuardError::Refused(refusal) => refusal.fmt(f),
+            GuardError::Sqlite(error) => write!(f, "SQLite: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for GuardError {}
+
+impl From<rusqlite::Error> for GuardError {
+    fn from(error: rusqlite::Error) -> Self {
+        GuardError::Sqlite(error)
+    }
+}
+
+/// The rows one statement returned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rows {
+    /// The column names.
+    pub columns: Vec<String>,
+    /// Each row's values, in column order.
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// A connection held to one call's resolution. See the [module](self)
+/// documentation.
+pub struct SqliteGuard<'c> {
+    connection: &'c Connection,
+    policy: Policy,
+    /// The first refusal of the authorizer or the pre-update hook during
+    /// the statement being run.
+    refused: Arc<Mutex<Option<Refusal>>>,
+    /// `PRAGMA query_only` before the guard set it.
+    query_only_before: Option<bool>,
+}
+
+const SAVEPOINT: &str = "annot_guard";
+
+impl<'c> SqliteGuard<'c> {
+    /// Guards `connection` for one call resolved as `annotations`.
+    pub fn new(
+        connection: &'c Connection,
+        annotations: &Annotations,
+    ) -> Result<SqliteGuard<'c>, GuardError> {
+        let policy = Policy::of(annotations);
+        let mut query_only_before = None;
+        if policy.read_only {
+            let before: bool = connection.query_row("PRAGMA query_only", [], |row| row.get(0))?;
+            connection.pragma_update(None, "query_only", true)?;
+            query_only_before = Some(before);
+        }
+        Ok(SqliteGuard {
+            connection,
+            policy,
+            refused: Arc::new(Mutex::new(None)),
+            query_only_before,
+        })
+    }
+
+    /// Runs every statement of `sql` in order, inside one savepoint, and
+    /// returns the rows of each that returns rows. On any refusal or error,
+    /// nothing any of them did is kept.
+    pub fn run_batch(&self, sql: &str) -> Result<Vec<Rows>, GuardError> {
+        if !self.policy.read_only {
+            self.connection
+                .execute_batch(&format!("SAVEPOINT {SAVEPOINT}"))?;
+        }
+        self.install()?;
+        let result = self.run_statements(sql);
+        let uninstalled = self.uninstall();
+        if !self.policy.read_only {
+            let end = if result.is_ok() && uninstalled.is_ok() {
+                format!("RELEASE {SAVEPOINT}")
+            } else {
+                format!("ROLLBACK TO {SAVEPOINT}; RELEASE {SAVEPOINT}")
+            };
+            self.connection.execute_batch(&end)?;
+        }
+        uninstalled?;
+        result
+    }
+
+    fn run_statements(&self, sql: &str) -> Result<Vec<Rows>, GuardError> {
+        let mut results = Vec::new();
+        let mut batch = Batch::new(self.connection, sql);
+        loop {
+            let next = batch.next();
+            let mut statement = match next {
+                Ok(Some(statement)) => statement,
+                Ok(None) => return Ok(results),
+                Err(error) => return Err(self.refusal_or(error)),
+            };
+            if self.policy.read_only && !statement.readonly() {
+                return Err(GuardError::Refused(Refusal {
+                    hint: Some(Hint::ReadOnly),
+                    effect: "a statement that writes to the database".to_owned(),
+                }));
+            }
+            let columns: Vec<String> = statement
+                .column_names()
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            if columns.is_empty() {
+                statement.raw_execute().map_err(|e| self.refusal_or(e))?;
+            } else {
+                let mut rows = Vec::new();
+                let mut cursor = statement.raw_query();
+                while let Some(row) = cursor.next().map_err(|e| self.refusal_or(e))? {
+                    let values = (0..columns.len())
+                        .map(|index| row.get::<_, Value>(index))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    rows.push(values);
+                }
+                results.push(Rows { columns, rows });
+            }
+            if let Some(refusal) = self.take_refusal() {
+                return Err(GuardError::Refused(refusal));
+            }
+        }
+    }
+
+    /// The refusal recorded while `error` happened, if any, else `error`.
+    fn refusal_or(&self, error: rusqlite::Error) -> GuardError {
+        match self.take_refusal() {
+            Some(refusal) => GuardError::Refused(refusal),
+            None => GuardError::Sqlite(error),
+        }
+    }
+
+    fn take_refusal(&self) -> Option<Refusal> {
+        self.refused
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
+    fn install(&self) -> Result<(), GuardError> {
+        let policy = self.policy;
+        let refused = Arc::clone(&self.refused);
+        self.connection
+            .authorizer(Some(move |context: AuthContext<'_>| {
+                match decide(policy, &context.action) {
+                    Ok(()) => Authorization::Allow,
+                    Err(refusal) => {
+                        record(&refused, refusal);
+                        Authorization::Deny
+                    }
+                }
+            }))?;
+        if !policy.destructive {
+            let refused = Arc::clone(&self.refused);
+            self.connection.preupdate_hook(Some(
+                move |action: Action, database: &str, table: &str, _: &PreUpdateCase| {
+                    let verb = match action {
+                        Action::SQLITE_DELETE => "a deletion",
+                        Action::SQLITE_UPDATE => "an update",
+                        _ => return,
+                    };
+                    record(
+                        &refused,
+                        Refusal {
+                            hint: Some(Hint::Destructive),
+                            effect: format!(
+                                "{verb} of a row of {database}.{table} (by REPLACE, an upsert \
+                                 or a trigger)"
+                            ),
+                        },
+                    );
+                },
+            ))?;
+        }
+        Ok(())
+    }
+
+    fn uninstall(&self) -> Result<(), GuardError> {
+        self.connection
+            .authorizer(None::<fn(AuthContext<'_>) -> Authorization>)?;
+        self.connection
+            .preupdate_hook(None::<fn(Action, &str, &str, &PreUpdateCase)>)?;
+        Ok(())
+    }
+}
+
+impl Drop for SqliteGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(before) = self.query_only_before {
+            // Best effort: a connection that cannot reset the pragma stays
+            // read-only, the safe side.
+            let _ = self.connection.pragma_update(None, "query_only", before);
+        }
+    }
+}
+
+fn record(slot: &Mutex<Option<Refusal>>, refusal: Refusal) {
+    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if slot.is_none() {
+        *slot = Some(refusal);
+    }
+}
+
+/// Whether `policy` allows `action`, as SQLite's authorizer asks while it
+/// prepares a statement (the statements of triggers and views included).
+fn decide(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal> {
+    use AuthAction as A;
+    let refuse = |hint: Hint, effect: String| {
+        Err(Refusal {
+            hint: Some(hint),
+            effect,
+        })
+    };
+    let write = |effect: String| {
+        if policy.read_only {
+            refuse(Hint::ReadOnly, effect)
+        } else {
+            Ok(())
+        }
+    };
+    let destroy = |effect: String| {
+        if policy.read_only {
+            refuse(Hint::ReadOnly, effect)
+        } else if !policy.destructive {
+            refuse(Hint::Destructive, effect)
+        } else {
+            Ok(())
+        }
+    };
+    let privileged = |effect: String| {
+        if policy.read_only {
+            refuse(Hint::ReadOnly, effect)
+        } else if !policy.privileged {
+            refuse(Hint::PrivilegedAccess, effect)
+        } else {
+            Ok(())
+        }
+    };
+    match action {
+        A::Select | A::Read { .. } | A::Recursive => Ok(()),
+        A::Function { function_name } if function_name.eq_ignore_ascii_case("load_extension") => {
+            privileged(format!("the function {function_name}"))
+        }
+        A::Function { .. } => Ok(()),
+        A::Insert { table_name } => write(format!("insert into table \"{table_name}\"")),
+        A::Delete { table_name } => destroy(format!("delete from table \"{table_name}\"")),
+        A::Update {
+            table_name,
+            column_name,
+        } => destroy(format!("update of \"{table_name}\".\"{column_name}\"")),
+        A::CreateIndex { index_name, .. } | A::CreateTempIndex { index_name, .. } => {
+            write(format!("create index \"{index_name}\""))
+        }
+        A::CreateTable { table_name } | A::CreateTempTable { table_name } => {
+            write(format!("create table \"{table_name}\""))
+        }
+        A::CreateTrigger { trigger_name, .. } | A::CreateTempTrigger { trigger_name, .. } => {
+            write(format!("create trigger \"{trigger_name}\""))
+        }
+        A::CreateView { view_name } | A::CreateTempView { view_name } => {
+            write(format!("create view \"{view_name}\""))
+        }
+        A::CreateVtable { table_name, .. } => {
+            write(format!("create virtual table \"{table_name}\""))
+        }
+        A::Reindex { index_name } => write(format!("reindex \"{index_name}\"")),
+        A::Analyze { table_name } => write(format!("analyze \"{table_name}\"")),
+        A::DropIndex { index_name, .. } | A::DropTempIndex { index_name, .. } => {
+            destroy(format!("drop index \"{index_name}\""))
+        }
+        A::DropTable { table_name } | A::DropTempTable { table_name } => {
+            destroy(format!("drop table \"{table_name}\""))
+        }
+        A::DropTrigger { trigger_name, .. } | A::DropTempTrigger { trigger_name, .. } => {
+            destroy(format!("drop trigger \"{trigger_name}\""))
+        }
+        A::DropView { view_name } | A::DropTempView { view_name } => {
+            destroy(format!("drop view \"{view_name}\""))
+        }
+        A::DropVtable { table_name, .. } => destroy(format!("drop virtual table \"{table_name}\"")),
+        A::AlterTable { table_name, .. } => destroy(format!("alter table \"{table_name}\"")),
+        A::Pragma { pragma_name, .. } => privileged(format!("PRAGMA {pragma_name}")),
+        A::Attach { filename } => privileged(format!("ATTACH of \"{filename}\"")),
+        A::Detach { database_name } => privileged(format!("DETACH of \"{database_name}\"")),
+        A::Transaction { .. } | A::Savepoint { .. } => {
+            let effect = "transaction control (BEGIN, COMMIT, SAVEPOINT...)".to_owned();
+            if policy.read_only {
+                refuse(Hint::ReadOnly, effect)
+            } else {
+                Err(Refusal { hint: None, effect })
+            }
+        }
+        // An action this version of the guard does not know: allowed only
+        // where the resolution allows everything.
+        _ => {
+            let effect = "an action the guard does not know".to_owned();
+            if policy.read_only {
+                refuse(Hint::ReadOnly, effect)
+            } else if !policy.destructive {
+                refuse(Hint::Destructive, effect)
+            } else if !policy.privileged {
+                refuse(Hint::PrivilegedAccess, effect)
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const READ: Policy = Policy {
+        read_only: true,
+        destructive: false,
+        privileged: false,
+    };
+    const APPEND: Policy = Policy {
+        read_only: false,
+        destructive: false,
+        privileged: false,
+    };
+    const ALL: Policy = Policy {
+        read_only: false,
+        destructive: true,
+        privileged: true,
+    };
+
+    fn hint(policy: Policy, action: AuthAction<'_>) -> Option<Option<Hint>> {
+        decide(policy, &action).err().map(|refusal| refusal.hint)
+    }
+
+    #[test]
+    fn each_policy_refuses_what_it_does_not_claim() {
+        let delete = || AuthAction::Delete { table_name: "t" };
+        let insert = || AuthAction::Insert { table_name: "t" };
+        let drop = || AuthAction::DropTable { table_name: "t" };
+        let attach = || AuthAction::Attach { filename: "x.db" };
+        // (policy, action, the hint refused or None when allowed)
+        assert_eq!(hint(READ, AuthAction::Select), None);
+        assert_eq!(hint(READ, insert()), Some(Some(Hint::ReadOnly)));
+        assert_eq!(hint(READ, delete()), Some(Some(Hint::ReadOnly)));
+        assert_eq!(hint(READ, attach()), Some(Some(Hint::ReadOnly)));
+        assert_eq!(hint(APPEND, insert()), None);
+        assert_eq!(hint(APPEND, delete()), Some(Some(Hint::Destructive)));
+        assert_eq!(hint(APPEND, drop()), Some(Some(Hint::Destructive)));
+        assert_eq!(hint(APPEND, attach()), Some(Some(Hint::PrivilegedAccess)));
+        assert_eq!(hint(ALL, delete()), None);
+        assert_eq!(hint(ALL, drop()), None);
+        assert_eq!(hint(ALL, attach()), None);
+        let begin = AuthAction::Transaction {
+            operation: rusqlite::hooks::TransactionOperation::Begin,
+        };
+        assert_eq!(hint(ALL, begin), Some(None));
+    }
+
+    #[test]
+    fn policies_follow_the_effective_annotations() {
+        let read = Annotations::new().read_only(true);
+        assert_eq!(Policy::of(&read), READ);
+        // Unset core hints take the specification's defaults: destructive.
+        let unset = Annotations::new();
+        assert!(Policy::of(&unset).destructive);
+        assert!(!Policy::of(&unset).privileged);
+        let append = Annotations::new().read_only(false).destructive(false);
+        assert_eq!(Policy::of(&append), APPEND);
+    }
+}
