@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod guard;
 mod http;
 mod json_text;
 pub mod protocol;
