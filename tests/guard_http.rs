@@ -182,6 +182,13 @@ fn a_path_argument_stays_below_its_base() {
         HttpGuard::url_below(&base, "/repos/a/b").unwrap().as_str(),
         "https://api.example.com/repos/a/b"
     );
+    let api = Url::parse("http://127.0.0.1:8080/api/v1/").unwrap();
+    assert_eq!(
+        HttpGuard::url_below(&api, "/items/a b?page=2#top")
+            .unwrap()
+            .as_str(),
+        "http://127.0.0.1:8080/api/v1/items/a%20b?page=2"
+    );
     for path in [
         "//evil.example/repos",
         "https://evil.example/repos",
@@ -190,6 +197,9 @@ fn a_path_argument_stays_below_its_base() {
         "",
     ] {
         assert!(HttpGuard::url_below(&base, path).is_err(), "{path}");
+    }
+    for path in ["/../admin", "/x/../../admin", "/%2e%2e/admin"] {
+        assert!(HttpGuard::url_below(&api, path).is_err(), "{path}");
     }
 }
 

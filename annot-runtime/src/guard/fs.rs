@@ -173,23 +173,27 @@ impl GuardedDir {
     /// file that exists, or appears meanwhile, is left as it is.
     pub fn write(&self, path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> Result<(), Error> {
         let path = path.as_ref();
-        let mut file = if self.claims.may_destroy() {
-            let file = self.dir.open_with(
-                path,
-                OpenOptions::new().write(true).create(true).truncate(true),
-            )?;
-            self.file(file, path, Mode::Created)
+        self.claims
+            .check_write(format!("write `{}`", path.display()))?;
+        let options = if self.claims.may_destroy() {
+            OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .clone()
         } else {
-            match self.create_new(path) {
-                Err(Error::Io(error)) if error.kind() == io::ErrorKind::AlreadyExists => {
-                    self.claims
-                        .check_destroy(format!("overwrite `{}`", path.display()))?;
-                    return Err(Error::Io(error));
-                }
-                other => other?,
-            }
+            OpenOptions::new().write(true).create_new(true).clone()
         };
-        file.write_all(contents.as_ref())?;
+        let file = match self.dir.open_with(path, &options) {
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                self.claims
+                    .check_destroy(format!("overwrite `{}`", path.display()))?;
+                return Err(Error::Io(error));
+            }
+            opened => opened?,
+        };
+        self.file(file, path, Mode::Created)
+            .write_all(contents.as_ref())?;
         Ok(())
     }
 

@@ -165,24 +165,38 @@ impl HttpGuard {
         Ok(url)
     }
 
-    /// `base` with `path` below it, refusing a path that would leave `base`'s
-    /// scheme and host: `//host/...`, `https://...`, or anything that is not
-    /// a path from the root. What a handler joins a tool's `path` argument
-    /// with.
+    /// `base` with `path` (and its query) below it: `http://host/api/` and
+    /// `/items?page=2` give `http://host/api/items?page=2`. Refused: a path
+    /// that does not start with one `/` (`//host/...`, `https://...`, a
+    /// relative one), a backslash, and dot segments that climb out of
+    /// `base`'s path. What a handler joins a tool's `path` argument with.
     pub fn url_below(base: &Url, path: &str) -> Result<Url, Error> {
+        let refused = |why: &str| Error::Http(format!("`{path}` {why} {base}"));
         if !path.starts_with('/') || path.starts_with("//") || path.contains('\\') {
-            return Err(Error::Http(format!(
-                "`{path}` is not a path from the root of {base}"
-            )));
+            return Err(refused("is not a path from the root of"));
         }
-        let joined = base
-            .join(path)
-            .map_err(|error| Error::Http(format!("`{path}`: {error}")))?;
-        if joined.scheme() != base.scheme()
+        let without_fragment = path.split('#').next().unwrap_or_default();
+        let (below, query) = match without_fragment.split_once('?') {
+            Some((below, query)) => (below, Some(query)),
+            None => (without_fragment, None),
+        };
+        let prefix = base.path().trim_end_matches('/');
+        let mut joined = base.clone();
+        joined.set_path(&format!("{prefix}{below}"));
+        joined.set_query(query);
+        joined.set_fragment(None);
+        // The URL parser resolves `..`: what is left must still be below.
+        let inside = joined.path() == prefix
+            || joined
+                .path()
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with('/'));
+        if !inside
+            || joined.scheme() != base.scheme()
             || joined.host_str() != base.host_str()
             || joined.port_or_known_default() != base.port_or_known_default()
         {
-            return Err(Error::Http(format!("`{path}` leaves {base}")));
+            return Err(refused("leaves"));
         }
         Ok(joined)
     }
@@ -212,7 +226,7 @@ impl HttpGuard {
     fn check_parsed(&self, method: &Method, url: &Url) -> Result<(), Error> {
         let effect = || format!("{method} {url}");
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(Error::Http(format!("refused: {} is not an HTTP URL", url)));
+            return Err(Error::Http(format!("refused: {url} is not an HTTP URL")));
         }
         match method_class(method) {
             Class::Safe => {}
