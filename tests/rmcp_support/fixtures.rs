@@ -181,7 +181,7 @@ pub async fn raw_session(lift: bool, requests: &[&str]) -> Vec<(u64, String)> {
     raw_session_with(server(), lift, requests).await
 }
 
-/// [`raw_session`] with another server.
+/// [`raw_session`] with another server built from these fixtures.
 pub async fn raw_session_with<H: ServerHandler>(
     server: Annotated<H>,
     lift: bool,

@@ -92,7 +92,7 @@ pub use lift::{lift_result, lift_server_message};
 pub use session::{
     InvalidSessionTag, MAX_SESSION_TAG_LEN, SESSION_TAG_SEPARATOR, TaggedSessionManager,
 };
-pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool};
+pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool, resolved_call};
 pub use transport::{Lifted, lifted};
 
 /// The `_meta` key under which the adapter carries what rmcp's types cannot hold:
