@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's "Performance" table from the results of the last
+# Prints the table of docs/reference/performance.md from the results of the last
 # `cargo bench` (criterion's files under target/criterion): the median time of
 # each measurement, per resolution where a bench iteration makes several, and
 # the ratios the targets are stated in.

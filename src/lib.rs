@@ -8,6 +8,11 @@
 pub use annot_macros::{mcp_actions, mcp_tool};
 pub use annot_runtime::*;
 
+// The README and docs/ chapters, compiled and run by `cargo test` (the list is
+// in src/docs.rs).
+#[cfg(doctest)]
+mod docs;
+
 #[doc(hidden)]
 pub mod __private {
     pub use annot_runtime::private::*;

@@ -1,6 +1,6 @@
 //! Which markers the rmcp adapter lists to which client: the extension's
 //! marker only to a request or session that takes the extension up
-//! (PROTOCOL.md section 7), as the built-in server does.
+//! (docs/PROTOCOL.md section 3), as the built-in server does.
 
 mod rmcp_support;
 

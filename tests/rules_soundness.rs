@@ -9,7 +9,7 @@ use annot::{
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-/// The README's system-path rule, on a normalised path.
+/// The README's system-path rule (`manage_files`), on a normalised path.
 #[mcp_tool(
     open_world = false,
     when(path path_matches "^/(etc|root|sys)(/|$)") => (privileged_access, sensitive_data),
@@ -116,7 +116,7 @@ fn an_undecided_rule_that_would_lower_risk_keeps_the_base() {
     assert_eq!(home.sensitive_data, None);
 }
 
-/// The README's GitHub rule: a DELETE of a repository.
+/// The GitHub rule of docs/declaring.md: a DELETE of a repository.
 #[mcp_tool(
     discriminator = "method",
     open_world = true,

@@ -58,7 +58,7 @@ fn inspector_lint_finds_nothing_in_any_shape() {
 }
 
 /// Which subsets each schema leaves: literal, derived by hand from the shapes
-/// (the README's portability table says the same).
+/// (the portability table of docs/declaring.md says the same).
 #[test]
 fn each_schema_fits_the_subsets_the_readme_says() {
     // The exact shape's `if`/`then`/`else`, `const` and `propertyNames` are

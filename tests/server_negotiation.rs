@@ -1,7 +1,7 @@
 //! What a server offers and how it negotiates, through the public API only
 //! (`Server::dialects`, `Connection::handle` with JSON bytes), so the checks
 //! hold whatever the negotiation code looks like inside. Expectations are
-//! literal, from PROTOCOL section 3.
+//! literal, from docs/PROTOCOL.md section 3.
 
 use annot::mcp_tool;
 use annot::protocol::Dialect;

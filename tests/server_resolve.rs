@@ -36,7 +36,7 @@ fn core(annotations: &Annotations) -> [bool; 4] {
     ]
 }
 
-/// Checks the conservative bound of PROTOCOL.md section 4 for a resolution.
+/// Checks the conservative bound of docs/PROTOCOL.md section 4 for a resolution.
 fn assert_within_static(resolved: &Annotations) {
     resolved
         .check_within(&ManageFiles::STATIC_ANNOTATIONS)

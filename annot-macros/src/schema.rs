@@ -7,7 +7,7 @@
 //! `{}`) and every `type` is one name (no type arrays): `Option<T>` is
 //! `anyOf` of `T` and `{"type":"null"}`, and `serde_json::Value` is `anyOf` of
 //! the six JSON types. This keeps the schema inside the subsets model APIs and
-//! MCP clients' lints accept (see the README, "Schema portability").
+//! MCP clients' lints accept (see docs/declaring.md, "Schema portability").
 //!
 //! Each field's schema accepts exactly what the generated parser accepts for
 //! it; how per-action rules are stated depends on the [`SchemaShape`].

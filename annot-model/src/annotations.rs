@@ -541,7 +541,7 @@ mod tests {
         }
     }
 
-    /// Hint by hint, as PROTOCOL section 4 states it: the reference
+    /// Hint by hint, as docs/PROTOCOL.md section 4 states it: the reference
     /// `check_within` is held to.
     fn within_by_hand(resolved: &Annotations, declared: &Annotations) -> bool {
         let (resolved, declared) = (resolved.effective(), declared.effective());

@@ -42,7 +42,7 @@ pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-1
 /// answers a client whose `initialize` asks for a version it does not know.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 /// The protocol version without a handshake: every request carries its
-/// version and capabilities in `params._meta` (PROTOCOL.md section 7).
+/// version and capabilities in `params._meta` (docs/PROTOCOL.md section 7).
 pub const MODERN_PROTOCOL_VERSION: &str = "2026-07-28";
 /// Every version a server of this project serves, oldest first: what
 /// `server/discover` lists, and what `-32022` offers instead of a version it

@@ -212,8 +212,8 @@ fn negotiated_version(initialize: &Value) -> Option<&'static str> {
 }
 
 /// Whether `initialize` named the extension with settings (any value but an
-/// empty object, `null` included): it is then unsupported (PROTOCOL.md
-/// section 3).
+/// empty object, `null` included): it is then unsupported
+/// (docs/PROTOCOL.md section 3).
 fn names_extension_with_settings(capabilities: &Value) -> bool {
     let named = capabilities
         .get("extensions")
@@ -223,7 +223,7 @@ fn names_extension_with_settings(capabilities: &Value) -> bool {
 }
 
 /// Whether capabilities take the tool-resolution extension up: only an empty
-/// settings object does (PROTOCOL.md section 3).
+/// settings object does (docs/PROTOCOL.md section 3).
 fn offers_extension(capabilities: &Value) -> bool {
     capabilities["extensions"][annot::protocol::TOOL_RESOLUTION_EXTENSION]
         .as_object()

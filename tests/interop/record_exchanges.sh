@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's recorded exchanges: one session per resolution dialect
+# Prints the recorded exchanges of docs/serving.md: one session per resolution dialect
 # against the manage_files example, each request line followed by the
 # server's response line. Run from anywhere; builds the example first.
 set -euo pipefail

@@ -1,12 +1,12 @@
 //! What the rmcp wire tests expect, written out by hand from the tools'
 //! declarations (`tests/rmcp_support/fixtures.rs`, `examples/tools/manage_files.rs`)
-//! and the protocol (PROTOCOL sections 1 to 4), not from any server's answer.
+//! and the protocol (docs/PROTOCOL.md sections 1 to 4), not from any server's answer.
 
 use serde_json::{Value, json};
 
 /// `fetch` exactly as annot lists it to a session that did not take the
 /// extension up: every hint in `annotations`, the markers of dialects A and
-/// B, not the extension's (PROTOCOL section 7).
+/// B, not the extension's (docs/PROTOCOL.md section 3).
 pub fn fetch_listed() -> Value {
     json!({
         "name": "fetch",

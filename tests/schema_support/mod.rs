@@ -3,7 +3,7 @@
 //! violations it finds with the JSON pointer of the offending sub-schema.
 //!
 //! The subsets are written from each provider's public documentation (cited in
-//! the README, "Schema portability") and from the errors their APIs return;
+//! docs/declaring.md, "Schema portability") and from the errors their APIs return;
 //! `inspector` mirrors the four rules of MCP Inspector's schema-portability lint.
 
 #![allow(dead_code)] // Each suite uses a different part.

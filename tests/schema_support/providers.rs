@@ -1,6 +1,6 @@
 //! The JSON Schema subsets model APIs document for a function's parameters.
-//! Each allow-list is the provider's documented list (sources in the README,
-//! "Schema portability"); a keyword outside it is refused or silently dropped,
+//! Each allow-list is the provider's documented list (sources in
+//! docs/declaring.md, "Schema portability"); a keyword outside it is refused or silently dropped,
 //! and either way the constraint it states is lost.
 
 use serde_json::Value;

@@ -220,7 +220,7 @@ pub(crate) fn supported_versions(error: &RpcError) -> Vec<String> {
 
 /// Whether a `-32602` is about the request's envelope (its `_meta`: protocol
 /// version, client info, capabilities) rather than the tool's arguments. Servers
-/// name the missing or malformed `_meta` keys (PROTOCOL section 7), as rmcp does
+/// name the missing or malformed `_meta` keys (docs/PROTOCOL.md section 7), as rmcp does
 /// ("request _meta is missing or has malformed required fields: ...").
 pub(crate) fn is_about_envelope(error: &RpcError) -> bool {
     let mentions = |text: &str| text.contains("_meta") || text.contains("io.modelcontextprotocol/");

@@ -25,7 +25,7 @@ pub const MAX_PATTERNS: usize = 64;
 /// Generated code holds one in a `static`, made by `with_dfa` with the dense
 /// DFA `#[mcp_tool]` determinised from the patterns at compile time: a
 /// search walks its table, without a cache, a pool or an allocation. A set
-/// made by [`new`](Self::new) or without a DFA (too big, see the README), one
+/// made by [`new`](Self::new) or without a DFA (too big, see docs/declaring.md), one
 /// whose DFA does not read back, and a search the DFA quits (a non-ASCII byte
 /// where a pattern has a Unicode `\b`) use the set's meta regex instead
 /// (`regex`'s engine, compiled on first use), which collects the patterns

@@ -433,8 +433,9 @@ fn the_bound_check_joins_the_rules_over_the_base() {
     assert!(!table_within(&BOTH, DELETE, Some(REPO)));
 }
 
-/// The threshold of a full table of outcomes (the README states it): up to
-/// `FULL_TABLE_RULES` rules and `FULL_TABLE_ENTRIES` entries.
+/// The threshold of a full table of outcomes (docs/declaring.md, "How rules
+/// run", describes the tables): up to `FULL_TABLE_RULES` rules and
+/// `FULL_TABLE_ENTRIES` entries.
 #[test]
 fn full_tables_up_to_four_rules_and_1024_entries() {
     assert_eq!((FULL_TABLE_RULES, FULL_TABLE_ENTRIES), (4, 1024));

@@ -1,7 +1,7 @@
 //! This project's own additions to resolution results: explanations under
 //! `_meta["dev.annot/resolution"]` and, in dialect C, authorization under
 //! `_meta["dev.annot/authorization"]`, each only when the client may see it
-//! (PROTOCOL.md section 3: a dialect C result's `_meta` carries only keys of
+//! (docs/PROTOCOL.md section 3: a dialect C result's `_meta` carries only keys of
 //! extensions the client negotiated).
 
 use serde_json::{Map, Value, json};

@@ -1,5 +1,6 @@
 //! MCP 2026-07-28: no handshake, every request carries its protocol version
-//! and the client's capabilities in `params._meta` (PROTOCOL.md section 7).
+//! and the client's capabilities in `params._meta` (docs/PROTOCOL.md
+//! section 7).
 //!
 //! A request is judged by its own `_meta`, never by an earlier `initialize`:
 //! [`classify`] tells a 2026-07-28 request from a handshake one, and the

@@ -1,6 +1,6 @@
 """What the Python interop clients share: wire names, the custom methods as a
 client of the SDK declares them, the vendored schemas, the conservative
-bound of PROTOCOL.md section 4, and the tally of named checks."""
+bound of docs/PROTOCOL.md section 4, and the tally of named checks."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def risk(value: Any, risky: bool) -> int:
 
 
 def check_bound(static: dict[str, Any], resolved: dict[str, Any]) -> None:
-    """PROTOCOL.md section 4: a resolution claims no more risk than tools/list,
+    """docs/PROTOCOL.md section 4: a resolution claims no more risk than tools/list,
     for the core hints and, the same way, the SEP-1984 hints."""
     s_ro, s_d, s_i, s_o = effective(static)
     r_ro, r_d, r_i, r_o = effective(resolved)

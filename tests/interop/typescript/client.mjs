@@ -119,7 +119,7 @@ function risk(value, risky) {
 }
 
 /**
- * PROTOCOL.md section 4: a resolution claims no more risk than tools/list, for
+ * docs/PROTOCOL.md section 4: a resolution claims no more risk than tools/list, for
  * the core hints and, the same way, the SEP-1984 hints.
  */
 function checkBound(staticHints, resolved) {

@@ -1,0 +1,31 @@
+//! The README and the chapters of `docs/` as doctests: `cargo test` compiles
+//! and runs every Rust code block they hold, so the docs cannot drift from
+//! the code.
+//!
+//! This is the one list of tested pages. A new chapter gets one line in
+//! `pages!` below, named for its file. Blocks that are not Rust say what they
+//! are (`sh`, `json`, `text`); a Rust block that cannot run on its own is
+//! `no_run`, with `#` lines for what it needs but does not show.
+
+/// One hidden item per page, carrying the page as its documentation.
+macro_rules! pages {
+    ($($name:ident => $path:literal,)*) => {
+        $(
+            #[doc = include_str!($path)]
+            pub struct $name;
+        )*
+    };
+}
+
+pages! {
+    Readme => "../README.md",
+    Declaring => "../docs/declaring.md",
+    Serving => "../docs/serving.md",
+    Profiles => "../docs/profiles.md",
+    Client => "../docs/client.md",
+    Rmcp => "../docs/rmcp.md",
+    Protocol => "../docs/PROTOCOL.md",
+    Performance => "../docs/reference/performance.md",
+    Fuzzing => "../docs/reference/fuzzing.md",
+    MutationTesting => "../docs/reference/mutation-testing.md",
+}
