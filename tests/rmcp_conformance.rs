@@ -3,8 +3,10 @@
 //! the built-in server), not rmcp's default `-32601 tools/call`; and prompts,
 //! resources and completion requests of a server that does not declare those
 //! capabilities are `-32601`, not rmcp's default empty lists. A server that
-//! declares prompts still has its own answer. tests/interop/conformance.sh runs
-//! the suite itself against examples/rmcp_server.rs over Streamable HTTP.
+//! declares prompts still has its own answer. Over Streamable HTTP, the same
+//! answers from examples/rmcp_server.rs, and its `--tag` on legacy session ids
+//! (what a load balancer routes on, docs/scaling.md). tests/interop/conformance.sh
+//! runs the suite itself against the example.
 
 mod rmcp_support;
 
@@ -17,6 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use rmcp_support::fixtures::{INITIALIZE, INITIALIZED, raw_session, raw_session_with, result};
 use rmcp_support::manage_files::ManageFiles;
+use rmcp_support::{Sandbox, example_binary};
 use serde_json::{Value, json};
 
 /// A server as a new user writes one: tools only, no `call_tool` of its own
@@ -167,4 +170,136 @@ async fn a_declared_capability_reaches_the_handler() {
         result(&responses[1].1)["prompts"],
         json!([{"name": "greet", "description": "Say hello."}])
     );
+}
+
+/// The example over HTTP with `--tag b7`, killed on drop.
+struct HttpExample {
+    child: std::process::Child,
+    url: String,
+    _sandbox: Sandbox,
+}
+
+impl HttpExample {
+    fn start(tag: &str) -> Self {
+        use std::io::BufRead;
+        let sandbox = Sandbox::new("rmcp-conformance-http");
+        let mut child = std::process::Command::new(example_binary())
+            .args(["--http", "127.0.0.1:0", "--tag", tag, "--root"])
+            .arg(&sandbox.0)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn the example");
+        let mut url = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut url)
+            .expect("the example prints its URL");
+        HttpExample {
+            child,
+            url: url.trim().to_owned(),
+            _sandbox: sandbox,
+        }
+    }
+
+    /// POSTs `message`; the status, the session id header and the JSON-RPC
+    /// answer (from a JSON or an event-stream body).
+    async fn post(
+        &self,
+        session: Option<&str>,
+        headers: &[(&str, &str)],
+        message: Value,
+    ) -> (u16, Option<String>, Value) {
+        let mut request = reqwest::Client::new()
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(message.to_string());
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = tokio::time::timeout(std::time::Duration::from_secs(30), request.send())
+            .await
+            .expect("answered in time")
+            .expect("an HTTP answer");
+        let status = response.status().as_u16();
+        let session = response
+            .headers()
+            .get("mcp-session-id")
+            .map(|value| value.to_str().unwrap().to_owned());
+        let body = response.text().await.unwrap();
+        let answer = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .chain([body.as_str()])
+            .filter_map(|text| serde_json::from_str::<Value>(text.trim()).ok())
+            .find(|message| message.get("result").is_some() || message.get("error").is_some())
+            .unwrap_or(Value::Null);
+        (status, session, answer)
+    }
+}
+
+impl Drop for HttpExample {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const META_2026: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_the_example_answers_alike_in_both_eras() {
+    let example = HttpExample::start("b7");
+    let meta: Value = serde_json::from_str(META_2026).unwrap();
+    let modern = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "no_such_tool"),
+    ];
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "no_such_tool", "arguments": {}, "_meta": meta}});
+    let (status, session, answer) = example.post(None, &modern, call).await;
+    assert_eq!((status, session), (200, None), "stateless: {answer}");
+    assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        json!("unknown tool `no_such_tool`")
+    );
+
+    let prompts = json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/list",
+        "params": {"_meta": meta}});
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "prompts/list"),
+    ];
+    let (_, _, answer) = example.post(None, &headers, prompts).await;
+    assert_eq!(
+        answer["error"],
+        json!({"code": -32601, "message": "prompts/list"})
+    );
+
+    // A legacy session: its id names the process, and only this one holds it.
+    let initialize: Value = serde_json::from_str(INITIALIZE).unwrap();
+    let (status, session, answer) = example.post(None, &[], initialize).await;
+    assert_eq!(status, 200, "{answer}");
+    let session = session.expect("a session id");
+    let (tag, rest) = session.split_once('.').expect("TAG.ID");
+    assert_eq!(tag, "b7");
+    assert!(!rest.is_empty() && !rest.contains('.'), "{session}");
+    let initialized: Value = serde_json::from_str(INITIALIZED).unwrap();
+    let (status, _, _) = example.post(Some(&session), &[], initialized).await;
+    assert_eq!(status, 202);
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "no_such_tool", "arguments": {}}});
+    let (status, _, answer) = example.post(Some(&session), &[], call.clone()).await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+    // The same id under another process's tag is a session this one lacks:
+    // the specification's 404, which sends the client back to `initialize`.
+    let elsewhere = format!("b8.{rest}");
+    let (status, _, _) = example.post(Some(&elsewhere), &[], call).await;
+    assert_eq!(status, 404);
 }

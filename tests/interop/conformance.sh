@@ -81,19 +81,24 @@ not_applicable() {
 passed=0
 failed=0
 
-echo "conformance: not applicable to a tools-only server:"
+echo "conformance: not applicable to a tools-only server, by reason:"
 scenarios=$(conformance list --server | sed -nE 's/^  - ([a-z0-9-]+).*/\1/p')
 if [ -z "$scenarios" ]; then
     echo "conformance: the suite listed no server scenario"
     failed=$((failed + 1))
 fi
+declare -A by_reason=()
 for scenario in $scenarios; do
     if ! reason=$(not_applicable "$scenario"); then
         echo "  FAIL $scenario: a scenario this script does not classify"
         failed=$((failed + 1))
     elif [ -n "$reason" ]; then
-        echo "  n/a  $scenario: $reason"
+        by_reason[$reason]+=" $scenario"
     fi
+done
+for reason in "${!by_reason[@]}"; do
+    echo "  n/a: $reason:"
+    echo "${by_reason[$reason]}" | fold -s -w 96 | sed 's/^ */      /'
 done
 echo "conformance: not reachable: the built-in server (examples/manage_files) serves stdio only;"
 echo "             the suite's server scenarios take an HTTP URL"
