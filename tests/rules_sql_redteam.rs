@@ -10,7 +10,7 @@
 #[path = "../examples/tools/sql.rs"]
 mod sql;
 
-use annot::rules::sql::{SqlClass, SqlDialect, classify};
+use annot::rules::sql::{MAX_SQL_LEN, SqlClass, SqlDialect, classify};
 use annot::{AnnotatedTool, Annotations, mcp_tool};
 use serde_json::json;
 use sql::Sql;
@@ -475,5 +475,41 @@ fn the_issue_examples_are_not_read_only() {
             .resolve();
         assert_eq!(example.read_only, Some(false), "{text}");
         assert_eq!(example.destructive, Some(true), "{text}");
+    }
+}
+
+#[test]
+fn long_and_deep_texts_are_judged_without_overflowing() {
+    // Nesting past the parser's limit does not parse.
+    let parens = format!("SELECT {}1{}", "(".repeat(5_000), ")".repeat(5_000));
+    // A long flat chain parses into a deep tree, walked and dropped: as
+    // long as the classifier judges, and one byte longer.
+    let prefix = "SELECT 1 FROM t WHERE a = ";
+    let chain = format!(
+        "{prefix}{}1",
+        "1+".repeat((MAX_SQL_LEN - prefix.len() - 1) / 2)
+    );
+    assert!(chain.len() <= MAX_SQL_LEN && chain.len() + 2 > MAX_SQL_LEN);
+    let too_long = format!("{chain}{}", " ".repeat(MAX_SQL_LEN + 1 - chain.len()));
+    let batch = "SELECT 1; ".repeat(MAX_SQL_LEN / 10);
+    let mut handles = Vec::new();
+    for dialect in SqlDialect::ALL {
+        let texts = [
+            parens.clone(),
+            chain.clone(),
+            too_long.clone(),
+            batch.clone(),
+        ];
+        // The stack of a thread the server might run a handler on.
+        handles.push(
+            std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || texts.map(|text| classify(&text, dialect)))
+                .unwrap(),
+        );
+    }
+    for handle in handles {
+        let classes = handle.join().expect("no overflow, no panic");
+        assert_eq!(classes, [Riskiest, Read, Riskiest, Read]);
     }
 }

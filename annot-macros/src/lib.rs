@@ -243,10 +243,13 @@ use crate::ctxt::Errors;
 ///            | field "matches" string            -- regex search of the raw string
 ///            | field "path_matches" string       -- regex search of the normalised file path
 ///            | field "matches_template" string   -- template of the normalised URL path
+///            | field "is" "sql" "(" dialect "," class ")"  -- SQL classified by a parser
 ///            | field ("==" | "!=") literal
 ///            | field "in" "[" literal ("," literal)* "]"
 ///            | field ("<" | "<=" | ">" | ">=") number
 /// literal   := string | integer | float | "true" | "false"   (numbers may have a leading "-")
+/// dialect   := "generic" | "postgres" | "mysql" | "sqlite"
+/// class     := "read" | "insert" | "destructive"
 /// setting   := hint | hint "=" bool | "scopes" "=" "[" string,* "]" | "no_auth"
 /// ```
 ///
@@ -277,6 +280,43 @@ use crate::ctxt::Errors;
 /// wins) instead of replacing them: it can raise risk, never lower it.
 /// Operators, not a field attribute, choose the reading, because one field
 /// may be tested both ways and the rule shows which reading it relies on.
+///
+/// **SQL.** `statement is sql(postgres, read)` (annot's `sql` feature; a
+/// clear compile error names it when it is off) parses a string field with
+/// the `sqlparser` crate in the named dialect and holds when the text's class
+/// is the one named: `read` (every statement a query that calls only the
+/// dialect's pure functions, with no `INTO`, no locking clause, no
+/// data-modifying CTE; `EXPLAIN` without `ANALYZE`; `SHOW`), `insert` (plain
+/// inserts), `destructive` (`UPDATE`, `DELETE`, `MERGE`, upserts, `REPLACE`).
+/// A batch has the class of its riskiest statement. Everything else (DDL,
+/// `COPY`, `ATTACH`, `PRAGMA`, a function outside the allowlist, text that
+/// does not parse, MySQL's `/*! */`) is the *riskiest* class, on which every
+/// `is sql` test is undecided: no rule can lower its risk, so the call keeps
+/// the action's own hints. Declare the action with the hints of the worst it
+/// may do, and one rule per class:
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_tool};
+///
+/// #[mcp_tool(
+///     open_world = false,
+///     destructive,
+///     when(sql is sql(postgres, read)) => (read_only),
+///     when(sql is sql(postgres, insert)) => (destructive = false),
+/// )]
+/// struct RunQuery {
+///     sql: String,
+/// }
+///
+/// let query = |sql: &str| RunQuery { sql: sql.into() }.resolve();
+/// assert_eq!(query("SELECT count(*) FROM users").read_only, Some(true));
+/// assert_eq!(query("INSERT INTO t VALUES (1)").destructive, Some(false));
+/// assert_eq!(query("SELECT 1; DROP TABLE t").read_only, Some(false));
+/// assert_eq!(query("SELECT pg_terminate_backend(42)").read_only, Some(false));
+/// ```
+///
+/// `generic` classifies the text in every dialect and takes the riskiest
+/// answer. See `annot::rules::sql` and the `docs/sql.md` chapter.
 ///
 /// Checked at compile time: every field exists (with a suggestion when
 /// misspelt) and has a type its test fits; every regex and template

@@ -12,8 +12,11 @@
 //! - `destructiveHint: false`: `DELETE`, `UPDATE` (upserts' `DO UPDATE`
 //!   included), `DROP` and `ALTER` are denied. SQLite's authorizer reports
 //!   the deletion `REPLACE` performs (`REPLACE INTO`, `INSERT OR REPLACE`, a
-//!   table's `ON CONFLICT REPLACE`) as an insert: a pre-update hook sees it,
-//!   and the call's statements, run inside a savepoint, are rolled back.
+//!   table's `ON CONFLICT REPLACE`) as an insert, so `REPLACE` is denied
+//!   outright: a statement whose text holds the word (a string or the
+//!   `replace()` function too: the guard errs on the safe side), an insert
+//!   into a table whose schema holds it, and any write by a trigger whose
+//!   text holds it.
 //! - `privilegedAccessHint` not `true`: `ATTACH`, `DETACH`, `PRAGMA` and
 //!   `load_extension` are denied.
 //!
@@ -21,12 +24,13 @@
 //! and the like are refused inside it. A refusal is a [`GuardError::Refused`]
 //! naming the hint, which a handler returns as an `isError` result.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 pub use rusqlite;
 use rusqlite::fallible_iterator::FallibleIterator;
-use rusqlite::hooks::{Action, AuthAction, AuthContext, Authorization, PreUpdateCase};
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::types::Value;
 use rusqlite::{Batch, Connection};
 
@@ -125,11 +129,45 @@ pub struct Rows {
 pub struct SqliteGuard<'c> {
     connection: &'c Connection,
     policy: Policy,
-    /// The first refusal of the authorizer or the pre-update hook during
+    /// The first refusal of the authorizer during
     /// the statement being run.
     refused: Arc<Mutex<Option<Refusal>>>,
     /// `PRAGMA query_only` before the guard set it.
     query_only_before: Option<bool>,
+    /// Under a resolution that is not destructive: the tables and triggers
+    /// whose schema text holds `REPLACE` (lowercase names).
+    replacing: Arc<Replacing>,
+}
+
+/// The tables that replace rows on conflict and the triggers that may.
+#[derive(Debug, Default)]
+struct Replacing {
+    tables: HashSet<String>,
+    triggers: HashSet<String>,
+}
+
+impl Replacing {
+    fn of(connection: &Connection) -> Result<Replacing, rusqlite::Error> {
+        let mut replacing = Replacing::default();
+        for schema in ["sqlite_master", "sqlite_temp_master"] {
+            let mut statement = connection.prepare(&format!(
+                "SELECT type, name FROM {schema} \
+                 WHERE type IN ('table', 'trigger') AND lower(sql) LIKE '%replace%'"
+            ))?;
+            let mut rows = statement.query([])?;
+            while let Some(row) = rows.next()? {
+                let kind: String = row.get(0)?;
+                let name: String = row.get(1)?;
+                let name = name.to_lowercase();
+                if kind == "table" {
+                    replacing.tables.insert(name);
+                } else {
+                    replacing.triggers.insert(name);
+                }
+            }
+        }
+        Ok(replacing)
+    }
 }
 
 const SAVEPOINT: &str = "annot_guard";
@@ -147,11 +185,17 @@ impl<'c> SqliteGuard<'c> {
             connection.pragma_update(None, "query_only", true)?;
             query_only_before = Some(before);
         }
+        let replacing = if policy.read_only || policy.destructive {
+            Replacing::default()
+        } else {
+            Replacing::of(connection)?
+        };
         Ok(SqliteGuard {
             connection,
             policy,
             refused: Arc::new(Mutex::new(None)),
             query_only_before,
+            replacing: Arc::new(replacing),
         })
     }
 
@@ -192,6 +236,16 @@ impl<'c> SqliteGuard<'c> {
                 return Err(GuardError::Refused(Refusal {
                     hint: Some(Hint::ReadOnly),
                     effect: "a statement that writes to the database".to_owned(),
+                }));
+            }
+            let text = statement.expanded_sql().unwrap_or_default();
+            if !self.policy.destructive
+                && !self.policy.read_only
+                && (text.is_empty() || text.to_lowercase().contains("replace"))
+            {
+                return Err(GuardError::Refused(Refusal {
+                    hint: Some(Hint::Destructive),
+                    effect: "REPLACE, which deletes the rows it conflicts with".to_owned(),
                 }));
             }
             let columns: Vec<String> = statement
@@ -236,9 +290,10 @@ impl<'c> SqliteGuard<'c> {
     fn install(&self) -> Result<(), GuardError> {
         let policy = self.policy;
         let refused = Arc::clone(&self.refused);
+        let replacing = Arc::clone(&self.replacing);
         self.connection
             .authorizer(Some(move |context: AuthContext<'_>| {
-                match decide(policy, &context.action) {
+                match decide(policy, &replacing, &context) {
                     Ok(()) => Authorization::Allow,
                     Err(refusal) => {
                         record(&refused, refusal);
@@ -246,36 +301,12 @@ impl<'c> SqliteGuard<'c> {
                     }
                 }
             }))?;
-        if !policy.destructive {
-            let refused = Arc::clone(&self.refused);
-            self.connection.preupdate_hook(Some(
-                move |action: Action, database: &str, table: &str, _: &PreUpdateCase| {
-                    let verb = match action {
-                        Action::SQLITE_DELETE => "a deletion",
-                        Action::SQLITE_UPDATE => "an update",
-                        _ => return,
-                    };
-                    record(
-                        &refused,
-                        Refusal {
-                            hint: Some(Hint::Destructive),
-                            effect: format!(
-                                "{verb} of a row of {database}.{table} (by REPLACE, an upsert \
-                                 or a trigger)"
-                            ),
-                        },
-                    );
-                },
-            ))?;
-        }
         Ok(())
     }
 
     fn uninstall(&self) -> Result<(), GuardError> {
         self.connection
             .authorizer(None::<fn(AuthContext<'_>) -> Authorization>)?;
-        self.connection
-            .preupdate_hook(None::<fn(Action, &str, &str, &PreUpdateCase)>)?;
         Ok(())
     }
 }
@@ -297,9 +328,45 @@ fn record(slot: &Mutex<Option<Refusal>>, refusal: Refusal) {
     }
 }
 
-/// Whether `policy` allows `action`, as SQLite's authorizer asks while it
-/// prepares a statement (the statements of triggers and views included).
-fn decide(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal> {
+/// Whether `policy` allows what `context` asks, as SQLite's authorizer asks
+/// while it prepares a statement (the statements of triggers and views
+/// included): [`decide_action`], and under a resolution that is not
+/// destructive, no insert into a table that replaces on conflict and no
+/// write at all by a trigger that may replace.
+fn decide(policy: Policy, replacing: &Replacing, context: &AuthContext<'_>) -> Result<(), Refusal> {
+    decide_action(policy, &context.action)?;
+    if policy.read_only || policy.destructive {
+        return Ok(());
+    }
+    let replaces = |effect: String| {
+        Err(Refusal {
+            hint: Some(Hint::Destructive),
+            effect,
+        })
+    };
+    if let Some(trigger) = context.accessor
+        && replacing.triggers.contains(&trigger.to_lowercase())
+        && !matches!(
+            context.action,
+            AuthAction::Select | AuthAction::Read { .. } | AuthAction::Function { .. }
+        )
+    {
+        return replaces(format!(
+            "a write by trigger \"{trigger}\", which may REPLACE rows"
+        ));
+    }
+    if let AuthAction::Insert { table_name } = context.action
+        && replacing.tables.contains(&table_name.to_lowercase())
+    {
+        return replaces(format!(
+            "insert into table \"{table_name}\", which replaces the rows it conflicts with"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `policy` allows `action` in itself.
+fn decide_action(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal> {
     use AuthAction as A;
     let refuse = |hint: Hint, effect: String| {
         Err(Refusal {
@@ -334,6 +401,14 @@ fn decide(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal> {
     };
     match action {
         A::Select | A::Read { .. } | A::Recursive => Ok(()),
+        // SQLite's own tables (the schema, `sqlite_sequence`, statistics)
+        // change with the DDL, `AUTOINCREMENT` insert or `ANALYZE` that the
+        // authorizer judges in its own right.
+        A::Insert { table_name } | A::Delete { table_name } | A::Update { table_name, .. }
+            if is_internal(table_name) =>
+        {
+            write(format!("a change of \"{table_name}\""))
+        }
         A::Function { function_name } if function_name.eq_ignore_ascii_case("load_extension") => {
             privileged(format!("the function {function_name}"))
         }
@@ -403,6 +478,13 @@ fn decide(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal> {
     }
 }
 
+/// SQLite's own tables: `sqlite_master`, `sqlite_sequence`, `sqlite_stat1`...
+fn is_internal(table: &str) -> bool {
+    table
+        .get(..7)
+        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("sqlite_"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,7 +506,9 @@ mod tests {
     };
 
     fn hint(policy: Policy, action: AuthAction<'_>) -> Option<Option<Hint>> {
-        decide(policy, &action).err().map(|refusal| refusal.hint)
+        decide_action(policy, &action)
+            .err()
+            .map(|refusal| refusal.hint)
     }
 
     #[test]

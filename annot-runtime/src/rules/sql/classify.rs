@@ -15,6 +15,10 @@ use sqlparser::parser::Parser;
 use super::allowlist::is_pure;
 use super::{SqlClass, SqlDialect};
 
+/// The longest text [`classify`] judges, in bytes: a longer one is of the
+/// riskiest class.
+pub const MAX_SQL_LEN: usize = 16 * 1024;
+
 /// The class of `text` in `dialect`: its riskiest statement's, or
 /// [`SqlClass::Riskiest`] when any part of it cannot be judged (see the
 /// [module](super) documentation). [`SqlDialect::Generic`] classifies the
@@ -29,6 +33,12 @@ use super::{SqlClass, SqlDialect};
 /// assert_eq!(classify("EXPLAIN ANALYZE DELETE FROM t", SqlDialect::Postgres), SqlClass::Destructive);
 /// ```
 pub fn classify(text: &str, dialect: SqlDialect) -> SqlClass {
+    // A long chain of operators parses into a tree as deep as it is long,
+    // which the walk and the drop recurse through: past this length the
+    // text is not judged, so no call can exhaust a handler thread's stack.
+    if text.len() > MAX_SQL_LEN {
+        return SqlClass::Riskiest;
+    }
     // MySQL runs the inside of `/*! ... */` (and `/*!50001 ... */`) as SQL;
     // anywhere else it is a comment. Such text is judged unreadable
     // whatever the dialect, so that a MySQL server behind any rule never

@@ -9,7 +9,8 @@
 //! outside the dialect's allowlist of pure functions (see
 //! [`pure_functions`]), has no `INTO`, no locking clause, no data-modifying
 //! CTE, and is not the `EXPLAIN ANALYZE` of a write. Whatever the classifier
-//! cannot place is [`SqlClass::Riskiest`].
+//! cannot place is [`SqlClass::Riskiest`], and so is a text longer than
+//! [`MAX_SQL_LEN`].
 //!
 //! What a parser cannot see (views, triggers, rules, user-defined operators,
 //! a `search_path` that shadows a built-in function) is out of its reach: the
@@ -25,7 +26,7 @@ mod classify;
 #[cfg(feature = "sql")]
 pub use allowlist::pure_functions;
 #[cfg(feature = "sql")]
-pub use classify::classify;
+pub use classify::{MAX_SQL_LEN, classify};
 
 use core::fmt;
 
