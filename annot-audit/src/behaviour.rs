@@ -176,14 +176,15 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
         let mut all = cases(
             &schema,
             tool_seed(plan.seed, name),
-            share,
+            share * 3,
             &[],
             Some(&strings),
         );
+        // Spares: sets the server refuses to resolve are not called.
         if let Some((_, index)) = plan.only {
             all.retain(|case| case.index == index);
         } else {
-            all.truncate(share);
+            all.truncate(share * 3);
         }
         queue.push((tool, all));
     }
@@ -202,8 +203,6 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             if done >= plan.calls && plan.only.is_none() {
                 break;
             }
-            done += 1;
-            plan.progress.inc(1);
             let name = tool["name"].as_str().unwrap_or_default();
             let subject = format!("{name}{}", action_of(tool, &case.arguments));
             let case_id = format!("{name}#{}", case.index);
@@ -215,6 +214,8 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             {
                 continue;
             }
+            done += 1;
+            plan.progress.inc(1);
             for kind in Kind::ALL {
                 let group = groups.entry((kind, subject.clone())).or_default();
                 if let Err(why) = kind.claimed(&effective) {
