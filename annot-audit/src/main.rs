@@ -52,6 +52,11 @@ struct Cli {
     /// Run the behaviour tier: exercise calls in the sandbox.
     #[arg(long)]
     exercise: bool,
+    /// Also observe calls that claim `idempotentHint: false` or
+    /// `destructiveHint: true`, and say in the NOT_APPLICABLE reason how many
+    /// behaved as if they had not (over-declarations; never a VIOLATION).
+    #[arg(long)]
+    over_declarations: bool,
     /// Exit with 1 when any check gives VIOLATION.
     #[arg(long)]
     fail_on_violation: bool,
@@ -369,6 +374,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
                 seed: cli.seed,
                 calls: cli.calls,
                 only,
+                over_declarations: cli.over_declarations,
                 progress: &progress,
             })?);
         }
