@@ -79,6 +79,9 @@ pub struct Plan<'a> {
     pub seed: u64,
     pub calls: usize,
     pub only: Option<(&'a str, usize)>,
+    /// Also observe risky claims (`idempotentHint: false`, `destructiveHint:
+    /// true`) to report over-declarations.
+    pub over_declarations: bool,
     pub progress: &'a indicatif::ProgressBar,
 }
 
@@ -152,6 +155,10 @@ struct Group {
     violation: Option<(String, Vec<Exchange>, String)>,
     inconclusive: Option<(String, Vec<Exchange>, String)>,
     not_applicable: Option<String>,
+    /// With `--over-declarations`: calls that claim `idempotentHint: false`
+    /// (or `destructiveHint: true`), and how many behaved as if they had not.
+    claimed_risky: usize,
+    behaved_safe: usize,
 }
 
 /// Tier c.
@@ -176,14 +183,15 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
         let mut all = cases(
             &schema,
             tool_seed(plan.seed, name),
-            share,
+            share * 3,
             &[],
             Some(&strings),
         );
+        // Spares: sets the server refuses to resolve are not called.
         if let Some((_, index)) = plan.only {
             all.retain(|case| case.index == index);
         } else {
-            all.truncate(share);
+            all.truncate(share * 3);
         }
         queue.push((tool, all));
     }
@@ -202,8 +210,6 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             if done >= plan.calls && plan.only.is_none() {
                 break;
             }
-            done += 1;
-            plan.progress.inc(1);
             let name = tool["name"].as_str().unwrap_or_default();
             let subject = format!("{name}{}", action_of(tool, &case.arguments));
             let case_id = format!("{name}#{}", case.index);
@@ -215,10 +221,23 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             {
                 continue;
             }
+            done += 1;
+            plan.progress.inc(1);
             for kind in Kind::ALL {
                 let group = groups.entry((kind, subject.clone())).or_default();
                 if let Err(why) = kind.claimed(&effective) {
                     group.not_applicable.get_or_insert(why);
+                    // A risky claim cannot be violated, but it can be more
+                    // than the call needs: observed on request, never a verdict.
+                    let over = matches!(kind, Kind::Idempotent | Kind::NonDestructive)
+                        && !effective.is_read_only();
+                    if plan.over_declarations && over {
+                        group.claimed_risky += 1;
+                        let seen = observe(&plan, &baseline, kind, name, &case.arguments)?;
+                        if seen.broken.is_none() && seen.unobserved.is_none() {
+                            group.behaved_safe += 1;
+                        }
+                    }
                     continue;
                 }
                 group.cases += 1;
@@ -280,10 +299,18 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             )
         } else {
             let why = group.not_applicable.unwrap_or_default();
+            let observed = if group.claimed_risky > 0 {
+                format!(
+                    "; behaved as if it were not on {} of {} calls (an over-declaration when all)",
+                    group.behaved_safe, group.claimed_risky
+                )
+            } else {
+                String::new()
+            };
             Finding::new(
                 kind.name(),
                 &subject,
-                Verdict::NotApplicable(format!("resolved {why}")),
+                Verdict::NotApplicable(format!("resolved {why}{observed}")),
                 "",
             )
         };

@@ -52,6 +52,11 @@ struct Cli {
     /// Run the behaviour tier: exercise calls in the sandbox.
     #[arg(long)]
     exercise: bool,
+    /// Also observe calls that claim `idempotentHint: false` or
+    /// `destructiveHint: true`, and say in the NOT_APPLICABLE reason how many
+    /// behaved as if they had not (over-declarations; never a VIOLATION).
+    #[arg(long)]
+    over_declarations: bool,
     /// Exit with 1 when any check gives VIOLATION.
     #[arg(long)]
     fail_on_violation: bool,
@@ -74,8 +79,12 @@ struct Cli {
     #[arg(long, value_name = "TOOL#INDEX")]
     replay: Option<String>,
     /// Milliseconds to wait for each answer.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 30_000)]
     timeout_ms: u64,
+    /// An environment variable for the server, `KEY=VALUE`; `{sandbox}` in
+    /// VALUE (and in the command's arguments) is the sandbox's absolute path.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    envs: Vec<String>,
     /// Do not give the server a network namespace (closed-world checks become INCONCLUSIVE).
     /// Also set by the environment variable ANNOT_AUDIT_NO_NETNS=1.
     #[arg(long)]
@@ -182,8 +191,16 @@ fn run(cli: &Cli) -> Result<Report, String> {
         let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
         *program = cwd.join(&*program).to_string_lossy().into_owned();
     }
+    let mut env = Vec::new();
+    for pair in &cli.envs {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--env {pair}: expected KEY=VALUE"))?;
+        env.push((key.to_owned(), value.to_owned()));
+    }
     let launch = Launch {
         command,
+        env,
         url: cli.url.clone(),
         era: cli.era,
         namespaces,
@@ -357,6 +374,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
                 seed: cli.seed,
                 calls: cli.calls,
                 only,
+                over_declarations: cli.over_declarations,
                 progress: &progress,
             })?);
         }
@@ -408,6 +426,9 @@ fn replay_command(cli: &Cli, case: &str) -> String {
     }
     if let Some(fixture) = &cli.fixture {
         parts.push(format!("--fixture {}", quote(&fixture.to_string_lossy())));
+    }
+    for pair in &cli.envs {
+        parts.push(format!("--env {}", quote(pair)));
     }
     if let Some(args) = &cli.args {
         parts.push(format!("--args {}", quote(&args.to_string_lossy())));

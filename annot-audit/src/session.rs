@@ -42,6 +42,8 @@ pub struct Launch {
     pub command: Vec<String>,
     pub url: Option<String>,
     pub era: Option<Era>,
+    /// Environment variables for the server (`{sandbox}` in a value is the sandbox's path).
+    pub env: Vec<(String, String)>,
     /// Try to give the server its own network namespace.
     pub namespaces: bool,
     pub timeout: Duration,
@@ -96,17 +98,25 @@ impl Server {
     }
 
     fn spawn(&mut self, isolated: bool) -> Result<(), String> {
+        let sandbox = self.sandbox.to_string_lossy().into_owned();
+        let place = |text: &String| text.replace("{sandbox}", &sandbox);
+        let program = place(&self.launch.command[0]);
+        let arguments: Vec<String> = self.launch.command[1..].iter().map(place).collect();
         let mut command = if isolated {
             let mut command = Command::new("unshare");
             command
                 .args(["--net", "sh", "-c", NAMESPACE_SETUP, "sh"])
-                .args(&self.launch.command);
+                .arg(&program)
+                .args(&arguments);
             command
         } else {
-            let mut command = Command::new(&self.launch.command[0]);
-            command.args(&self.launch.command[1..]);
+            let mut command = Command::new(&program);
+            command.args(&arguments);
             command
         };
+        for (key, value) in &self.launch.env {
+            command.env(key, place(value));
+        }
         command
             .current_dir(&self.sandbox)
             .env("ANNOT_AUDIT_SANDBOX", &self.sandbox)
@@ -124,7 +134,7 @@ impl Server {
             // The setup exits 97 when the namespace cannot be readied; a
             // server that starts stays alive, so a short wait tells them apart.
             let pid = child.id();
-            let ready = wait_for_namespace(&mut child, pid, &self.launch.command[0])?;
+            let ready = wait_for_namespace(&mut child, pid, &program)?;
             if !ready {
                 return Err("unshare or ip failed".into());
             }
@@ -251,11 +261,9 @@ impl Connection {
             next_id: 1,
         };
         if forced != Some(Era::Legacy) {
-            let timeout = if forced.is_none() {
-                Duration::from_secs(5)
-            } else {
-                connection.transport.timeout()
-            };
+            // The full timeout: a slow start (an interpreter loading its SDK)
+            // must not pass for a server without 2026-07-28.
+            let timeout = connection.transport.timeout();
             let probe = connection.request_with(METHOD_DISCOVER, json!({}), timeout);
             let discovered = probe.result().filter(|result| {
                 result["supportedVersions"]

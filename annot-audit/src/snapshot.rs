@@ -17,6 +17,10 @@ pub struct FileState {
     pub sha256: String,
     pub len: u64,
     pub content: Option<Vec<u8>>,
+    /// A JSON store's records: the elements of an array, the entries of an
+    /// object, or the lines of JSON Lines. A record that only grew (its old
+    /// value contained in a new one) was not destroyed.
+    pub records: Option<Vec<serde_json::Value>>,
 }
 
 /// The state of a sandbox.
@@ -186,8 +190,14 @@ impl Snapshot {
                 None => change.removed.push(name.clone()),
                 Some(now) if now == before => {}
                 Some(now) => {
-                    let grew = match (&before.content, &now.content) {
-                        (Some(old), Some(new)) => new.len() > old.len() && new.starts_with(old),
+                    let grew = match (&before.records, &now.records, &before.content, &now.content)
+                    {
+                        (Some(old), Some(new), _, _) => old
+                            .iter()
+                            .all(|record| new.iter().any(|now| contains(now, record))),
+                        (_, _, Some(old), Some(new)) => {
+                            new.len() > old.len() && new.starts_with(old)
+                        }
                         _ => false,
                     };
                     if grew {
@@ -263,6 +273,44 @@ fn state(bytes: &[u8]) -> FileState {
         sha256: hex(&Sha256::digest(bytes)),
         len: bytes.len() as u64,
         content: Some(bytes.to_vec()),
+        records: records(bytes),
+    }
+}
+
+/// The records of a JSON or JSON Lines file, if it is one.
+fn records(bytes: &[u8]) -> Option<Vec<serde_json::Value>> {
+    use serde_json::Value;
+    let text = std::str::from_utf8(bytes).ok()?;
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return match value {
+            Value::Array(items) => Some(items),
+            Value::Object(entries) => Some(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| serde_json::json!({ k: v }))
+                    .collect(),
+            ),
+            _ => None,
+        };
+    }
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// Whether `new` keeps everything `old` held: equal scalars, every key of an
+/// object contained, every element of an array contained in some element.
+fn contains(new: &serde_json::Value, old: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (new, old) {
+        (Value::Object(new), Value::Object(old)) => old
+            .iter()
+            .all(|(key, value)| new.get(key).is_some_and(|now| contains(now, value))),
+        (Value::Array(new), Value::Array(old)) => old
+            .iter()
+            .all(|item| new.iter().any(|now| contains(now, item))),
+        _ => new == old,
     }
 }
 
@@ -341,5 +389,24 @@ mod tests {
         assert_eq!(change.overwritten, ["docs/readme.md"]);
         assert_eq!(change.rows_removed, ["records.db::items [2,\"beta\"]"]);
         assert!(change.destroys());
+    }
+
+    #[test]
+    fn a_json_store_that_only_grows_is_appended_to() {
+        let old = state(b"{\"name\":\"a\",\"observations\":[\"x\"]}\n");
+        let grown = state(b"{\"name\":\"a\",\"observations\":[\"x\",\"y\"]}\n{\"name\":\"b\"}\n");
+        let lost = state(b"{\"name\":\"a\",\"observations\":[\"y\"]}\n");
+        let snapshot = |file: &FileState| Snapshot {
+            files: [("memory.json".to_owned(), file.clone())].into(),
+            ..Snapshot::default()
+        };
+        assert_eq!(
+            snapshot(&old).change_to(&snapshot(&grown)).appended,
+            ["memory.json"]
+        );
+        assert_eq!(
+            snapshot(&old).change_to(&snapshot(&lost)).overwritten,
+            ["memory.json"]
+        );
     }
 }

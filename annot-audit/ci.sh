@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# annot-audit end to end, for .ci/run: builds the auditor and annot's example
+# servers, installs (pinned) the Python SDK with mcp-groundtruth 0.3.0 and the
+# npm reference servers, then
+#   - audits annot's examples (manage_files over stdio in both eras,
+#     rmcp_server over stdio and Streamable HTTP, github_api): no false alarm;
+#   - audits every Rust and Python lying fixture (caught by its check) and
+#     its honest twin (clean);
+#   - runs mcp-groundtruth beside annot-audit on the Python lying fixtures
+#     (same verdict wherever both can express a check);
+#   - audits, with the behaviour tier, a Python SDK server and a TypeScript
+#     SDK server written here (clean), and the official reference servers
+#     @modelcontextprotocol/server-filesystem and server-memory (findings
+#     recorded under target/annot-audit/real/, printed as they are).
+# Prints 'audit: N passed, N failed' last; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$root/target/annot-audit
+fixtures=$root/annot-audit/fixtures
+mkdir -p "$work/real"
+
+cargo build --quiet -p annot-audit
+cargo build --quiet -p annot --example manage_files --example rmcp_server --example github_api
+audit=$root/target/debug/annot-audit
+lying=$root/target/debug/annot-audit-fixture
+examples=$root/target/debug/examples
+
+echo "audit: installing the Python SDK and mcp-groundtruth 0.3.0"
+if [ ! -x "$work/venv/bin/python" ]; then
+    python3 -m venv "$work/venv"
+fi
+python=$work/venv/bin/python
+"$python" -m pip install --quiet --disable-pip-version-check \
+    -r tests/interop/python/requirements.txt mcp-groundtruth==0.3.0
+echo "audit: installing the npm servers (server-filesystem, server-memory, the TypeScript SDK)"
+(cd "$fixtures/typescript" && npm ci --no-audit --no-fund --loglevel=error)
+modules=$fixtures/typescript/node_modules/@modelcontextprotocol
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok      $*"; }
+bad() { failed=$((failed + 1)); echo "FAILED  $*"; }
+
+# verdicts FILE: 'CHECK VERDICT' lines of a report, worst verdict per check.
+verdicts() {
+    "$python" - "$1" <<'PY'
+import json, sys
+rank = {"VIOLATION": 3, "INCONCLUSIVE": 2, "PASS": 1, "NOT_APPLICABLE": 0}
+worst = {}
+for finding in json.load(open(sys.argv[1]))["findings"]:
+    check, verdict = finding["check"], finding["verdict"]
+    if rank[verdict] >= rank.get(worst.get(check), -1):
+        worst[check] = verdict
+for check in sorted(worst):
+    print(check, worst[check])
+PY
+}
+
+# run NAME OPTIONS... -- SERVER...: one audit, its report in $work/NAME.json.
+run() {
+    local name=$1
+    shift
+    local status=0
+    "$audit" --json "$work/$name.json" "$@" >"$work/$name.txt" 2>&1 || status=$?
+    return $status
+}
+
+# expect_clean NAME OPTIONS... -- SERVER...: no VIOLATION, no INCONCLUSIVE.
+expect_clean() {
+    local name=$1
+    shift
+    if ! run "$name" --fail-on-violation "$@"; then
+        bad "$name: exit status not 0"; tail -20 "$work/$name.txt"; return
+    fi
+    local worst
+    worst=$(verdicts "$work/$name.json" | grep -E ' (VIOLATION|INCONCLUSIVE)$' || true)
+    if [ -n "$worst" ]; then bad "$name: $worst"; cat "$work/$name.txt"; else ok "$name: no false alarm"; fi
+}
+
+# expect_caught NAME CHECK OPTIONS... -- SERVER...: CHECK, and only CHECK, is a VIOLATION.
+expect_caught() {
+    local name=$1 check=$2
+    shift 2
+    local status=0
+    run "$name" --fail-on-violation "$@" || status=$?
+    local violations
+    violations=$(verdicts "$work/$name.json" | awk '$2 == "VIOLATION" { print $1 }' | tr '\n' ' ')
+    if [ "$status" -eq 1 ] && [ "$violations" = "$check " ]; then
+        ok "$name: caught by $check"
+    else
+        bad "$name: expected $check, got status $status and violations '$violations'"; tail -20 "$work/$name.txt"
+    fi
+}
+
+echo "audit: annot's example servers"
+expect_clean manage_files-legacy --era legacy --exercise --calls 40 --resolutions 300 -- "$examples/manage_files" .
+expect_clean manage_files-modern --era modern --exercise --calls 40 --resolutions 300 -- "$examples/manage_files" .
+expect_clean rmcp_server-stdio --exercise --calls 24 --resolutions 100 -- "$examples/rmcp_server" --stdio --root .
+port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+expect_clean rmcp_server-http --exercise --calls 24 --resolutions 100 --url "http://127.0.0.1:$port/mcp" \
+    -- "$examples/rmcp_server" --http "127.0.0.1:$port" --root .
+expect_clean github_api --exercise --calls 24 --resolutions 200 -- "$examples/github_api"
+
+echo "audit: the Rust lying fixtures and their twins"
+while read -r kind check; do
+    expect_caught "rust-$kind" "$check" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind"
+    expect_clean "rust-$kind-honest" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind" --honest
+done <<'TABLE'
+static-read-only-writes behaviour.read_only
+resolved-read-only-writes behaviour.read_only
+riskier-than-bound resolve.within_bound
+unstable-resolution resolve.deterministic
+result-for-invalid resolve.invalid_rejected
+non-destructive-deletes behaviour.non_destructive
+idempotent-appends behaviour.idempotent
+closed-world-connects behaviour.closed_world
+missing-hints hints.present
+malformed-hints hints.well_formed
+extension-shape resolve.answer_schema
+foreign-meta resolve.meta_negotiated
+TABLE
+
+echo "audit: the Python SDK lying fixtures and their twins"
+slow=(--exercise --calls 3 --timeout-ms 120000)
+while read -r kind check; do
+    expect_caught "python-$kind" "$check" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind"
+    expect_clean "python-$kind-honest" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind" --honest
+done <<'TABLE'
+static-read-only-writes behaviour.read_only
+non-destructive-deletes behaviour.non_destructive
+idempotent-appends behaviour.idempotent
+closed-world-connects behaviour.closed_world
+missing-hints hints.present
+TABLE
+
+echo "audit: side by side with mcp-groundtruth 0.3.0"
+if "$python" "$fixtures/python/side_by_side.py" "$audit" "$work/side-by-side" | tee "$work/side-by-side.txt"; then
+    ok "side by side: the same verdict wherever both tools express a check"
+else
+    bad "side by side: the tools disagree (see above)"
+fi
+
+echo "audit: servers written with the official SDKs"
+expect_clean python-sdk-notes "${slow[@]}" --calls 9 -- "$python" "$fixtures/python/notes_server.py"
+expect_clean typescript-sdk-todo --exercise --calls 9 --timeout-ms 120000 -- node "$fixtures/typescript/todo_server.mjs"
+
+echo "audit: the official reference servers (findings recorded as they are)"
+record() {
+    local name=$1
+    shift
+    if run "real/$name" "$@"; then
+        ok "$name: audited"
+    else
+        bad "$name: the audit did not run"
+    fi
+    cat "$work/real/$name.txt"
+}
+record server-filesystem --exercise --calls 60 --timeout-ms 120000 \
+    -- node "$modules/server-filesystem/dist/index.js" "{sandbox}"
+record server-memory --exercise --calls 40 --timeout-ms 120000 --env "MEMORY_FILE_PATH={sandbox}/memory.json" \
+    -- node "$modules/server-memory/dist/index.js"
+
+echo "audit: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
