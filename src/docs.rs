@@ -28,6 +28,7 @@ pages! {
     Sql => "../docs/sql.md",
     Auditing => "../docs/auditing.md",
     Scaling => "../docs/scaling.md",
+    Extensions => "../docs/extensions.md",
     Protocol => "../docs/PROTOCOL.md",
     Performance => "../docs/reference/performance.md",
     Fuzzing => "../docs/reference/fuzzing.md",
