@@ -10,7 +10,7 @@ pub use annot_runtime::*;
 
 #[doc(hidden)]
 pub mod __private {
-    pub use annot_runtime::private::*;
+    pub use annot_runtime::__private::*;
     pub use annot_runtime::{
         Action, AnnotatedActions, AnnotatedTool, Annotations, ArgumentError, Explanation,
     };
