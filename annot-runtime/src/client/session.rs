@@ -4,7 +4,7 @@
 use core::fmt;
 use std::sync::Arc;
 
-use super::{Decision, ProposedCall, Reason, Rule, Strength, Verdict};
+use super::{Decision, PolicyRule, ProposedCall, Reason, Strength, Verdict};
 
 /// Which legs of the lethal trifecta one call contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -234,7 +234,7 @@ impl Session {
             Some(trifecta) => Decision::new(
                 on_trifecta,
                 Reason {
-                    rule: Rule::Trifecta,
+                    rule: PolicyRule::Trifecta,
                     message: trifecta.to_string(),
                 },
             ),
