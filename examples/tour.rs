@@ -38,8 +38,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use annot::client::{
-    AnnotationSource, ClientExtension, Decision, JsonRpcRequester, Policy, PreflightError,
-    ProposedCall, RequestError, Requester, ResolutionSupport, Rule, Session, Trust, Verdict,
+    AnnotationSource, ClientExtension, Decision, JsonRpcRequester, Policy, PolicyRule,
+    PreflightError, ProposedCall, RequestError, Requester, ResolutionSupport, Session, Trust,
+    Verdict,
 };
 use annot::protocol::Dialect;
 use annot::server::Server;
@@ -403,7 +404,7 @@ impl From<io::Error> for TourError {
 
 /// Whether a decision refused a call as the lethal trifecta.
 pub fn is_trifecta(decision: &Decision) -> bool {
-    decision.is_denied() && decision.reason().rule == Rule::Trifecta
+    decision.is_denied() && decision.reason().rule == PolicyRule::Trifecta
 }
 
 /// Whether a decision asks a person, and how insistently.

@@ -15,7 +15,7 @@ mod docs;
 
 #[doc(hidden)]
 pub mod __private {
-    pub use annot_runtime::private::*;
+    pub use annot_runtime::__private::*;
     pub use annot_runtime::{
         Action, AnnotatedActions, AnnotatedTool, Annotations, ArgumentError, Explanation,
     };

@@ -6,8 +6,8 @@
 mod manage_files;
 
 use annot::client::{
-    AnnotationSource, ClientExtension, Decision, Policy, PreflightError, ProposedCall,
-    ResolutionSupport, Rule, Session, Strength, Trust, Verdict,
+    AnnotationSource, ClientExtension, Decision, Policy, PolicyRule, PreflightError, ProposedCall,
+    ResolutionSupport, Session, Strength, Trust, Verdict,
 };
 use annot::protocol::{Dialect, RpcError, error_code};
 use annot::{AnnotatedTool, Hint, Tool, ToolAnnotations};
@@ -117,8 +117,8 @@ fn resolution_saves_the_confirmations_of_reads_when_the_server_states_its_hints(
     // Without resolution the client must assume the worst of every call,
     // a system path among it: privileged and sensitive, a strong confirmation.
     assert_eq!(verdicts(&without), [STRONG; 5]);
-    assert_eq!(with[1].reason().rule, Rule::NonDestructiveWrite);
-    assert_eq!(with[4].reason().rule, Rule::Destructive);
+    assert_eq!(with[1].reason().rule, PolicyRule::NonDestructiveWrite);
+    assert_eq!(with[4].reason().rule, PolicyRule::Destructive);
     assert_eq!(
         with[0].to_string(),
         "allow: `manage_files` only reads, and its server is trusted"
@@ -133,7 +133,7 @@ fn a_server_silent_about_sensitive_data_keeps_the_strong_confirmations() {
     assert_eq!(verdicts(&with), [STRONG; 5]);
     assert_eq!(verdicts(&without), [STRONG; 5]);
     for decision in &with {
-        assert_eq!(decision.reason().rule, Rule::SensitiveAndPrivileged);
+        assert_eq!(decision.reason().rule, PolicyRule::SensitiveAndPrivileged);
     }
 }
 

@@ -2,7 +2,8 @@
 //! and that less claimed risk never makes a decision stricter.
 
 use annot::client::{
-    Decision, HostRule, Policy, ProposedCall, Reason, Resolution, Rule, Strength, Trust, Verdict,
+    Decision, HostRule, Policy, PolicyRule, ProposedCall, Reason, Resolution, Strength, Trust,
+    Verdict,
 };
 use annot::{Annotations, Hint};
 use serde_json::{Map, Value, json};
@@ -12,7 +13,7 @@ fn decide(policy: &Policy, annotations: Annotations, trust: Trust) -> Decision {
     policy.decide(&ProposedCall::new("tool", &arguments, annotations, trust))
 }
 
-fn default(annotations: Annotations, trust: Trust) -> (Verdict, Rule) {
+fn default(annotations: Annotations, trust: Trust) -> (Verdict, PolicyRule) {
     let decision = decide(&Policy::default(), annotations, trust);
     (decision.verdict(), decision.reason().rule.clone())
 }
@@ -27,7 +28,7 @@ const UNDOABLE: Annotations = APPEND.reversible(true);
 fn read_only_from_a_trusted_server_is_allowed() {
     assert_eq!(
         default(READ, Trust::Trusted),
-        (Verdict::Allow, Rule::ReadOnly)
+        (Verdict::Allow, PolicyRule::ReadOnly)
     );
     let decision = decide(&Policy::default(), READ, Trust::Trusted);
     assert!(decision.is_allowed());
@@ -39,11 +40,14 @@ fn read_only_from_a_trusted_server_is_allowed() {
 
 #[test]
 fn destructive_calls_are_confirmed() {
-    assert_eq!(default(DELETE, Trust::Trusted), (NORMAL, Rule::Destructive));
+    assert_eq!(
+        default(DELETE, Trust::Trusted),
+        (NORMAL, PolicyRule::Destructive)
+    );
     // An unannotated tool is destructive by the specification's defaults.
     assert_eq!(
         default(Annotations::new(), Trust::Trusted),
-        (NORMAL, Rule::Destructive)
+        (NORMAL, PolicyRule::Destructive)
     );
     let decision = decide(&Policy::default(), DELETE, Trust::Trusted);
     assert!(decision.needs_confirmation());
@@ -59,13 +63,13 @@ fn reversible_non_destructive_calls_get_a_light_confirmation() {
         default(UNDOABLE, Trust::Trusted),
         (
             Verdict::Confirm(Strength::Light),
-            Rule::ReversibleNonDestructive
+            PolicyRule::ReversibleNonDestructive
         )
     );
     // Reversible alone does not lighten a destructive call.
     assert_eq!(
         default(DELETE.reversible(true), Trust::Trusted),
-        (NORMAL, Rule::Destructive)
+        (NORMAL, PolicyRule::Destructive)
     );
 }
 
@@ -73,11 +77,11 @@ fn reversible_non_destructive_calls_get_a_light_confirmation() {
 fn other_non_destructive_writes_get_a_normal_confirmation() {
     assert_eq!(
         default(APPEND, Trust::Trusted),
-        (NORMAL, Rule::NonDestructiveWrite)
+        (NORMAL, PolicyRule::NonDestructiveWrite)
     );
     assert_eq!(
         default(APPEND.reversible(false), Trust::Trusted),
-        (NORMAL, Rule::NonDestructiveWrite)
+        (NORMAL, PolicyRule::NonDestructiveWrite)
     );
 }
 
@@ -89,7 +93,7 @@ fn sensitive_data_with_privileged_access_is_a_strong_confirmation() {
         for trust in [Trust::Trusted, Trust::Untrusted] {
             assert_eq!(
                 default(annotations, trust),
-                (strong, Rule::SensitiveAndPrivileged),
+                (strong, PolicyRule::SensitiveAndPrivileged),
                 "{annotations} {trust:?}"
             );
         }
@@ -109,15 +113,15 @@ fn sensitive_data_with_privileged_access_is_a_strong_confirmation() {
 fn privileged_access_alone_is_confirmed_and_sensitive_data_alone_is_not() {
     assert_eq!(
         default(READ.privileged_access(true), Trust::Trusted),
-        (NORMAL, Rule::PrivilegedAccess)
+        (NORMAL, PolicyRule::PrivilegedAccess)
     );
     assert_eq!(
         default(UNDOABLE.privileged_access(true), Trust::Trusted),
-        (NORMAL, Rule::PrivilegedAccess)
+        (NORMAL, PolicyRule::PrivilegedAccess)
     );
     assert_eq!(
         default(READ.sensitive_data(true), Trust::Trusted),
-        (Verdict::Allow, Rule::ReadOnly)
+        (Verdict::Allow, PolicyRule::ReadOnly)
     );
 }
 
@@ -134,7 +138,7 @@ fn untrusted_claims_of_safety_never_loosen_anything() {
         // Silence and denials of sensitive data and privileges count as both.
         assert_eq!(
             default(claimed, Trust::Untrusted),
-            (strong, Rule::SensitiveAndPrivileged),
+            (strong, PolicyRule::SensitiveAndPrivileged),
             "{claimed}"
         );
     }
@@ -157,7 +161,7 @@ fn untrusted_claims_of_safety_never_loosen_anything() {
     };
     assert_eq!(
         decide(&policy, READ, Trust::Untrusted).reason().rule,
-        Rule::Destructive
+        PolicyRule::Destructive
     );
 }
 
@@ -202,43 +206,48 @@ fn an_untrusted_resolution_changes_nothing() {
 #[test]
 fn the_host_can_change_every_rule() {
     type Field = fn(&mut Policy) -> &mut Verdict;
-    let cases: [(Field, Annotations, Trust, Rule); 8] = [
-        (|p| &mut p.read_only, READ, Trust::Trusted, Rule::ReadOnly),
+    let cases: [(Field, Annotations, Trust, PolicyRule); 8] = [
+        (
+            |p| &mut p.read_only,
+            READ,
+            Trust::Trusted,
+            PolicyRule::ReadOnly,
+        ),
         (
             |p| &mut p.destructive,
             DELETE,
             Trust::Trusted,
-            Rule::Destructive,
+            PolicyRule::Destructive,
         ),
         (
             |p| &mut p.reversible_non_destructive,
             UNDOABLE,
             Trust::Trusted,
-            Rule::ReversibleNonDestructive,
+            PolicyRule::ReversibleNonDestructive,
         ),
         (
             |p| &mut p.non_destructive_write,
             APPEND,
             Trust::Trusted,
-            Rule::NonDestructiveWrite,
+            PolicyRule::NonDestructiveWrite,
         ),
         (
             |p| &mut p.sensitive_and_privileged,
             READ.sensitive_data(true).privileged_access(true),
             Trust::Trusted,
-            Rule::SensitiveAndPrivileged,
+            PolicyRule::SensitiveAndPrivileged,
         ),
         (
             |p| &mut p.privileged_access,
             READ.privileged_access(true),
             Trust::Trusted,
-            Rule::PrivilegedAccess,
+            PolicyRule::PrivilegedAccess,
         ),
         (
             |p| &mut p.sensitive_data,
             READ.sensitive_data(true),
             Trust::Trusted,
-            Rule::SensitiveData,
+            PolicyRule::SensitiveData,
         ),
         (
             |p| &mut p.untrusted_server,
@@ -246,7 +255,7 @@ fn the_host_can_change_every_rule() {
             Trust::Untrusted,
             // Deny beats the strong confirmation of its assumed sensitive
             // privileged access.
-            Rule::UntrustedServer,
+            PolicyRule::UntrustedServer,
         ),
     ];
     for (field, annotations, trust, rule) in cases {
@@ -287,7 +296,7 @@ fn host_rules_come_first_and_can_only_be_outvoted_by_stricter_rules() {
         Decision::Confirm {
             strength: Strength::Normal,
             reason: Reason {
-                rule: Rule::Host("system-files".into()),
+                rule: PolicyRule::Host("system-files".into()),
                 message: "`files` touches /etc/passwd".into()
             }
         }
@@ -296,14 +305,14 @@ fn host_rules_come_first_and_can_only_be_outvoted_by_stricter_rules() {
     let read = ProposedCall::new("files", &arguments, READ, Trust::Trusted);
     assert_eq!(
         policy.decide(&read).reason().rule,
-        Rule::Host("system-files".into())
+        PolicyRule::Host("system-files".into())
     );
     // A stricter built-in rule still wins.
     let risky = DELETE.sensitive_data(true).privileged_access(true);
     let call = ProposedCall::new("files", &arguments, risky, Trust::Trusted);
     assert_eq!(
         policy.decide(&call).reason().rule,
-        Rule::SensitiveAndPrivileged
+        PolicyRule::SensitiveAndPrivileged
     );
     // Other arguments: the host rule stays silent.
     let elsewhere = Map::new();
@@ -377,7 +386,7 @@ fn less_claimed_risk_never_makes_a_decision_stricter() {
 #[test]
 fn a_decision_answers_exactly_one_of_its_three_questions() {
     let reason = || Reason {
-        rule: Rule::ReadOnly,
+        rule: PolicyRule::ReadOnly,
         message: "m".into(),
     };
     // (verdict, is_allowed, needs_confirmation, is_denied), written out.

@@ -10,8 +10,9 @@ mod rmcp_support;
 
 use annot::Tool;
 use annot::client::{
-    AnnotationSource, ClientExtension, ClientInfo, JsonRpcRequester, Policy, PreflightError,
-    ProposedCall, Requester, ResolutionFailure, ResolutionSupport, Rule, Strength, Trust, Verdict,
+    AnnotationSource, ClientExtension, ClientInfo, JsonRpcRequester, Policy, PolicyRule,
+    PreflightError, ProposedCall, Requester, ResolutionFailure, ResolutionSupport, Strength, Trust,
+    Verdict,
 };
 use annot::protocol::Dialect;
 use client_support::child::ChildServer;
@@ -99,7 +100,7 @@ fn resolves_through_the_extension_and_keeps_the_silent_hints() {
         (decision.verdict(), &decision.reason().rule),
         (
             Verdict::Confirm(Strength::Strong),
-            &Rule::SensitiveAndPrivileged
+            &PolicyRule::SensitiveAndPrivileged
         )
     );
     // The person confirms; the call runs with the same envelope.

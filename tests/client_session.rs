@@ -3,8 +3,8 @@
 
 use annot::Annotations;
 use annot::client::{
-    Decision, Legs, Policy, ProposedCall, Reason, Rule, Session, SessionConfig, Strength, Trust,
-    Verdict,
+    Decision, Legs, Policy, PolicyRule, ProposedCall, Reason, Session, SessionConfig, Strength,
+    Trust, Verdict,
 };
 use serde_json::Map;
 
@@ -60,7 +60,7 @@ impl Agent {
 fn trifecta_denial(tool: &str, private: &str, untrusted: &str) -> Decision {
     Decision::Deny {
         reason: Reason {
-            rule: Rule::Trifecta,
+            rule: PolicyRule::Trifecta,
             message: format!(
                 "lethal trifecta: `{tool}` can send data out, after this session read private \
                  data (via `{private}`) and saw untrusted content (via `{untrusted}`) that could \
@@ -111,14 +111,14 @@ fn two_legs_are_not_the_trifecta() {
     let mut agent = Agent::new(SessionConfig::default());
     agent.run("read_mail", READ_MAIL, Trust::Trusted);
     let decision = agent.review("post", POST, Trust::Trusted);
-    assert_eq!(decision.reason().rule, Rule::NonDestructiveWrite);
+    assert_eq!(decision.reason().rule, PolicyRule::NonDestructiveWrite);
 
     // Untrusted content, then external communication: no private data to leak.
     let mut agent = Agent::new(SessionConfig::default());
     agent.run("fetch_page", FETCH_PAGE, Trust::Trusted);
     assert_eq!(
         agent.review("post", POST, Trust::Trusted).reason().rule,
-        Rule::NonDestructiveWrite
+        PolicyRule::NonDestructiveWrite
     );
 }
 
@@ -144,7 +144,7 @@ fn only_external_communication_completes_it() {
             .review("write_note", WRITE_NOTE, Trust::Trusted)
             .reason()
             .rule,
-        Rule::NonDestructiveWrite
+        PolicyRule::NonDestructiveWrite
     );
 }
 
@@ -174,7 +174,7 @@ fn an_untrusted_server_brings_untrusted_content_and_can_send_it_out() {
     let claimed = Annotations::new().read_only(true).open_world(false);
     let decision = agent.run("lookup", claimed, Trust::Untrusted);
     // Its silence about sensitive data and privileges counts as both.
-    assert_eq!(decision.reason().rule, Rule::SensitiveAndPrivileged);
+    assert_eq!(decision.reason().rule, PolicyRule::SensitiveAndPrivileged);
     assert_eq!(decision.verdict(), Verdict::Confirm(Strength::Strong));
     assert_eq!(agent.session.untrusted_content_from(), Some("lookup"));
     assert_eq!(
@@ -190,7 +190,7 @@ fn escalating_asks_for_a_strong_confirmation_instead() {
     agent.run("fetch_page", FETCH_PAGE, Trust::Trusted);
     let decision = agent.review("post", POST, Trust::Trusted);
     assert_eq!(decision.verdict(), Verdict::Confirm(Strength::Strong));
-    assert_eq!(decision.reason().rule, Rule::Trifecta);
+    assert_eq!(decision.reason().rule, PolicyRule::Trifecta);
     assert!(
         decision
             .to_string()
@@ -206,7 +206,7 @@ fn a_stricter_policy_decision_stands() {
     agent.run("fetch_page", FETCH_PAGE, Trust::Trusted);
     let decision = agent.review("post", POST, Trust::Trusted);
     assert!(decision.is_denied());
-    assert_eq!(decision.reason().rule, Rule::NonDestructiveWrite);
+    assert_eq!(decision.reason().rule, PolicyRule::NonDestructiveWrite);
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn an_equally_strict_policy_decision_gives_way_to_the_trifecta_reason() {
         agent.run("fetch_page", FETCH_PAGE, Trust::Trusted);
         let decision = agent.review("post", POST, Trust::Trusted);
         assert_eq!(decision.verdict(), policy_verdict);
-        assert_eq!(decision.reason().rule, Rule::Trifecta, "{decision}");
+        assert_eq!(decision.reason().rule, PolicyRule::Trifecta, "{decision}");
     }
 }
 
@@ -244,7 +244,7 @@ fn allow_only_tracks() {
     assert!(agent.session.trifecta(&call).is_some());
     assert_eq!(
         agent.review("post", POST, Trust::Trusted).reason().rule,
-        Rule::NonDestructiveWrite
+        PolicyRule::NonDestructiveWrite
     );
 }
 

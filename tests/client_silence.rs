@@ -5,7 +5,9 @@
 mod client_support;
 
 use annot::Annotations;
-use annot::client::{Policy, ProposedCall, Resolution, Rule, Session, Strength, Trust, Verdict};
+use annot::client::{
+    Policy, PolicyRule, ProposedCall, Resolution, Session, Strength, Trust, Verdict,
+};
 use annot::protocol::Dialect;
 use client_support::*;
 use serde_json::{Map, json};
@@ -31,7 +33,7 @@ fn a_trusted_servers_silence_keeps_the_declared_risk_in_every_dialect() {
         let call = ProposedCall::from_preflight(&preflight, &arguments, Trust::Trusted);
         let decision = Policy::default().decide(&call);
         assert_eq!(decision.verdict(), STRONG, "{dialect:?}: {decision}");
-        assert_eq!(decision.reason().rule, Rule::SensitiveAndPrivileged);
+        assert_eq!(decision.reason().rule, PolicyRule::SensitiveAndPrivileged);
         seen.push(acted_on);
     }
     // The three dialects agree.
@@ -55,7 +57,10 @@ fn a_stated_false_still_lowers_the_risk_for_a_trusted_server() {
     let decision = Policy::default().decide(&call);
     assert_eq!(
         (decision.verdict(), decision.reason().rule.clone()),
-        (Verdict::Confirm(Strength::Normal), Rule::PrivilegedAccess)
+        (
+            Verdict::Confirm(Strength::Normal),
+            PolicyRule::PrivilegedAccess
+        )
     );
 }
 
@@ -75,17 +80,17 @@ fn an_untrusted_servers_silence_completes_the_trifecta() {
     assert!(session.legs(&call).reads_private_data);
     let decision = session.review(&call, policy.decide(&call));
     assert!(decision.is_denied(), "{decision}");
-    assert_eq!(decision.reason().rule, Rule::Trifecta);
+    assert_eq!(decision.reason().rule, PolicyRule::Trifecta);
     // A `false` counts for as little as silence.
     let denied = silent.sensitive_data(false);
     let call = ProposedCall::new("send", &arguments, denied, Trust::Untrusted);
     let decision = session.review(&call, policy.decide(&call));
-    assert_eq!(decision.reason().rule, Rule::Trifecta, "{decision}");
+    assert_eq!(decision.reason().rule, PolicyRule::Trifecta, "{decision}");
     // The same tool from a trusted server is believed: no private data.
     let call = ProposedCall::new("send", &arguments, silent, Trust::Trusted);
     let decision = session.review(&call, policy.decide(&call));
     assert_eq!(decision.verdict(), Verdict::Confirm(Strength::Normal));
-    assert_eq!(decision.reason().rule, Rule::NonDestructiveWrite);
+    assert_eq!(decision.reason().rule, PolicyRule::NonDestructiveWrite);
 }
 
 #[test]
@@ -101,7 +106,7 @@ fn an_untrusted_servers_silence_counts_as_sensitive_and_privileged() {
         let call = ProposedCall::new("lookup", &arguments, claimed, Trust::Untrusted);
         let decision = Policy::default().decide(&call);
         assert_eq!(decision.verdict(), STRONG, "{claimed}");
-        assert_eq!(decision.reason().rule, Rule::SensitiveAndPrivileged);
+        assert_eq!(decision.reason().rule, PolicyRule::SensitiveAndPrivileged);
         assert_eq!(
             decision.reason().message,
             "the server of `lookup` is not trusted, so its silence and its claims of safety \
@@ -184,6 +189,6 @@ fn an_untrusted_server_that_claims_safety_through_the_preflight_is_not_believed(
             Trust::Trusted,
         ));
         let decision = session.review(&untrusted, Policy::default().decide(&untrusted));
-        assert_eq!(decision.reason().rule, Rule::Trifecta, "{decision}");
+        assert_eq!(decision.reason().rule, PolicyRule::Trifecta, "{decision}");
     }
 }

@@ -14,7 +14,7 @@ mod robust_support;
 #[path = "../benches/wide/tools.rs"]
 mod wide;
 
-use annot::rules::PatternSet;
+use annot::__private::PatternSet;
 use annot::{AnnotatedTool, mcp_tool};
 use examples_support::example_tool_files;
 use proptest::prelude::*;

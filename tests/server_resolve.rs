@@ -397,8 +397,8 @@ impl AnnotatedTool for SplitProbe {
 
     fn evaluate_split(
         arguments: &str,
-        _: &annot::private::SplitArguments<'_>,
-    ) -> Option<annot::rules::Outcome> {
+        _: &annot::__private::SplitArguments<'_>,
+    ) -> Option<annot::__private::Outcome> {
         SPLIT_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Some(Self::from_arguments_str(arguments).ok()?.evaluate())
     }
@@ -429,7 +429,7 @@ fn the_request_reader_hands_its_split_of_the_arguments_to_the_tool() {
         assert_eq!(SPLIT_READS.load(SeqCst), before + 1, "{method}: split once");
         // Beyond what the reader splits (more members than it holds, an
         // escaped name): the tool reads the text, and answers the same.
-        let many: serde_json::Map<String, Value> = (0..annot::private::MAX_SPLIT)
+        let many: serde_json::Map<String, Value> = (0..annot::__private::MAX_SPLIT)
             .map(|index| (format!("extra{index}"), json!(index)))
             .chain([("action".to_owned(), json!("write"))])
             .collect();

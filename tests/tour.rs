@@ -5,7 +5,7 @@
 #[path = "../examples/tour.rs"]
 mod tour;
 
-use annot::client::{Decision, Rule, Strength, Verdict};
+use annot::client::{Decision, PolicyRule, Strength, Verdict};
 use annot::protocol::Dialect;
 use tour::{Executed, Row, Summary, WithResolution};
 
@@ -97,7 +97,10 @@ fn a_server_that_states_its_hints_saves_the_strong_confirmation() {
     );
     assert_eq!(decided(read).verdict(), Verdict::Allow);
     assert_eq!(read.without.verdict(), Verdict::Confirm(Strength::Strong));
-    assert_eq!(read.without.reason().rule, Rule::SensitiveAndPrivileged);
+    assert_eq!(
+        read.without.reason().rule,
+        PolicyRule::SensitiveAndPrivileged
+    );
     // Nothing was left out, so nothing was kept at its static value.
     assert!(read.silence.is_none());
     assert!(!text.contains("    silent: "), "{text}");
@@ -141,7 +144,7 @@ fn rows_show_what_the_servers_resolved_and_answered() {
             decided(repository).verdict(),
             &decided(repository).reason().rule
         ),
-        (Verdict::Allow, &Rule::ReadOnly)
+        (Verdict::Allow, &PolicyRule::ReadOnly)
     );
     assert_eq!(
         repository.without.verdict(),

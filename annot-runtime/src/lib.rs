@@ -7,11 +7,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod action;
+mod action_schema;
 pub mod client;
 pub mod guard;
 mod http;
 mod json_text;
 pub mod protocol;
+mod read;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub mod rules;
@@ -20,11 +23,18 @@ mod tool;
 pub mod trust;
 mod wire;
 
-#[doc(hidden)]
-pub mod private;
+mod private;
 
+/// What the code `#[mcp_tool]` generates calls. Not a public API: reach it
+/// only through `::annot::__private`.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::private::*;
+}
+
+pub use action::Action;
 pub use annot_model::{Annotations, Bound, BoundViolation, Hint};
 pub use http::{HttpMethod, UnknownMethod};
 pub use rules::{Authorization, Explanation, Rule, Scopes};
-pub use tool::{Action, AnnotatedActions, AnnotatedTool, ArgumentError};
+pub use tool::{AnnotatedActions, AnnotatedTool, ArgumentError};
 pub use wire::{Tool, ToolAnnotations};

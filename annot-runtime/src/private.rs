@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::ArgumentError;
 pub use crate::tool::declared_action;
@@ -13,30 +13,36 @@ use crate::tool::json_type;
 mod consts;
 mod decimal;
 mod integral;
+mod portable;
 mod schema;
 mod shape;
 mod view;
 
 pub use crate::require_sql_feature;
 pub use crate::rules::sql::{SqlClass, SqlDialect, sql_class, sql_tri};
-pub use crate::rules::{
-    ActionRow, AlignedBytes, Authorization, Matches, Outcome, PathKind, PatternSet, Rule,
-    RuleTable, Scopes, Tri, action_base, bound_annotations, bound_authorization, contains,
-    fill_defaults, full_outcomes, outcome_bits, pattern_tri, static_authorization, table_within,
+pub use crate::read::{MAX_SPLIT, Member, SplitArguments, Text, members};
+pub use crate::rules::bound::{
+    Resolver, Tri, bound_annotations, bound_authorization, contains, static_authorization,
 };
+pub use crate::rules::dfa::AlignedBytes;
+pub use crate::rules::patterns::{Matches, PatternSet, pattern_tri};
+pub use crate::rules::table::{
+    ActionRow, Outcome, RuleTable, full_outcomes, outcome_bits, table_within,
+};
+pub use crate::rules::{Authorization, PathKind, Rule, Scopes};
+pub use annot_model::action_base;
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };
 pub use decimal::with_inexact_integers;
-use integral::IntegralFloats;
+use integral::{IntegralFloats, as_integer};
 pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
 pub use serde;
 pub use serde_json;
 pub use shape::{Shape, shape_checked};
 pub use view::{
-    MAX_SPLIT, Member, SplitArguments, Text, integer, members, only, optional_integer,
-    optional_string_checked, optional_text, rewritten, string_checked, string_checked_known, text,
-    text_known, verbatim,
+    integer, only, optional_integer, optional_string_checked, optional_text, rewritten,
+    string_checked, string_checked_known, text, text_known, verbatim,
 };
 
 /// The argument object, or [`ArgumentError::NotAnObject`].
@@ -240,26 +246,6 @@ fn has_integral_float(value: &Value) -> bool {
         Value::Array(items) => items.iter().any(has_integral_float),
         Value::Object(members) => members.values().any(has_integral_float),
         _ => false,
-    }
-}
-
-/// The integer a float number holds exactly, if any.
-pub(crate) fn as_integer(number: &Number) -> Option<Number> {
-    if !number.is_f64() {
-        return None;
-    }
-    let float = number.as_f64()?;
-    // Judged by the decimal text where it is known (see `decimal`).
-    if float.fract() != 0.0 || decimal::is_inexact(float) {
-        return None;
-    }
-    // 2^64 and -2^63 are exact in f64; the casts below are exact in range.
-    if (0.0..18_446_744_073_709_551_616.0).contains(&float) {
-        Some(Number::from(float as u64))
-    } else if (-9_223_372_036_854_775_808.0..0.0).contains(&float) {
-        Some(Number::from(float as i64))
-    } else {
-        None
     }
 }
 

@@ -4,21 +4,15 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::{CLIENT_CAPABILITIES_META, RpcError, TOOL_RESOLUTION_EXTENSION};
+use crate::protocol::{
+    CLIENT_CAPABILITIES_META, CLIENT_INFO_META, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META,
+    RpcError, SERVER_INFO_META, TOOL_RESOLUTION_EXTENSION,
+};
 use crate::tool::json_type;
 
-/// `params._meta` key of the protocol version of one 2026-07-28 request.
-pub const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
-/// `params._meta` key of the client's name and version on one request.
-pub const CLIENT_INFO_META: &str = "io.modelcontextprotocol/clientInfo";
-/// Result `_meta` key of the server's name and version.
-pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 /// The protocol versions this client speaks without a handshake, every request
 /// carrying its own `_meta`; the newest first.
-pub const PER_REQUEST_VERSIONS: [&str; 1] = ["2026-07-28"];
-/// `-32022`: the server does not serve the request's protocol version;
-/// `error.data` is `{ supported: [...], requested }`.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+const PER_REQUEST_VERSIONS: [&str; 1] = [MODERN_PROTOCOL_VERSION];
 
 /// Who this client is and everything it supports: what a 2026-07-28 request
 /// carries as `io.modelcontextprotocol/clientInfo` and

@@ -80,13 +80,10 @@ mod session;
 mod support;
 
 pub use call::{ProposedCall, Trust};
-pub use envelope::{
-    CLIENT_INFO_META, ClientInfo, DiscoverError, PER_REQUEST_VERSIONS, PROTOCOL_VERSION_META,
-    SERVER_INFO_META, UNSUPPORTED_PROTOCOL_VERSION,
-};
+pub use envelope::{ClientInfo, DiscoverError};
 pub use failure::{PreflightError, ResolutionFailure};
 pub use jsonrpc::JsonRpcRequester;
-pub use policy::{Decision, HostRule, Policy, Reason, Rule, Strength, Verdict};
+pub use policy::{Decision, HostRule, Policy, PolicyRule, Reason, Strength, Verdict};
 pub use preflight::{AnnotationSource, Preflight};
 pub use resolution::Resolution;
 pub use session::{Classifier, Legs, Session, SessionConfig, Trifecta};

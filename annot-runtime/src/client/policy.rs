@@ -57,10 +57,11 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// The rule behind a decision.
+/// Which rule of a [`Policy`] (or of a [`Session`](super::Session)) decided
+/// a call.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Rule {
+pub enum PolicyRule {
     /// [`Policy::read_only`].
     ReadOnly,
     /// [`Policy::destructive`].
@@ -87,7 +88,7 @@ pub enum Rule {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Reason {
     /// The rule that decided.
-    pub rule: Rule,
+    pub rule: PolicyRule,
     /// The explanation, for the confirmation prompt or the log.
     pub message: String,
 }
@@ -177,7 +178,7 @@ type HostCheck = dyn Fn(&ProposedCall<'_>) -> Option<(Verdict, String)> + Send +
 /// verdict and a reason for the calls it cares about, `None` for the others.
 ///
 /// ```
-/// use annot_runtime::client::{HostRule, Policy, ProposedCall, Rule, Trust, Verdict};
+/// use annot_runtime::client::{HostRule, Policy, ProposedCall, PolicyRule, Trust, Verdict};
 /// use annot_runtime::Annotations;
 /// use serde_json::{json, Map, Value};
 ///
@@ -192,7 +193,7 @@ type HostCheck = dyn Fn(&ProposedCall<'_>) -> Option<(Verdict, String)> + Send +
 /// let call = ProposedCall::new("read_file", &arguments, read, Trust::Trusted);
 /// let decision = policy.decide(&call);
 /// assert!(decision.is_denied());
-/// assert_eq!(decision.reason().rule, Rule::Host("no-etc".into()));
+/// assert_eq!(decision.reason().rule, PolicyRule::Host("no-etc".into()));
 /// ```
 #[derive(Clone)]
 pub struct HostRule {
@@ -201,7 +202,7 @@ pub struct HostRule {
 }
 
 impl HostRule {
-    /// A rule named `name` (shown in [`Rule::Host`]) that runs `check`.
+    /// A rule named `name` (shown in [`PolicyRule::Host`]) that runs `check`.
     pub fn new(
         name: impl Into<String>,
         check: impl Fn(&ProposedCall<'_>) -> Option<(Verdict, String)> + Send + Sync + 'static,
@@ -317,10 +318,10 @@ impl Policy {
         let sensitive = is(believed.sensitive_data);
         let privileged = is(believed.privileged_access);
 
-        let mut applicable: Vec<(Verdict, Rule, String)> = Vec::new();
+        let mut applicable: Vec<(Verdict, PolicyRule, String)> = Vec::new();
         for rule in &self.host_rules {
             if let Some((verdict, message)) = (rule.check)(call) {
-                applicable.push((verdict, Rule::Host(rule.name.clone()), message));
+                applicable.push((verdict, PolicyRule::Host(rule.name.clone()), message));
             }
         }
         if sensitive && privileged {
@@ -335,14 +336,14 @@ impl Policy {
             };
             applicable.push((
                 self.sensitive_and_privileged,
-                Rule::SensitiveAndPrivileged,
+                PolicyRule::SensitiveAndPrivileged,
                 message,
             ));
         }
         if call.trust() == Trust::Untrusted {
             applicable.push((
                 self.untrusted_server,
-                Rule::UntrustedServer,
+                PolicyRule::UntrustedServer,
                 format!(
                     "the server of `{tool}` is not trusted, so its claims of safety count for nothing"
                 ),
@@ -351,39 +352,39 @@ impl Policy {
         applicable.push(if believed.is_read_only() {
             (
                 self.read_only,
-                Rule::ReadOnly,
+                PolicyRule::ReadOnly,
                 format!("`{tool}` only reads, and its server is trusted"),
             )
         } else if is(believed.destructive) {
             (
                 self.destructive,
-                Rule::Destructive,
+                PolicyRule::Destructive,
                 format!("`{tool}` may delete or overwrite data"),
             )
         } else if is(believed.reversible) {
             (
                 self.reversible_non_destructive,
-                Rule::ReversibleNonDestructive,
+                PolicyRule::ReversibleNonDestructive,
                 format!("`{tool}` changes data without destroying any, and the change can be undone"),
             )
         } else {
             (
                 self.non_destructive_write,
-                Rule::NonDestructiveWrite,
+                PolicyRule::NonDestructiveWrite,
                 format!("`{tool}` changes data without destroying any, but the change may not be undoable"),
             )
         });
         if privileged {
             applicable.push((
                 self.privileged_access,
-                Rule::PrivilegedAccess,
+                PolicyRule::PrivilegedAccess,
                 format!("`{tool}` needs privileged access"),
             ));
         }
         if sensitive {
             applicable.push((
                 self.sensitive_data,
-                Rule::SensitiveData,
+                PolicyRule::SensitiveData,
                 format!("`{tool}` touches sensitive data"),
             ));
         }

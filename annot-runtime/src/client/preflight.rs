@@ -6,10 +6,7 @@ use core::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::envelope::{
-    UNSUPPORTED_PROTOCOL_VERSION, is_about_envelope, newest_common, supported_versions,
-    take_result_meta,
-};
+use super::envelope::{is_about_envelope, newest_common, supported_versions, take_result_meta};
 use super::resolution::with_admitted_risk;
 use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, label};
 use super::{PreflightError, Resolution, ResolutionFailure};
@@ -121,7 +118,7 @@ impl ResolutionSupport {
                         error,
                     });
                 }
-                (UNSUPPORTED_PROTOCOL_VERSION, Some(requested)) => {
+                (error_code::UNSUPPORTED_PROTOCOL_VERSION, Some(requested)) => {
                     let supported = supported_versions(&error);
                     match newest_common(&supported) {
                         Some(next) if !retried && next != requested => {

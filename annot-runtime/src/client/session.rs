@@ -4,7 +4,7 @@
 use core::fmt;
 use std::sync::Arc;
 
-use super::{Decision, ProposedCall, Reason, Rule, Strength, Verdict};
+use super::{Decision, PolicyRule, ProposedCall, Reason, Strength, Verdict};
 use crate::trust::TrustClaims;
 
 /// Which legs of the lethal trifecta one call contributes.
@@ -235,7 +235,7 @@ impl Session {
             Some(trifecta) => Decision::new(
                 on_trifecta,
                 Reason {
-                    rule: Rule::Trifecta,
+                    rule: PolicyRule::Trifecta,
                     message: trifecta.to_string(),
                 },
             ),

@@ -6,7 +6,7 @@ use crate::{Action, Annotations};
 /// `annotations` with every hint it leaves unset taken from `defaults`, then
 /// [`effective`](Annotations::effective). The title stays `annotations`'.
 pub const fn with_defaults(annotations: Annotations, defaults: Annotations) -> Annotations {
-    crate::rules::action_base(annotations, defaults).effective()
+    annot_model::action_base(annotations, defaults).effective()
 }
 
 /// The actions of an `AnnotatedActions` type with a tool's defaults applied.

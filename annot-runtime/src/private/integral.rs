@@ -14,9 +14,7 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 use serde::forward_to_deserialize_any;
-use serde_json::{Error, Map, Value};
-
-use super::as_integer;
+use serde_json::{Error, Map, Number, Value};
 
 /// `value` as a deserializer that hands integral floats as integers to the
 /// integer requests of the type it is read as, and as floats to any other.
@@ -242,6 +240,26 @@ impl<'de> VariantAccess<'de> for IntegralFloats<'de> {
                 &"a struct variant",
             )),
         }
+    }
+}
+
+/// The integer a float number holds exactly, if any.
+pub(crate) fn as_integer(number: &Number) -> Option<Number> {
+    if !number.is_f64() {
+        return None;
+    }
+    let float = number.as_f64()?;
+    // Judged by the decimal text where it is known (see `decimal`).
+    if float.fract() != 0.0 || super::decimal::is_inexact(float) {
+        return None;
+    }
+    // 2^64 and -2^63 are exact in f64; the casts below are exact in range.
+    if (0.0..18_446_744_073_709_551_616.0).contains(&float) {
+        Some(Number::from(float as u64))
+    } else if (-9_223_372_036_854_775_808.0..0.0).contains(&float) {
+        Some(Number::from(float as i64))
+    } else {
+        None
     }
 }
 

@@ -5,7 +5,8 @@
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::view::{Member, integer, string_checked};
+use super::view::{integer, string_checked};
+use crate::read::Member;
 
 /// What the JSON of a member must be for the owned path to read it as the
 /// field's type. The macro writes one for every type made of these (see
@@ -30,7 +31,7 @@ pub enum Shape {
 /// `Some(())` when the owned path reads `raw` as a value of `shape`.
 ///
 /// ```
-/// use annot_runtime::private::{Member, Shape, shape_checked};
+/// use annot_runtime::__private::{Member, Shape, shape_checked};
 ///
 /// static HEADERS: Shape = Shape::Option(&Shape::Map(&Shape::Str));
 /// let raw = Member::checked;

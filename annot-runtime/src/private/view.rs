@@ -1,7 +1,7 @@
-//! The borrowing path from arguments text to an outcome: one pass over the
-//! argument object collects each known member as raw JSON text, then each
-//! member is read as the field's type, strings borrowed from the text when
-//! they hold no escape. No `serde_json::Value` tree, no owned `String` for
+//! The borrowing path from arguments text to an outcome: the reader splits
+//! the argument object into its members' JSON text ([`crate::read::members`]),
+//! then each member is read here as the field's type, strings borrowed from
+//! the text when they hold no escape. No `serde_json::Value` tree, no owned `String` for
 //! the fields rules test.
 //!
 //! Every function answers `None` for anything it does not accept; generated
@@ -11,209 +11,11 @@
 
 use std::borrow::Cow;
 
-use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::DeserializeOwned;
 use serde_json::{Number, Value};
 
 use crate::json_text::has_backslash;
-
-/// A JSON string, borrowed from the text when it has no escape.
-#[derive(Debug)]
-pub struct Text<'a>(pub Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct TextVisitor;
-        impl<'de> Visitor<'de> for TextVisitor {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Borrowed(text)))
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(text.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(text)))
-            }
-        }
-        deserializer.deserialize_str(TextVisitor)
-    }
-}
-
-impl AsRef<str> for Text<'_> {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-/// One member of the argument object: its JSON text, checked to be one
-/// JSON value.
-#[derive(Clone, Copy, Debug)]
-// Sixteen bytes: slots of them are returned by value (with a flag in each,
-// the borrowing path measured 10% slower); which of them the request reader
-// found plain comes beside them, as a mask.
-pub struct Member<'a>(&'a str);
-
-impl<'a> Member<'a> {
-    /// Wraps text the caller has checked to be one JSON value.
-    pub fn checked(text: &'a str) -> Self {
-        Member(text)
-    }
-
-    /// The member's JSON text.
-    pub fn get(self) -> &'a str {
-        self.0
-    }
-}
-
-/// The most members [`SplitArguments`] holds: an argument object with more
-/// is read again by the tool's reader.
-pub const MAX_SPLIT: usize = 8;
-
-/// An argument object as the server's request reader split it in the
-/// request's one pass: each member's name (without escapes) and its value's
-/// checked JSON text, in order. The tool's reader then matches names instead
-/// of reading the object again.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SplitArguments<'a> {
-    members: [(&'a [u8], &'a str); MAX_SPLIT],
-    len: u8,
-    /// Bit `i` is set when the value of member `i` is a string without
-    /// escapes.
-    plain: u8,
-}
-
-impl<'a> SplitArguments<'a> {
-    /// Adds a member whose name has no escape and whose value is checked
-    /// JSON, `plain` when it is a string without escapes; `None` when
-    /// [`MAX_SPLIT`] are held already.
-    pub(crate) fn push(&mut self, name: &'a [u8], value: &'a str, plain: bool) -> Option<()> {
-        let slot = self.members.get_mut(usize::from(self.len))?;
-        *slot = (name, value);
-        self.plain |= u8::from(plain) << self.len;
-        self.len += 1;
-        Some(())
-    }
-
-    pub(crate) fn members(&self) -> &[(&'a [u8], &'a str)] {
-        &self.members[..usize::from(self.len)]
-    }
-}
-
-/// The members of the argument object named in `names`, as their text, slot
-/// `i` for `names[i]`; `None` when the text is not one JSON object, or a
-/// member is not in `names` or comes twice (the owned path decides those).
-///
-/// `split` is the same object as the request reader split it, when it did:
-/// its names are matched without reading the text again. Otherwise the
-/// request reader's one pass reads the common shape; serde_json reads what
-/// it gives up on (escaped member names, `\u` escapes), and decides.
-///
-/// Beside them, a mask of the slots whose value the request reader found a
-/// string without escapes (bit `i` for slot `i`; only a split object has
-/// any): such a value's text between the quotes is what it says, and
-/// [`text_known`] and [`string_checked_known`] take it as it stands.
-pub fn members<'a, const N: usize>(
-    text: &'a str,
-    split: Option<&SplitArguments<'a>>,
-    names: &[&str; N],
-) -> Option<([Option<Member<'a>>; N], u64)> {
-    let (slots, plain) = match split {
-        Some(split) => match members_of_split(split, names) {
-            Some((slots, plain)) => (Some(slots), plain),
-            None => (None, 0),
-        },
-        None => match crate::server::scan::members(text, names) {
-            Some(Some(slots)) => (Some(slots.map(|slot| slot.map(Member::checked))), 0),
-            Some(None) => (None, 0),
-            None => return members_by_serde(text, names).map(|slots| (slots, 0)),
-        },
-    };
-    // Where the request reader answers, serde_json answers the same (tests
-    // and fuzzing run with this check).
-    #[cfg(debug_assertions)]
-    {
-        let texts = |slots: &Option<[Option<Member<'a>>; N]>| {
-            slots.map(|slots| slots.map(|slot| slot.map(Member::get)))
-        };
-        assert_eq!(
-            texts(&slots),
-            texts(&members_by_serde(text, names)),
-            "{text}"
-        );
-        for (index, slot) in slots.iter().flatten().enumerate() {
-            let text = slot.map(Member::get).unwrap_or_default();
-            assert!(
-                plain & (1 << index) == 0
-                    || (text.len() >= 2 && text.starts_with('"') && !has_backslash(text)),
-                "a plain member is a string without escapes: {text}"
-            );
-        }
-    }
-    slots.map(|slots| (slots, plain))
-}
-
-/// [`members`] of an object already split: its members matched by name.
-fn members_of_split<'a, const N: usize>(
-    split: &SplitArguments<'a>,
-    names: &[&str; N],
-) -> Option<([Option<Member<'a>>; N], u64)> {
-    let mut slots = [None; N];
-    let mut plain = 0;
-    for (index, &(name, text)) in split.members().iter().enumerate() {
-        let slot = names
-            .iter()
-            .position(|known| same_name(known.as_bytes(), name))?;
-        if slots[slot].replace(Member(text)).is_some() {
-            return None;
-        }
-        plain |= u64::from(split.plain >> index & 1) << slot;
-    }
-    Some((slots, plain))
-}
-
-/// Whether two member names are the same, compared where they stand: names
-/// are short, where a call to `memcmp` costs more than the comparison.
-#[inline]
-fn same_name(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a == b)
-}
-
-/// [`members`], read by serde_json.
-fn members_by_serde<'a, const N: usize>(
-    text: &'a str,
-    names: &[&str; N],
-) -> Option<[Option<Member<'a>>; N]> {
-    struct Members<'n, const N: usize>(&'n [&'n str; N]);
-    impl<'de, const N: usize> Visitor<'de> for Members<'_, N> {
-        type Value = [Option<Member<'de>>; N];
-        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut slots = [None; N];
-            while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                let slot = self.0.iter().position(|name| *name == key);
-                match slot {
-                    Some(slot) if slots[slot].is_none() => {
-                        let raw = map.next_value::<&'de RawValue>()?;
-                        slots[slot] = Some(Member::checked(raw.get()));
-                    }
-                    // Unknown or repeated: the owned path says what is wrong.
-                    _ => return Err(de::Error::custom("left to the owned path")),
-                }
-            }
-            Ok(slots)
-        }
-    }
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let slots = deserializer.deserialize_map(Members(names)).ok()?;
-    deserializer.end().ok()?;
-    Some(slots)
-}
+use crate::read::{Member, Text};
 
 /// Whether the present members are all in `allowed` (bit `i` is slot `i`).
 pub fn only<const N: usize>(slots: &[Option<Member<'_>>; N], allowed: u64) -> bool {
@@ -303,7 +105,7 @@ pub fn integer(raw: Member<'_>, min: i128, max: i128) -> Option<i128> {
         (Some(value), _) => i128::from(value),
         (None, Some(value)) => i128::from(value),
         (None, None) => {
-            let integer = super::as_integer(&number)?;
+            let integer = super::integral::as_integer(&number)?;
             integer
                 .as_i64()
                 .map(i128::from)
@@ -381,6 +183,7 @@ pub fn rewritten<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::members;
 
     #[test]
     fn members_borrow_and_refuse_what_they_do_not_know() {

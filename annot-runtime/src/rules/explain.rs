@@ -2,7 +2,8 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{Authorization, Outcome, Rule};
+use super::table::Outcome;
+use super::{Authorization, Rule};
 use crate::{Annotations, Hint};
 
 /// What decided the value of one hint (or of the authorization) of a call.

@@ -1,4 +1,9 @@
+use annot_model::{action_base, fill_defaults};
+
+use super::bound::*;
+use super::table::*;
 use super::*;
+use crate::Hint;
 
 const TABLE: &[&str] = &["repo", "delete_repo"];
 const REPO: Authorization = Authorization::OAuth2(Scopes::new(TABLE, 0b01));

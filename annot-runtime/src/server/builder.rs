@@ -7,15 +7,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::call::Call;
+use super::build_error::BuildError;
+use super::erased::ErasedTool;
 use super::extras::AnnotExtensions;
 use super::modern::{ModernForms, ServerInfo};
 use super::negotiation::DialectSet;
 use super::output::{ToolError, ToolOutput};
+use super::pagination::ToolPages;
 use super::profile::Profile;
-use super::registry::{ErasedTool, ToolEntry};
-use super::{Server, ServerState, ToolPages};
+use super::registry::ToolEntry;
+use super::state::{Server, ServerState};
+use crate::AnnotatedTool;
 use crate::protocol::{Dialect, PROTOCOL_VERSIONS};
-use crate::{AnnotatedTool, BoundViolation};
 
 /// The page size of `tools/list` unless [`ServerBuilder::page_size`] says otherwise.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -23,46 +26,6 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// The longest message the stdio transport reads unless
 /// [`ServerBuilder::max_message_size`] says otherwise: 4 MiB.
 pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 4 * 1024 * 1024;
-
-/// A server's configuration is inconsistent. Returned by [`ServerBuilder::build`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// Two tools share a name.
-    #[error("two tools are named `{name}`")]
-    DuplicateTool {
-        /// The name.
-        name: String,
-    },
-    /// A tool's name is the empty string.
-    #[error("a tool's name is empty")]
-    EmptyToolName,
-    /// A tool's `inputSchema` is not a JSON object with `"type": "object"`.
-    #[error("the inputSchema of `{tool}` is invalid: {reason}")]
-    InvalidInputSchema {
-        /// The tool.
-        tool: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// An action claims more risk than the tool's static annotations, so
-    /// `tools/list` would not be the worst case.
-    #[error("action `{action}` of `{tool}` is outside the static annotations: {violation}")]
-    ActionOutsideBound {
-        /// The tool.
-        tool: String,
-        /// The action.
-        action: String,
-        /// The hint that breaks the bound.
-        violation: BoundViolation,
-    },
-    /// `tools/list` pages must hold at least one tool.
-    #[error("the page size of tools/list must be at least 1")]
-    ZeroPageSize,
-    /// The stdio transport must accept messages of at least one byte.
-    #[error("the maximum message size must be at least 1 byte")]
-    ZeroMessageSize,
-}
 
 /// Collects a server's identity, tools and options. Start with [`Server::builder`].
 ///
@@ -324,4 +287,11 @@ fn initialize_result(
     serde_json::to_string(&result)
         .expect("an initialize result always serializes")
         .into_boxed_str()
+}
+
+impl Server {
+    /// Starts building a server whose `serverInfo` has this name and version.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder::new(name, version)
+    }
 }

@@ -3,7 +3,7 @@
 //! `guard-fs` and `guard-http`).
 
 use super::profile::Profile;
-use super::registry::normalise;
+use super::erased::normalise;
 use crate::{AnnotatedTool, Annotations, Authorization};
 
 /// One call as its handler sees it: the tool, and the annotations these very

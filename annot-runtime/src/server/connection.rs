@@ -5,25 +5,25 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
-
-use super::raw::Json;
 use serde_json::{Map, Value};
 
+use super::erased::panic_message;
 use super::extras::Negotiated;
-use super::jsonrpc::{self, Envelope, Incoming};
+use super::jsonrpc::{self, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, stance};
 use super::pagination::PageForm;
-use super::registry::panic_message;
-use super::scan::MetaMemo;
-use super::tools::{Asker, Params};
-use super::{ServerState, params, tools};
+use super::params::Params;
+use super::state::{Server, ServerState};
+use super::tools::Asker;
+use super::{params, tools};
 use crate::protocol::{
     Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
     RpcError, error_code,
 };
+use crate::read::{Envelope, Json, MetaMemo};
 
-/// One client session of a [`Server`](super::Server).
+/// One client session of a [`Server`].
 ///
 /// It remembers what `initialize` negotiated (protocol version, client
 /// capabilities), which decides the shape of some answers: dialect C of
@@ -361,5 +361,12 @@ impl core::fmt::Debug for Connection {
         f.debug_struct("Connection")
             .field("session", &self.session)
             .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// A new session: negotiation state starts empty.
+    pub fn connect(&self) -> Connection {
+        Connection::new(Arc::clone(&self.state))
     }
 }

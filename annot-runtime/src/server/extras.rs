@@ -6,11 +6,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::raw::Json;
+use crate::read::Json;
 
-use super::raw::{self, Meta};
 use crate::Authorization;
 use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, Dialect};
+use crate::read::{self, Meta};
 use crate::rules::Explanation;
 
 /// The extensions of this project a server advertises: each only when one of
@@ -86,7 +86,7 @@ pub(crate) fn extras(
     session: Negotiated,
     request_meta: Option<&Meta<'_>>,
 ) -> Extras {
-    let asked = raw::asks_explanation(request_meta);
+    let asked = read::asks_explanation(request_meta);
     if dialect != Dialect::ToolResolutionExtension {
         return Extras {
             explanation: asked,
@@ -96,7 +96,7 @@ pub(crate) fn extras(
     let (resolution, authorization) = match request_meta.and_then(Meta::extensions) {
         Some(extensions) => {
             let negotiated =
-                |settings: Option<Json<'_>>| settings.is_some_and(raw::is_empty_object);
+                |settings: Option<Json<'_>>| settings.is_some_and(read::is_empty_object);
             (
                 negotiated(extensions.annot_resolution),
                 negotiated(extensions.annot_authorization),

@@ -9,13 +9,11 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::raw::{self, Json, ParamsSlot, present};
-use super::scan::{self, MetaMemo};
 use crate::protocol::{RpcError, error_code};
+use crate::read::{self, Envelope, Json, MetaMemo, ParamsSlot};
 
 /// One incoming message, classified.
 #[derive(Debug)]
@@ -98,27 +96,6 @@ fn parse_error(message: &str) -> Rejected {
     }
 }
 
-/// The members of an envelope, each borrowed as written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
-pub(crate) struct Envelope<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    pub jsonrpc: Option<Json<'a>>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    pub id: Option<Json<'a>>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    pub method: Option<Json<'a>>,
-    /// `method`'s text between its quotes, when the request reader found it
-    /// a string without escapes (serde_json never fills it in).
-    #[serde(skip)]
-    pub plain_method: Option<&'a str>,
-    #[serde(default, borrow)]
-    pub params: ParamsSlot<'a>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    pub result: Option<Json<'a>>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    pub error: Option<Json<'a>>,
-}
-
 /// Parses and classifies one message, its envelope read into `envelope`
 /// (the caller's, empty: what the message is read into stays where it is,
 /// and every later step borrows it).
@@ -135,51 +112,11 @@ pub(crate) fn parse<'a>(
         Ok(text) if is_object => text,
         _ => return Err(explain(bytes)),
     };
-    if scan::envelope(text, envelope, memo).is_some() {
-        #[cfg(debug_assertions)]
-        check_reader(text, *envelope);
-    } else {
-        // Not the common shape: serde_json says what it is.
-        match serde_json::from_str::<Envelope<'_>>(text) {
-            Ok(read) => *envelope = read,
-            Err(_) => return Err(explain(bytes)),
-        }
+    if read::envelope(text, envelope, memo).is_none() {
+        // Not JSON-RPC's shape: serde_json says what it is.
+        return Err(explain(bytes));
     }
     classify(envelope)
-}
-
-/// Panics unless serde_json reads `text` as the hot-path reader did, the
-/// extensions it read in the same pass included.
-#[cfg(debug_assertions)]
-fn check_reader(text: &str, mut envelope: Envelope<'_>) {
-    use super::raw::MetaSlot;
-    let plain = |plain: Option<&str>, raw: Option<Json<'_>>| {
-        if let Some(plain) = plain {
-            assert_eq!(raw.and_then(raw::string).as_deref(), Some(plain), "{text}");
-        }
-    };
-    plain(envelope.plain_method.take(), envelope.method);
-    if let ParamsSlot::Object(fields) = &mut envelope.params {
-        plain(fields.plain_name.take(), fields.name);
-        // The split arguments are checked where they are read
-        // (`private::members`), against serde_json's reading of their text.
-        fields.split_arguments = None;
-        if let Some(MetaSlot::Object(meta)) = &mut fields.meta
-            && let Some(preread) = meta.preread.take()
-        {
-            let capabilities = meta.client_capabilities.expect("read with its extensions");
-            assert_eq!(
-                raw::read_extensions(capabilities),
-                preread,
-                "the hot-path reader and serde_json read the extensions of {text} differently"
-            );
-        }
-    }
-    assert_eq!(
-        serde_json::from_str::<Envelope<'_>>(text).ok(),
-        Some(envelope),
-        "the hot-path reader and serde_json read {text} differently"
-    );
 }
 
 fn classify<'a>(envelope: &'a Envelope<'a>) -> Result<Incoming<'a>, Rejected> {
@@ -194,7 +131,7 @@ fn classify<'a>(envelope: &'a Envelope<'a>) -> Result<Incoming<'a>, Rejected> {
         (Some(method), id) => match envelope
             .plain_method
             .map(Cow::Borrowed)
-            .or_else(|| raw::string(method))
+            .or_else(|| read::string(method))
         {
             Some(method) => method,
             None => {
@@ -202,7 +139,7 @@ fn classify<'a>(envelope: &'a Envelope<'a>) -> Result<Incoming<'a>, Rejected> {
                     id,
                     format!(
                         "`method` must be a string, found {}",
-                        raw::type_name(method)
+                        read::type_name(method)
                     ),
                 ));
             }
@@ -254,7 +191,7 @@ fn check_id(id: Json<'_>) -> Result<Json<'_>, Rejected> {
             None,
             format!(
                 "`id` must be a string or an integer, found {}",
-                raw::type_name(id)
+                read::type_name(id)
             ),
         ))
     }

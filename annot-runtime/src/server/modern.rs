@@ -9,11 +9,11 @@
 
 use std::borrow::Cow;
 
-use super::raw::Json;
+use crate::read::Json;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::raw::{self, Meta};
+use crate::read::{self, Meta};
 
 use crate::protocol::{
     CLIENT_CAPABILITIES_META, CLIENT_INFO_META, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META,
@@ -48,10 +48,10 @@ pub(crate) fn classify<'a>(method: &str, meta: Option<&Meta<'a>>) -> Result<Era<
     }
     match meta.and_then(|meta| meta.protocol_version) {
         Some(version) => {
-            let Some(version) = raw::string(version) else {
+            let Some(version) = read::string(version) else {
                 return Err(meta_error(
                     PROTOCOL_VERSION_META,
-                    format!("must be a string, found {}", raw::type_name(version)),
+                    format!("must be a string, found {}", read::type_name(version)),
                 ));
             };
             if !SUPPORTED_PROTOCOL_VERSIONS.contains(&&*version) {
@@ -86,11 +86,11 @@ pub(crate) fn classify<'a>(method: &str, meta: Option<&Meta<'a>>) -> Result<Era<
     };
     if let Some(info) = meta
         .and_then(|meta| meta.client_info)
-        .filter(|info| !raw::is_object(*info))
+        .filter(|info| !read::is_object(*info))
     {
         return Err(meta_error(
             CLIENT_INFO_META,
-            format!("must be an object, found {}", raw::type_name(info)),
+            format!("must be an object, found {}", read::type_name(info)),
         ));
     }
     Ok(Era::Modern { capabilities })
@@ -122,12 +122,12 @@ fn unsupported_version(requested: &str) -> RpcError {
 /// extension's: they must be an object. (`tools/resolve` reads them itself,
 /// so that a non-object gets `-32021` there.)
 pub(crate) fn capabilities_object(capabilities: Json<'_>) -> Result<(), RpcError> {
-    if raw::is_object(capabilities) {
+    if read::is_object(capabilities) {
         Ok(())
     } else {
         Err(meta_error(
             CLIENT_CAPABILITIES_META,
-            format!("must be an object, found {}", raw::type_name(capabilities)),
+            format!("must be an object, found {}", read::type_name(capabilities)),
         ))
     }
 }

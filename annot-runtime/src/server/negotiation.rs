@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::raw::{self, Extensions};
+use crate::read::{self, Extensions};
 
 use crate::protocol::{
     Dialect, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, TOOL_RESOLUTION_EXTENSION,
@@ -120,12 +120,12 @@ pub(crate) fn stance(capabilities: &Value) -> Stance {
 }
 
 /// What the extensions a capabilities object declares (as
-/// [`raw::extensions`] reads them) say about the tool-resolution extension:
+/// [`read::extensions`] reads them) say about the tool-resolution extension:
 /// [`stance`] without the tree.
 pub(crate) fn extension_stance(extensions: &Extensions<'_>) -> Stance {
     match extensions.tool_resolution {
         None => Stance::Absent,
-        Some(settings) if raw::is_empty_object(settings) => Stance::Offered,
+        Some(settings) if read::is_empty_object(settings) => Stance::Offered,
         Some(_) => Stance::Unsupported,
     }
 }
@@ -216,10 +216,10 @@ mod tests {
         assert!(argument_errors_are_tool_errors(Some("2025-11-25")));
     }
 
-    use super::raw::Json;
+    use crate::read::Json;
 
     fn raw_stance(capabilities: Json<'_>) -> Stance {
-        extension_stance(&raw::extensions(capabilities))
+        extension_stance(&read::extensions(capabilities))
     }
 
     #[test]

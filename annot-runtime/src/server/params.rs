@@ -2,13 +2,13 @@
 
 use std::borrow::Cow;
 
-use super::raw::Json;
+use crate::read::Json;
 use serde_json::{Map, Value, json};
 
-use super::raw::{self, Fields, MetaSlot, ParamsSlot};
-use super::tools::Params;
+use super::negotiation::{Stance, extension_stance};
 use crate::ArgumentError;
 use crate::protocol::{RpcError, error_code};
+use crate::read::{self, Fields, Meta, MetaSlot, ParamsSlot};
 
 /// The longest piece of client input quoted back in an error message.
 const QUOTE_LIMIT: usize = 64;
@@ -25,6 +25,22 @@ static NO_FIELDS: Fields<'static> = Fields {
     capabilities: None,
     client_info: None,
 };
+
+/// One request's params, read once (and borrowed from where they were read).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params<'a> {
+    pub fields: &'a Fields<'a>,
+    pub meta: Option<&'a Meta<'a>>,
+}
+
+impl Params<'_> {
+    /// What the request's own capabilities (in `_meta`) say about the
+    /// tool-resolution extension, when it carries some.
+    pub fn stance(&self) -> Option<Stance> {
+        let extensions = self.meta?.extensions()?;
+        Some(extension_stance(&extensions))
+    }
+}
 
 /// The params of a request: their fields and `_meta` keys, borrowed where
 /// the envelope reader put them.
@@ -64,7 +80,7 @@ pub(crate) fn raw_required_string<'a>(
 ) -> Result<Cow<'a, str>, RpcError> {
     match value {
         None => Err(invalid(format!("missing `{field}`")).with_data(json!({ "path": field }))),
-        Some(value) => raw::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)),
+        Some(value) => read::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)),
     }
 }
 
@@ -74,7 +90,7 @@ pub(crate) fn raw_optional_string<'a>(
     field: &str,
 ) -> Result<Option<Cow<'a, str>>, RpcError> {
     value
-        .map(|value| raw::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)))
+        .map(|value| read::string(value).ok_or_else(|| raw_wrong_type(field, "a string", value)))
         .transpose()
 }
 
@@ -85,7 +101,7 @@ pub(crate) fn raw_optional_object<'a>(
 ) -> Result<Option<&'a str>, RpcError> {
     match value {
         None => Ok(None),
-        Some(value) if raw::is_object(value) => Ok(Some(value.get())),
+        Some(value) if read::is_object(value) => Ok(Some(value.get())),
         Some(value) => Err(raw_wrong_type(field, "an object", value)),
     }
 }
@@ -93,7 +109,7 @@ pub(crate) fn raw_optional_object<'a>(
 fn raw_wrong_type(field: &str, expected: &str, found: Json<'_>) -> RpcError {
     invalid(format!(
         "`{field}` must be {expected}, found {}",
-        raw::type_name(found)
+        read::type_name(found)
     ))
     .with_data(json!({ "path": field }))
 }

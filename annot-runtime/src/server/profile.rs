@@ -20,7 +20,7 @@
 
 use core::fmt;
 
-use crate::rules::RuleTable;
+use crate::rules::table::RuleTable;
 use crate::{Annotations, Hint, Rule};
 
 /// A set of restrictions on the calls a server lets through; combine them with
@@ -218,7 +218,7 @@ impl Profile {
     /// the table does not have.
     ///
     /// A call resolves from the action's base
-    /// ([`action_base`](crate::rules::action_base): a read-only action
+    /// ([`action_base`](annot_model::action_base): a read-only action
     /// already has the write-only hints a rule turning `read_only` off
     /// exposes), each hint firing rules name set to their join; undecided
     /// rules only add risk, so it suffices to try sets of rules that fire,
@@ -235,6 +235,7 @@ impl Profile {
     /// rules as reachable, which arguments may not be (two predicates that
     /// exclude each other), so it can keep an action that no call passes;
     /// every call is still checked. It never drops one that some call passes.
+    #[doc(hidden)]
     pub fn can_satisfy_action(self, table: &RuleTable, action: usize) -> bool {
         let Some(row) = table.actions.get(action) else {
             return true;
@@ -329,7 +330,8 @@ fn value_text(value: Option<bool>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{ActionRow, Tri};
+    use crate::rules::Tri;
+    use crate::rules::table::ActionRow;
 
     #[test]
     fn messages_name_profile_restriction_and_hint() {
@@ -440,7 +442,7 @@ mod tests {
 
     /// Against the resolution itself: for every profile and row, kept iff
     /// some set of the row's rules holding (none undecided) resolves, by
-    /// [`Outcome`](crate::rules::Outcome), to annotations the profile allows.
+    /// [`Outcome`](crate::rules::table::Outcome), to annotations the profile allows.
     #[test]
     fn the_answer_is_the_resolutions_over_every_rule_set() {
         use Tri::{Always, Maybe, Never};
@@ -478,7 +480,8 @@ mod tests {
                         fired & row.certain == row.certain
                             && fired & !row.applicable == 0
                             && profile.allows(
-                                &crate::rules::Outcome::compiled(t, index, fired, 0).annotations(),
+                                &crate::rules::table::Outcome::compiled(t, index, fired, 0)
+                                    .annotations(),
                             )
                     });
                     assert_eq!(

@@ -3,19 +3,20 @@
 //! the resolution answers exactly as a [`Connection`](super::Connection) gives
 //! them, and the pieces of a `tools/call` answer.
 
-use super::raw::Json;
+use crate::read::Json;
 use serde_json::Value;
 
 use super::extras::Negotiated;
 use super::negotiation::{Stance, stance};
-use super::raw::ParamsSlot;
+use super::state::Server;
 use super::tools::Asker;
-use super::{Server, params, tools};
+use super::{params, tools};
 use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, error_code};
+use crate::read::ParamsSlot;
 
+pub(crate) use super::erased::panic_message;
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
 pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
-pub(crate) use super::registry::panic_message;
 
 pub(crate) use super::listing::Listing;
 

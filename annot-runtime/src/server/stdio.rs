@@ -2,6 +2,7 @@
 
 use std::io::{self, BufRead, ErrorKind, Write};
 
+use super::state::Server;
 use super::{Connection, jsonrpc};
 use crate::protocol::{RpcError, error_code};
 
@@ -125,6 +126,28 @@ pub(crate) fn serve(
         }
     }
     Ok(())
+}
+
+impl Server {
+    /// Serves one session over stdin and stdout until stdin ends; see
+    /// [`Server::serve`].
+    pub fn serve_stdio(&self) -> io::Result<()> {
+        let stdin = io::stdin();
+        let stdout = io::stdout();
+        self.serve(stdin.lock(), stdout.lock())
+    }
+
+    /// Serves one session of newline-delimited JSON: each line read is one
+    /// message, each response is written as one line and flushed at once.
+    /// Returns `Ok` when the input ends or the peer closes the output.
+    ///
+    /// A line longer than
+    /// [`ServerBuilder::max_message_size`](super::ServerBuilder::max_message_size)
+    /// is skipped without being buffered whole and answered with a `-32600`
+    /// error without an id.
+    pub fn serve(&self, reader: impl BufRead, writer: impl Write) -> io::Result<()> {
+        serve(self.connect(), reader, writer, self.state.max_message_size)
+    }
 }
 
 #[cfg(test)]

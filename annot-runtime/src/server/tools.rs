@@ -1,21 +1,21 @@
 //! The `tools/*` methods: listing, calling, and the three resolution dialects.
 //!
-//! Each reads the request's params as borrowed slices ([`Fields`], [`Meta`])
+//! Each reads the request's params as borrowed slices ([`Fields`](crate::read::Fields), [`Meta`](crate::read::Meta))
 //! and hands the arguments to the tool's parser as text.
 
+use super::erased::CallOutcome;
 use super::extras::{Extras, Negotiated, extras, result_meta};
 use super::modern::ModernForms;
-use super::negotiation::{
-    Stance, argument_errors_are_tool_errors, extension_stance, resolve_dialect,
-};
+use super::negotiation::{Stance, argument_errors_are_tool_errors, resolve_dialect};
 use super::pagination::PageForm;
 use super::profile::ProfileViolation;
-use super::raw::Json;
-use super::raw::{Fields, Meta};
-use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
-use super::{ServerState, jsonrpc, output, params};
-use crate::private::SplitArguments;
+use super::params::{self, Params};
+use super::registry::{ResolveFailure, ToolEntry};
+use super::state::ServerState;
+use super::{jsonrpc, output};
 use crate::protocol::{Dialect, RpcError, error_code};
+use crate::read::Json;
+use crate::read::SplitArguments;
 
 /// Who asks, as far as the answer's shape goes.
 #[derive(Clone, Copy, Debug)]
@@ -31,22 +31,6 @@ pub(crate) struct Asker<'a> {
     pub session_extensions: Negotiated,
     /// The protocol version whose rules apply to `tools/call` errors.
     pub protocol_version: Option<&'a str>,
-}
-
-/// One request's params, read once (and borrowed from where they were read).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Params<'a> {
-    pub fields: &'a Fields<'a>,
-    pub meta: Option<&'a Meta<'a>>,
-}
-
-impl Params<'_> {
-    /// What the request's own capabilities (in `_meta`) say about the
-    /// tool-resolution extension, when it carries some.
-    pub fn stance(&self) -> Option<Stance> {
-        let extensions = self.meta?.extensions()?;
-        Some(extension_stance(&extensions))
-    }
 }
 
 /// `tools/list`: a pre-rendered page in `form`.

@@ -9,7 +9,7 @@
 //! that reading. Every request is still judged by its own `_meta`; nothing of
 //! an earlier request is taken but the bytes-to-reading map.
 
-use crate::server::raw::{Extensions, Json, Meta};
+use crate::read::{Extensions, Json, Meta};
 
 /// The longest `_meta` text remembered: a larger one (a trace context, a
 /// progress token in each request) is read every time rather than copied.

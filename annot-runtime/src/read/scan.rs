@@ -6,14 +6,14 @@
 //! once, `params` an object or `null`) and gives up on anything else: a
 //! `\u` escape, a control character, a repeated member, nesting deeper than
 //! 128, any syntax error. The caller then reads the message with serde_json
-//! (the `Deserialize` impls of the same structs), which decides. So this
+//! (`by_serde.rs`, the same structs), which decides. So this
 //! reader never accepts what serde_json refuses, and where it answers it
 //! answers the same: debug builds (tests, fuzzing) check both agree on every
 //! message it reads.
 
-use super::jsonrpc::Envelope;
-use super::raw::{Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
-use crate::private::SplitArguments;
+use super::keys;
+use super::split::SplitArguments;
+use super::{Envelope, Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 pub(crate) use memo::MetaMemo;
 
 mod memo;
@@ -37,19 +37,19 @@ pub(crate) fn envelope<'a>(
     scan.memo = Some(memo);
     let mut params = false;
     scan.object(|scan, key| match key {
-        b"jsonrpc" => once(&mut envelope.jsonrpc, scan.value()?),
-        b"id" => once(&mut envelope.id, scan.value()?),
-        b"method" => once_noting_plain(
+        keys::JSONRPC => once(&mut envelope.jsonrpc, scan.value()?),
+        keys::ID => once(&mut envelope.id, scan.value()?),
+        keys::METHOD => once_noting_plain(
             (&mut envelope.method, &mut envelope.plain_method),
             scan.value_noting_plain()?,
         ),
-        b"result" => once(&mut envelope.result, scan.value()?),
-        b"error" => once(&mut envelope.error, scan.value()?),
-        b"params" if !params => {
+        keys::RESULT => once(&mut envelope.result, scan.value()?),
+        keys::ERROR => once(&mut envelope.error, scan.value()?),
+        keys::PARAMS if !params => {
             params = true;
             scan.params(&mut envelope.params)
         }
-        b"params" => None,
+        keys::PARAMS => None,
         _ => scan.skip(),
     })?;
     scan.ws();
@@ -57,7 +57,7 @@ pub(crate) fn envelope<'a>(
 }
 
 /// The extensions a capabilities object (checked JSON of any type) declares,
-/// as [`raw::extensions`](super::raw::extensions) reads them, or `None` when
+/// as serde reads them, or `None` when
 /// it is not of the shape this reader takes.
 pub(crate) fn extensions(capabilities: Json<'_>) -> Option<Extensions<'_>> {
     Scan::new(capabilities.get()).capabilities()
@@ -296,11 +296,11 @@ impl<'a> Scan<'a, '_> {
             return None;
         };
         self.object(|scan, key| match key {
-            b"name" => once_noting_plain(
+            keys::NAME => once_noting_plain(
                 (&mut fields.name, &mut fields.plain_name),
                 scan.value_noting_plain()?,
             ),
-            b"arguments" if fields.arguments.is_none() => {
+            keys::ARGUMENTS if fields.arguments.is_none() => {
                 // Split in this pass, so that the tool's reader does not read
                 // the object again (where it is not split, the tool does).
                 // Split where it lies: the split is large for a return value.
@@ -312,26 +312,26 @@ impl<'a> Scan<'a, '_> {
                 }
                 Some(())
             }
-            b"arguments" => None,
-            b"cursor" => once(&mut fields.cursor, scan.value()?),
-            b"protocolVersion" => once(&mut fields.protocol_version, scan.value()?),
-            b"capabilities" => once(&mut fields.capabilities, scan.value()?),
-            b"clientInfo" => once(&mut fields.client_info, scan.value()?),
-            b"_meta" if fields.meta.is_none() => {
+            keys::ARGUMENTS => None,
+            keys::CURSOR => once(&mut fields.cursor, scan.value()?),
+            keys::PROTOCOL_VERSION => once(&mut fields.protocol_version, scan.value()?),
+            keys::CAPABILITIES => once(&mut fields.capabilities, scan.value()?),
+            keys::CLIENT_INFO => once(&mut fields.client_info, scan.value()?),
+            keys::META if fields.meta.is_none() => {
                 let MetaSlot::Object(meta) = fields.meta.insert(MetaSlot::Object(Meta::default()))
                 else {
                     return None;
                 };
                 scan.remembered_meta(meta)
             }
-            b"_meta" => None,
+            keys::META => None,
             _ => scan.skip(),
         })
     }
 
     /// An object's members, names and values as their text, into `split`
     /// (empty); `None` for anything else, or an object of more than
-    /// [`MAX_SPLIT`](crate::private::MAX_SPLIT) members.
+    /// [`MAX_SPLIT`](super::MAX_SPLIT) members.
     fn split_object(&mut self, split: &mut SplitArguments<'a>) -> Option<()> {
         if self.peek()? != b'{' {
             return None;
@@ -365,10 +365,8 @@ impl<'a> Scan<'a, '_> {
     /// `params._meta` into `meta`: an object.
     fn meta(&mut self, meta: &mut Meta<'a>) -> Option<()> {
         self.object_of_long_names(|scan, key| match key {
-            b"io.modelcontextprotocol/protocolVersion" => {
-                once(&mut meta.protocol_version, scan.value()?)
-            }
-            b"io.modelcontextprotocol/clientCapabilities" if meta.client_capabilities.is_none() => {
+            keys::META_PROTOCOL_VERSION => once(&mut meta.protocol_version, scan.value()?),
+            keys::META_CLIENT_CAPABILITIES if meta.client_capabilities.is_none() => {
                 // Their extensions are read in this pass, so that no later
                 // step reads the capabilities again (where they are not,
                 // serde_json does).
@@ -377,26 +375,26 @@ impl<'a> Scan<'a, '_> {
                 meta.preread = preread;
                 Some(())
             }
-            b"io.modelcontextprotocol/clientCapabilities" => None,
-            b"io.modelcontextprotocol/clientInfo" => once(&mut meta.client_info, scan.value()?),
-            b"dev.annot/resolution" => once(&mut meta.annot, scan.value()?),
+            keys::META_CLIENT_CAPABILITIES => None,
+            keys::META_CLIENT_INFO => once(&mut meta.client_info, scan.value()?),
+            keys::META_ANNOT => once(&mut meta.annot, scan.value()?),
             _ => scan.skip(),
         })
     }
 
     /// A capabilities value (of any JSON type): the extensions it declares,
-    /// as [`raw::extensions`](super::raw::extensions) reads them.
+    /// as serde reads them.
     fn capabilities(&mut self) -> Option<Extensions<'a>> {
         let mut extensions = None;
         if self.peek()? != b'{' {
             self.skip()?;
         } else {
             self.object(|scan, key| match key {
-                b"extensions" if extensions.is_none() => {
+                keys::EXTENSIONS if extensions.is_none() => {
                     extensions = Some(scan.extensions()?);
                     Some(())
                 }
-                b"extensions" => None,
+                keys::EXTENSIONS => None,
                 _ => scan.skip(),
             })?;
         }
@@ -412,11 +410,13 @@ impl<'a> Scan<'a, '_> {
             return Some(extensions);
         }
         self.object_of_long_names(|scan, key| match key {
-            b"io.modelcontextprotocol/tool-resolution" => {
-                once(&mut extensions.tool_resolution, scan.value()?)
+            keys::EXTENSION_TOOL_RESOLUTION => once(&mut extensions.tool_resolution, scan.value()?),
+            keys::EXTENSION_ANNOT_RESOLUTION => {
+                once(&mut extensions.annot_resolution, scan.value()?)
             }
-            b"dev.annot/resolution" => once(&mut extensions.annot_resolution, scan.value()?),
-            b"dev.annot/authorization" => once(&mut extensions.annot_authorization, scan.value()?),
+            keys::EXTENSION_ANNOT_AUTHORIZATION => {
+                once(&mut extensions.annot_authorization, scan.value()?)
+            }
             _ => scan.skip(),
         })?;
         Some(extensions)

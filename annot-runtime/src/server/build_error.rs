@@ -1,0 +1,45 @@
+//! [`BuildError`]: why a server's configuration cannot be built, found by
+//! the builder and by each tool's registration.
+
+use crate::BoundViolation;
+
+/// A server's configuration is inconsistent. Returned by
+/// [`ServerBuilder::build`](super::ServerBuilder::build).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools share a name.
+    #[error("two tools are named `{name}`")]
+    DuplicateTool {
+        /// The name.
+        name: String,
+    },
+    /// A tool's name is the empty string.
+    #[error("a tool's name is empty")]
+    EmptyToolName,
+    /// A tool's `inputSchema` is not a JSON object with `"type": "object"`.
+    #[error("the inputSchema of `{tool}` is invalid: {reason}")]
+    InvalidInputSchema {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An action claims more risk than the tool's static annotations, so
+    /// `tools/list` would not be the worst case.
+    #[error("action `{action}` of `{tool}` is outside the static annotations: {violation}")]
+    ActionOutsideBound {
+        /// The tool.
+        tool: String,
+        /// The action.
+        action: String,
+        /// The hint that breaks the bound.
+        violation: BoundViolation,
+    },
+    /// `tools/list` pages must hold at least one tool.
+    #[error("the page size of tools/list must be at least 1")]
+    ZeroPageSize,
+    /// The stdio transport must accept messages of at least one byte.
+    #[error("the maximum message size must be at least 1 byte")]
+    ZeroMessageSize,
+}

@@ -1,0 +1,201 @@
+//! A registered tool with its type erased: every type-specific part a
+//! constant or a function pointer, and its calls and resolutions behind them.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use super::call::Call;
+use super::output::{ToolError, ToolOutput};
+use super::profile::{Profile, ProfileViolation};
+use crate::read::SplitArguments;
+use crate::rules::Explanation;
+use crate::rules::table::RuleTable;
+use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Rule};
+
+/// What a handler call came to.
+#[derive(Debug)]
+pub(crate) enum CallOutcome {
+    /// The arguments do not fit the tool; the handler did not run.
+    Invalid(ArgumentError),
+    /// The handler returned.
+    Returned(Result<ToolOutput, ToolError>),
+    /// The handler panicked, with this message.
+    Panicked(String),
+    /// The arguments resolve outside the server's profile; the handler did
+    /// not run.
+    Refused(ProfileViolation),
+}
+
+/// Runs a call on the arguments' JSON text (an object), unless its resolved
+/// annotations are outside the profile.
+pub(super) type ErasedCall = Box<dyn Fn(&str, Profile) -> CallOutcome + Send + Sync>;
+
+/// A tool as registered, before rendering: every type-specific part is a
+/// constant or a function pointer.
+pub(crate) struct ErasedTool {
+    pub(super) name: &'static str,
+    pub(super) title: Option<&'static str>,
+    pub(super) description: Option<&'static str>,
+    pub(super) input_schema: &'static str,
+    pub(super) static_annotations: Annotations,
+    pub(super) static_authorization: Option<Authorization>,
+    pub(super) has_rules: bool,
+    pub(super) rules: &'static [Rule],
+    pub(super) rule_table: Option<&'static RuleTable>,
+    pub(super) actions: &'static [Action],
+    pub(super) narrowed_schema: fn(&[usize]) -> String,
+    pub(super) resolve: ErasedResolve,
+    pub(super) call: ErasedCall,
+}
+
+/// Resolves arguments (their JSON text, an object, and its members when the
+/// request reader split them), explaining the resolution when asked.
+pub(super) type ErasedResolve =
+    fn(&str, Option<&SplitArguments<'_>>, bool) -> Result<Evaluation, ArgumentError>;
+
+/// One call's resolution and what comes with it.
+pub(crate) struct Evaluation {
+    pub(super) annotations: Annotations,
+    pub(super) authorization: Option<Authorization>,
+    /// Boxed: built only when asked for, and a large value otherwise moved
+    /// along with every resolution.
+    pub(super) explanation: Option<Box<Explanation>>,
+}
+
+impl ErasedTool {
+    pub fn new<T, F>(handler: F) -> Self
+    where
+        T: AnnotatedTool + 'static,
+        F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    {
+        let call = move |arguments: &str, profile: Profile| {
+            run_call::<T>(arguments, profile, false, |parsed, _| handler(parsed))
+        };
+        Self::erase::<T>(Box::new(call))
+    }
+
+    /// A tool whose handler also receives the call's [`Call`]: its resolved
+    /// annotations, for guards.
+    pub fn with_call<T, F>(handler: F) -> Self
+    where
+        T: AnnotatedTool + 'static,
+        F: Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    {
+        let call = move |arguments: &str, profile: Profile| {
+            run_call::<T>(arguments, profile, true, |parsed, call| {
+                let call = call.expect("asked for");
+                handler(parsed, call)
+            })
+        };
+        Self::erase::<T>(Box::new(call))
+    }
+
+    fn erase<T: AnnotatedTool + 'static>(call: ErasedCall) -> Self {
+        ErasedTool {
+            name: T::NAME,
+            title: T::TITLE,
+            description: T::DESCRIPTION,
+            input_schema: T::input_schema(),
+            static_annotations: T::STATIC_ANNOTATIONS,
+            static_authorization: T::STATIC_AUTHORIZATION,
+            has_rules: !T::RULES.is_empty(),
+            rules: T::RULES,
+            rule_table: T::RULE_TABLE,
+            actions: T::ACTIONS,
+            narrowed_schema: T::input_schema_for,
+            resolve: resolve_erased::<T>,
+            call,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Whether the tool has rules on argument values.
+    pub fn has_rules(&self) -> bool {
+        self.has_rules
+    }
+
+    /// Whether the tool declares authorization.
+    pub fn has_authorization(&self) -> bool {
+        self.static_authorization.is_some()
+    }
+}
+
+/// Parses `arguments` for `T`, checks them against `profile` and runs
+/// `handler` on them, with their [`Call`] when `with_call` is set.
+fn run_call<T: AnnotatedTool>(
+    arguments: &str,
+    profile: Profile,
+    with_call: bool,
+    handler: impl FnOnce(T, Option<&Call>) -> Result<ToolOutput, ToolError>,
+) -> CallOutcome {
+    // The arguments go to the tool's parser as text: one entry point,
+    // `from_arguments_str`, which a generated borrowing parser can take
+    // over without a `serde_json::Value` in between.
+    let parsed = match T::from_arguments_str(arguments) {
+        Err(error) => return CallOutcome::Invalid(error),
+        Ok(parsed) => parsed,
+    };
+    // One evaluation serves both the profile and the handler.
+    let call = with_call.then(|| Call::of(&parsed, profile));
+    // The profile judges the value the handler would receive.
+    if !profile.is_any() {
+        let resolved = call.map_or_else(|| parsed.resolve(), |call| *call.annotations());
+        if let Err(violation) = profile.check(&resolved) {
+            return CallOutcome::Refused(violation);
+        }
+    }
+    match catch_unwind(AssertUnwindSafe(|| handler(parsed, call.as_ref()))) {
+        Ok(result) => CallOutcome::Returned(result),
+        Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
+    }
+}
+
+fn resolve_erased<T: AnnotatedTool>(
+    arguments: &str,
+    split: Option<&SplitArguments<'_>>,
+    explain: bool,
+) -> Result<Evaluation, ArgumentError> {
+    // One evaluation, read straight from the request's own reading where the
+    // tool can: every predicate runs once, whatever is read from it. What
+    // the borrowing path leaves, the owned path decides.
+    // Read where it was returned, not moved: profiles showed the copy of the
+    // whole outcome, just after the callee wrote it field by field, stalling.
+    let viewed = split.and_then(|split| T::evaluate_split(arguments, split));
+    let owned;
+    let outcome = match &viewed {
+        Some(outcome) => outcome,
+        None => {
+            owned = T::evaluate_arguments_str(arguments)?;
+            &owned
+        }
+    };
+    Ok(Evaluation {
+        annotations: outcome.annotations(),
+        authorization: outcome.authorization(),
+        explanation: explain.then(|| Box::new(outcome.explain())),
+    })
+}
+
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(message) = payload.downcast_ref::<&str>() {
+        (*message).to_owned()
+    } else if let Some(message) = payload.downcast_ref::<String>() {
+        message.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
+/// The form a resolution is rendered and compared in: defaults applied, and the
+/// tool's title kept when the resolution names none, so a client showing
+/// `annotations.title` shows the same name before and after resolving.
+pub(super) fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
+    let mut annotations = resolved.effective();
+    if annotations.title.is_none() {
+        annotations.title = static_annotations.title;
+    }
+    annotations
+}
