@@ -131,7 +131,19 @@ fn silence_never_lowers_risk() {
         let (with, without) = (decide(&session, &with), decide(&session, &without));
         if !preflight.is_resolved() {
             bump(&counts.out_of_bound);
-            prop_assert_eq!(with, without);
+            // A rejected answer never leaves the client below the static
+            // annotations, nor below the risk the answer itself admitted.
+            let admitted =
+                ProposedCall::new("tool", &arguments, spelled_out(declared, stated), trust);
+            let admitted = decide(&session, &admitted);
+            prop_assert!(
+                with.verdict() >= without.verdict(),
+                "{with} is laxer than {without}"
+            );
+            prop_assert!(
+                with.verdict() >= admitted.verdict(),
+                "{with} is laxer than {admitted}"
+            );
             return Ok(());
         }
         bump(&counts.resolved);
