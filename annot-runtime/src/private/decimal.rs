@@ -134,7 +134,7 @@ mod tests {
             "1e-1",
             "2501e-2",
             "1e-400",
-            "0.1e1e",
+            "-0.5",
         ] {
             assert!(!denotes_integer(fraction), "{fraction}");
         }
