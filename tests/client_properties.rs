@@ -5,6 +5,8 @@
 //! - when the answer states nothing, the decision with the resolution is never
 //!   laxer than the decision on the static annotations;
 //! - for an untrusted server, it is never laxer at all;
+//! - an answer beyond the bound, which is rejected, is never laxer either
+//!   (the risk it admits stands);
 //! - a hint the answer leaves out decides as its static value would.
 //!
 //! Every kind of case is counted, so a generator that stops producing one fails.
