@@ -156,9 +156,9 @@ record() {
     fi
     cat "$work/real/$name.txt"
 }
-record server-filesystem --exercise --calls 60 --timeout-ms 120000 \
+record server-filesystem --exercise --over-declarations --calls 60 --timeout-ms 120000 \
     -- node "$modules/server-filesystem/dist/index.js" "{sandbox}"
-record server-memory --exercise --calls 40 --timeout-ms 120000 --env "MEMORY_FILE_PATH={sandbox}/memory.json" \
+record server-memory --exercise --over-declarations --calls 40 --timeout-ms 120000 --env "MEMORY_FILE_PATH={sandbox}/memory.json" \
     -- node "$modules/server-memory/dist/index.js"
 
 echo "audit: $passed passed, $failed failed"
