@@ -142,7 +142,7 @@ else
 fi
 
 echo "audit: servers written with the official SDKs"
-expect_clean python-sdk-notes "${slow[@]}" --calls 9 -- "$python" "$fixtures/python/notes_server.py"
+expect_clean python-sdk-notes --exercise --calls 6 --timeout-ms 120000 -- "$python" "$fixtures/python/notes_server.py"
 expect_clean typescript-sdk-todo --exercise --calls 9 --timeout-ms 120000 -- node "$fixtures/typescript/todo_server.mjs"
 
 echo "audit: the official reference servers (findings recorded as they are)"
