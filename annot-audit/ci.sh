@@ -135,7 +135,8 @@ missing-hints hints.present
 TABLE
 
 echo "audit: side by side with mcp-groundtruth 0.3.0"
-if "$python" "$fixtures/python/side_by_side.py" "$audit" "$work/side-by-side" | tee "$work/side-by-side.txt"; then
+# mcp-groundtruth keeps its cache in the working directory: target/, not the tree.
+if (cd "$work" && "$python" -u "$fixtures/python/side_by_side.py" "$audit" "$work/side-by-side") | tee "$work/side-by-side.txt"; then
     ok "side by side: the same verdict wherever both tools express a check"
 else
     bad "side by side: the tools disagree (see above)"
