@@ -239,6 +239,9 @@ where
             accepted = listener.accept() => accepted?,
             _ = tokio::signal::ctrl_c() => return Ok(()),
         };
+        // An event-stream answer goes out in several small writes; with Nagle's
+        // algorithm each waits for the peer's delayed ACK (about 40 ms).
+        stream.set_nodelay(true)?;
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()

@@ -141,11 +141,14 @@ fn a_preflight_edited_by_hand_cannot_smuggle_a_resolution_past_the_bound() {
         .unwrap();
     assert!(preflight.is_resolved());
     // The host swaps in closed-world static annotations; the open-world
-    // resolution no longer fits them and is dropped.
+    // resolution no longer fits them and is dropped, but the risk it admitted
+    // stays: hint by hint the riskier of the two, so open world.
     preflight.declared = VAULT;
     let call = ProposedCall::from_preflight(&preflight, &arguments, Trust::Trusted);
     assert!(call.resolution().is_none());
-    assert_eq!(call.annotations(), VAULT.effective());
+    let mut admitted = VAULT.effective();
+    admitted.open_world = Some(true);
+    assert_eq!(call.annotations(), admitted);
     assert_eq!(Policy::default().decide(&call).verdict(), STRONG);
 }
 

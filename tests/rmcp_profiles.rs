@@ -98,11 +98,13 @@ async fn read_only_through_rmcp() {
         );
     }
     // What is left of `fetch` resolves alike for every call: no longer
-    // marked, and a resolution is refused as for any such tool.
+    // marked. A resolution of the action the profile dropped answers the
+    // profile's refusal, as a call of it does.
     assert!(fetch.get("resolve").is_none(), "{fetch}");
     let response: Value = serde_json::from_str(&responses[6].1).unwrap();
     assert_eq!(
         response["error"]["message"],
-        "tool `fetch` is not resolvable: its annotations do not depend on its arguments"
+        "this call of `fetch` is outside the server's profile `read_only`: readOnlyHint is \
+         false, and read_only needs true"
     );
 }

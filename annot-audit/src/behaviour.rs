@@ -213,7 +213,8 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             let name = tool["name"].as_str().unwrap_or_default();
             let subject = format!("{name}{}", action_of(tool, &case.arguments));
             let case_id = format!("{name}#{}", case.index);
-            let (effective, resolution) = effective_annotations(&plan, &baseline, tool, case)?;
+            let mut server = fresh(&plan, &baseline)?;
+            let (effective, resolution) = effective_annotations(&plan, &mut server, tool, case)?;
             // Arguments the server refuses to resolve (-32602) must not be
             // called, as a client would not call them.
             if resolution.as_ref().and_then(Exchange::error_code)
@@ -223,25 +224,41 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             }
             done += 1;
             plan.progress.inc(1);
+            // The kinds this call claims, and (with --over-declarations) the
+            // risky claims to observe; one call on this fresh server serves all.
+            let mut claimed = Vec::new();
+            let mut risky = Vec::new();
             for kind in Kind::ALL {
                 let group = groups.entry((kind, subject.clone())).or_default();
-                if let Err(why) = kind.claimed(&effective) {
-                    group.not_applicable.get_or_insert(why);
-                    // A risky claim cannot be violated, but it can be more
-                    // than the call needs: observed on request, never a verdict.
-                    let over = matches!(kind, Kind::Idempotent | Kind::NonDestructive)
-                        && !effective.is_read_only();
-                    if plan.over_declarations && over {
-                        group.claimed_risky += 1;
-                        let seen = observe(&plan, &baseline, kind, name, &case.arguments)?;
-                        if seen.broken.is_none() && seen.unobserved.is_none() {
-                            group.behaved_safe += 1;
+                match kind.claimed(&effective) {
+                    Ok(()) => claimed.push(kind),
+                    Err(why) => {
+                        group.not_applicable.get_or_insert(why);
+                        let over = matches!(kind, Kind::Idempotent | Kind::NonDestructive)
+                            && !effective.is_read_only();
+                        if plan.over_declarations && over {
+                            risky.push(kind);
                         }
+                    }
+                }
+            }
+            let watched: Vec<Kind> = claimed.iter().chain(&risky).copied().collect();
+            if watched.is_empty() {
+                continue;
+            }
+            let observed = observe_on(server, &plan, &baseline, &watched, name, &case.arguments)?;
+            for (kind, first) in observed {
+                let group = groups.entry((kind, subject.clone())).or_default();
+                if risky.contains(&kind) {
+                    // A risky claim cannot be violated, but it can be more
+                    // than the call needs: reported, never a verdict.
+                    group.claimed_risky += 1;
+                    if first.broken.is_none() && first.unobserved.is_none() {
+                        group.behaved_safe += 1;
                     }
                     continue;
                 }
                 group.cases += 1;
-                let first = observe(&plan, &baseline, kind, name, &case.arguments)?;
                 if let Some(reason) = first.unobserved {
                     group
                         .inconclusive
@@ -344,9 +361,11 @@ fn fresh(plan: &Plan<'_>, baseline: &Snapshot) -> Result<Fresh, String> {
     })
 }
 
+/// The annotations a call is judged by, resolved on the fresh server that
+/// will then run it; the state it is judged from is taken after resolving.
 fn effective_annotations(
     plan: &Plan<'_>,
-    baseline: &Snapshot,
+    fresh: &mut Fresh,
     tool: &Value,
     case: &Case,
 ) -> Result<(Annotations, Option<Exchange>), String> {
@@ -354,10 +373,9 @@ fn effective_annotations(
     let Some(dialect) = (plan.dialect_for)(tool) else {
         return Ok((declared.effective(), None));
     };
-    let mut fresh = fresh(plan, baseline)?;
     let name = tool["name"].as_str().unwrap_or_default();
     let exchange = resolve(&mut fresh.connection, dialect, name, &case.arguments);
-    fresh.server.stop();
+    fresh.before = Snapshot::take(plan.sandbox)?;
     let resolved = exchange
         .result()
         .and_then(|result| dialect.annotations(&result));
@@ -381,81 +399,110 @@ fn observe(
     name: &str,
     arguments: &Value,
 ) -> Result<Observed, String> {
-    let mut fresh = fresh(plan, baseline)?;
+    let fresh = fresh(plan, baseline)?;
+    let mut all = observe_on(fresh, plan, baseline, &[kind], name, arguments)?;
+    Ok(all.remove(0).1)
+}
+
+/// One call on a fresh server, judged for every kind in `kinds` at once (the
+/// idempotent kind adds a second call and, from another reset, two
+/// concurrent ones). The evidence of the first call is shared.
+fn observe_on(
+    mut fresh: Fresh,
+    plan: &Plan<'_>,
+    baseline: &Snapshot,
+    kinds: &[Kind],
+    name: &str,
+    arguments: &Value,
+) -> Result<Vec<(Kind, Observed)>, String> {
     let counter_before = fresh.server.network_counter();
     let first = call(&mut fresh.connection, name, arguments);
     let counter_after = fresh.server.network_counter();
     let after = Snapshot::take(plan.sandbox)?;
     let change = fresh.before.change_to(&after);
-    let mut evidence = vec![first];
-    let broken = match kind {
-        Kind::ReadOnly => (!change.is_empty()).then(|| {
-            format!(
-                "a read-only call changed the sandbox: {}",
-                change.describe()
-            )
-        }),
-        Kind::NonDestructive => change.destroys().then(|| {
-            format!(
-                "a non-destructive call removed or overwrote what existed: {}",
-                change.describe()
-            )
-        }),
-        Kind::ClosedWorld => match (counter_before, counter_after) {
-            (Some(before), Some(after)) => {
-                let ours = fresh.connection.transport.connections_per_request();
-                let opened = after.saturating_sub(before).saturating_sub(ours);
-                (opened > 0).then(|| format!("a closed-world call opened {opened} connection(s) or sent datagrams (TCP ActiveOpens + UDP OutDatagrams of its namespace)"))
-            }
-            _ => {
-                let reason = match &fresh.server.network {
-                    Network::Unobserved(reason) => reason.clone(),
-                    Network::Observed { .. } => {
-                        "the server's network counters could not be read".into()
-                    }
-                };
-                return Ok(Observed {
-                    broken: None,
-                    unobserved: Some(reason),
-                    evidence,
-                });
-            }
-        },
-        Kind::Idempotent => {
-            let second = call(&mut fresh.connection, name, arguments);
-            evidence.push(second);
-            let again = Snapshot::take(plan.sandbox)?;
-            let further = after.change_to(&again);
-            if !further.is_empty() {
-                Some(format!(
-                    "a second identical call changed the sandbox further: {}",
-                    further.describe()
-                ))
-            } else {
-                fresh.server.stop();
-                let mut twin = self::fresh(plan, baseline)?;
-                let both = twin.connection.concurrent(
-                    "tools/call",
-                    &[
-                        json!({"name": name, "arguments": arguments}),
-                        json!({"name": name, "arguments": arguments}),
-                    ],
-                );
-                evidence.extend(both);
-                let together = Snapshot::take(plan.sandbox)?;
-                let apart = after.change_to(&together);
-                (!apart.is_empty()).then(|| {
-                    format!(
-                        "two concurrent identical calls left a different state than one call: {}",
-                        apart.describe()
-                    )
-                })
-            }
-        }
-    };
-    Ok(Observed {
+    let mut results = Vec::new();
+    let found = |broken: Option<String>, evidence: Vec<Exchange>| Observed {
         broken,
         unobserved: None,
         evidence,
-    })
+    };
+    for kind in kinds
+        .iter()
+        .copied()
+        .filter(|kind| *kind != Kind::Idempotent)
+    {
+        let evidence = vec![first.clone()];
+        let observed = match kind {
+            Kind::ReadOnly => found(
+                (!change.is_empty()).then(|| {
+                    format!(
+                        "a read-only call changed the sandbox: {}",
+                        change.describe()
+                    )
+                }),
+                evidence,
+            ),
+            Kind::NonDestructive => found(
+                change.destroys().then(|| {
+                    format!(
+                        "a non-destructive call removed or overwrote what existed: {}",
+                        change.describe()
+                    )
+                }),
+                evidence,
+            ),
+            _ => match (counter_before, counter_after) {
+                (Some(before), Some(after)) => {
+                    let ours = fresh.connection.transport.connections_per_request();
+                    let opened = after.saturating_sub(before).saturating_sub(ours);
+                    found((opened > 0).then(|| format!("a closed-world call opened {opened} connection(s) or sent datagrams (TCP ActiveOpens + UDP OutDatagrams of its namespace)")), evidence)
+                }
+                _ => Observed {
+                    broken: None,
+                    unobserved: Some(match &fresh.server.network {
+                        Network::Unobserved(reason) => reason.clone(),
+                        Network::Observed { .. } => {
+                            "the server's network counters could not be read".into()
+                        }
+                    }),
+                    evidence,
+                },
+            },
+        };
+        results.push((kind, observed));
+    }
+    if kinds.contains(&Kind::Idempotent) {
+        let mut evidence = vec![first.clone()];
+        let second = call(&mut fresh.connection, name, arguments);
+        evidence.push(second);
+        let again = Snapshot::take(plan.sandbox)?;
+        let further = after.change_to(&again);
+        let broken = if !further.is_empty() {
+            Some(format!(
+                "a second identical call changed the sandbox further: {}",
+                further.describe()
+            ))
+        } else {
+            fresh.server.stop();
+            let mut twin = self::fresh(plan, baseline)?;
+            let both = twin.connection.concurrent(
+                "tools/call",
+                &[
+                    json!({"name": name, "arguments": arguments}),
+                    json!({"name": name, "arguments": arguments}),
+                ],
+            );
+            evidence.extend(both);
+            let together = Snapshot::take(plan.sandbox)?;
+            let apart = after.change_to(&together);
+            (!apart.is_empty()).then(|| {
+                format!(
+                    "two concurrent identical calls left a different state than one call: {}",
+                    apart.describe()
+                )
+            })
+        };
+        results.push((Kind::Idempotent, found(broken, evidence)));
+    }
+    Ok(results)
 }

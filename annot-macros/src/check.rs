@@ -56,6 +56,9 @@ pub fn tool(tool: &Tool, errors: &Errors) {
         Shape::Single { fields, .. } => {
             tool_defaults(&tool.options, errors);
             unique_field_names(fields, errors);
+            if tool.options.single.is_none() {
+                actions_field_without_discriminator(fields, errors);
+            }
         }
         Shape::Struct(fields) => {
             tool_defaults(&tool.options, errors);
@@ -79,6 +82,35 @@ pub fn tool(tool: &Tool, errors: &Errors) {
                 ),
                 Some(_) => {}
             }
+        }
+    }
+}
+
+/// A field of annot's own enum of actions, `HttpMethod`, in a struct that
+/// names no discriminator: the struct is then a tool of one action, every
+/// method resolving alike, which is never what such a field means. Said
+/// here, before the type errors a field of an enum of actions would bring.
+fn actions_field_without_discriminator(fields: &[Field], errors: &Errors) {
+    for field in fields {
+        let syn::Type::Path(path) = &field.ty else {
+            continue;
+        };
+        if path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "HttpMethod")
+        {
+            errors.spanned(
+                &field.ty,
+                format!(
+                    "field `{name}` is an enum of actions (`HttpMethod`), but no discriminator \
+                     names it, so this struct is a tool of one action: add \
+                     #[mcp_tool(discriminator = \"{name}\")] so that each method resolves to \
+                     its own annotations",
+                    name = field.name
+                ),
+            );
         }
     }
 }
