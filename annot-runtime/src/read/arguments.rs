@@ -9,7 +9,6 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::split::SplitArguments;
-use crate::json_text::has_backslash;
 
 /// A JSON string, borrowed from the text when it has no escape.
 #[derive(Debug)]
@@ -108,7 +107,9 @@ pub fn members<'a, const N: usize>(
             let text = slot.map(Member::get).unwrap_or_default();
             assert!(
                 plain & (1 << index) == 0
-                    || (text.len() >= 2 && text.starts_with('"') && !has_backslash(text)),
+                    || (text.len() >= 2
+                        && text.starts_with('"')
+                        && !crate::json_text::has_backslash(text)),
                 "a plain member is a string without escapes: {text}"
             );
         }
