@@ -74,7 +74,9 @@ impl<'a> Member<'a> {
 /// Beside them, a mask of the slots whose value the request reader found a
 /// string without escapes (bit `i` for slot `i`; only a split object has
 /// any): such a value's text between the quotes is what it says, and
-/// [`text_known`] and [`string_checked_known`] take it as it stands.
+/// [`text_known`](crate::private::text_known) and
+/// [`string_checked_known`](crate::private::string_checked_known) take it as it
+/// stands.
 pub fn members<'a, const N: usize>(
     text: &'a str,
     split: Option<&SplitArguments<'a>>,
