@@ -9,7 +9,6 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::split::SplitArguments;
-use crate::json_text::has_backslash;
 
 /// A JSON string, borrowed from the text when it has no escape.
 #[derive(Debug)]
@@ -75,7 +74,9 @@ impl<'a> Member<'a> {
 /// Beside them, a mask of the slots whose value the request reader found a
 /// string without escapes (bit `i` for slot `i`; only a split object has
 /// any): such a value's text between the quotes is what it says, and
-/// [`text_known`] and [`string_checked_known`] take it as it stands.
+/// [`text_known`](crate::private::text_known) and
+/// [`string_checked_known`](crate::private::string_checked_known) take it as it
+/// stands.
 pub fn members<'a, const N: usize>(
     text: &'a str,
     split: Option<&SplitArguments<'a>>,
@@ -108,7 +109,9 @@ pub fn members<'a, const N: usize>(
             let text = slot.map(Member::get).unwrap_or_default();
             assert!(
                 plain & (1 << index) == 0
-                    || (text.len() >= 2 && text.starts_with('"') && !has_backslash(text)),
+                    || (text.len() >= 2
+                        && text.starts_with('"')
+                        && !crate::json_text::has_backslash(text)),
                 "a plain member is a string without escapes: {text}"
             );
         }

@@ -34,6 +34,8 @@ pub use split::{MAX_SPLIT, SplitArguments};
 /// when serde refuses it too (bad JSON, a repeated member).
 ///
 /// A `params._meta` that `memo` remembers is compared, not read again.
+// Inlined into the server's parse: one call per message, on the hot path.
+#[inline]
 pub(crate) fn envelope<'a>(
     text: &'a str,
     envelope: &mut Envelope<'a>,

@@ -107,7 +107,8 @@ const fn str_eq(a: &str, b: &str) -> bool {
 /// `Copy`, so resolving never allocates.
 ///
 /// The semantics spelled out step by step. Generated code does not use it:
-/// it reads the constant [`RuleTable`] of its tool through an [`Outcome`],
+/// it reads the constant [`RuleTable`](super::table::RuleTable) of its tool
+/// through an [`Outcome`](super::table::Outcome),
 /// which the tests check against this, outcome for outcome.
 #[derive(Clone, Copy, Debug)]
 pub struct Resolver {

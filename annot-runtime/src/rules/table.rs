@@ -138,7 +138,7 @@ const fn rules_value(masks: HintMasks, rules: u64, hint: Hint) -> bool {
 /// Every constant a tool's resolution reads: generated as one `const`.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleTable {
-    /// The rules, in declaration order (at most [`MAX_RULES`]).
+    /// The rules, in declaration order (at most `MAX_RULES`).
     pub rules: &'static [Rule],
     /// The tool's defaults.
     pub defaults: Annotations,

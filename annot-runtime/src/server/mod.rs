@@ -8,7 +8,7 @@
 //!
 //! The server answers `initialize`, `ping`, `tools/list`, `tools/call`, and the
 //! argument-specific annotations of every enabled dialect
-//! ([`Dialect`]): `tools/annotations` (A) and
+//! ([`Dialect`](crate::protocol::Dialect)): `tools/annotations` (A) and
 //! `tools/resolve` in the shape of SEP-1862 (B) or of the tool-resolution
 //! extension (C), chosen per request by negotiation. Every annotation JSON an
 //! action can produce is rendered when the server is built, never per request.

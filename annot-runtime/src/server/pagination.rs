@@ -114,6 +114,8 @@ impl ToolPages {
     }
 
     /// The page a cursor names, in `form`; the first page without one.
+    // Inlined into `tools/list`, as it was before the server's modules moved.
+    #[inline]
     pub fn page(&self, cursor: Option<&str>, form: PageForm) -> Result<&str, RpcError> {
         let index = match cursor {
             None => 0,

@@ -18,7 +18,7 @@ use crate::protocol::Dialect;
 /// An MCP server of annotated tools, ready to accept sessions.
 ///
 /// Cheap to clone: clones share the rendered tools and handlers, so one server
-/// can give a [`Connection`] to each session of a multi-client transport.
+/// can give a [`Connection`](super::Connection) to each session of a multi-client transport.
 #[derive(Clone)]
 pub struct Server {
     pub(super) state: Arc<ServerState>,
@@ -66,7 +66,7 @@ impl Server {
         self.state.tools.iter().map(ToolEntry::name)
     }
 
-    /// What calls the server lets through ([`ServerBuilder::profile`]).
+    /// What calls the server lets through ([`ServerBuilder::profile`](super::ServerBuilder::profile)).
     pub fn profile(&self) -> Profile {
         self.state.profile
     }
