@@ -27,7 +27,8 @@ mod tool;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use annot::server::{Profile, Server, ToolError, ToolOutput};
+use annot::guard::http::{HttpGuard, Method, Url};
+use annot::server::{Call, Profile, Server, ToolError, ToolOutput};
 use annot::{AnnotatedTool, Authorization, HttpMethod};
 use fake::FakeGithub;
 use serde_json::{Value, json};
@@ -80,14 +81,41 @@ pub fn server_with(
     Server::builder("annot-github", env!("CARGO_PKG_VERSION"))
         .title("annot example: github_api")
         .profile(profile)
-        .tool(move |call: GithubApi| {
+        .tool_with_call(move |arguments: GithubApi, call: &Call| {
             let mut github = github
                 .lock()
                 .map_err(|_| ToolError::new("the fake GitHub is unavailable"))?;
-            run(&mut github, scopes, &call)
+            run(&mut github, scopes, &arguments, call)
         })
         .build()
         .expect("the github_api server is consistent")
+}
+
+/// Where the real API lives: every request this example would send goes
+/// there.
+pub const API: &str = "https://api.github.com/";
+
+/// The request the fake answers, as the real API would receive it, checked
+/// by the HTTP guard against the call's resolution before the fake acts: a
+/// path that leaves the API (`//host/...`, `https://...`) or a method the
+/// call did not claim is refused, and nothing changes.
+fn check_request(arguments: &GithubApi, call: &Call) -> Result<(), ToolError> {
+    let base = Url::parse(API).map_err(|error| ToolError::new(error.to_string()))?;
+    let url = HttpGuard::url_below(&base, &arguments.path)?;
+    HttpGuard::for_call(call)
+        .allow_host("api.github.com")
+        // The rules resolve removing a label as not destructive: it is
+        // added back as easily.
+        .additive_when(|method, url| {
+            let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
+            *method == Method::DELETE
+                && matches!(
+                    segments.as_slice(),
+                    ["repos", _, _, "issues", _, "labels", _]
+                )
+        })
+        .check(arguments.method.as_str(), url.as_str())?;
+    Ok(())
 }
 
 /// Runs one call with the authorization it resolves to.
@@ -95,7 +123,9 @@ fn run(
     github: &mut FakeGithub,
     scopes: &[&str],
     call: &GithubApi,
+    resolved: &Call,
 ) -> Result<ToolOutput, ToolError> {
+    check_request(call, resolved)?;
     let anonymous = match call.resolve_authorization() {
         Some(Authorization::NoAuth) => true,
         Some(Authorization::OAuth2(needed)) => {

@@ -14,12 +14,18 @@
 //!
 //! Every path is taken relative to the sandbox; a path that escapes it (`..`,
 //! an absolute path elsewhere, a symbolic link pointing out) is refused with an
-//! `isError` result. Logs go to stderr; stdout carries only protocol messages.
+//! `isError` result. Every call acts through the file guard
+//! (`annot::guard::fs`) built from its own resolution, so a `read` cannot
+//! write and an `append` cannot overwrite, truncate or delete, even if the
+//! handler's code tried. Logs go to stderr; stdout carries only protocol
+//! messages.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use annot::server::{Profile, Server, ToolError, ToolOutput};
+use annot::guard;
+use annot::server::{Call, Profile, Server, ToolError, ToolOutput};
 pub use manage_files::ManageFiles;
 use sandbox::Sandbox;
 
@@ -50,7 +56,7 @@ fn main() -> ExitCode {
     let server = Server::builder("annot-manage-files", env!("CARGO_PKG_VERSION"))
         .title("annot example: manage_files")
         .profile(profile)
-        .tool(move |arguments: ManageFiles| run(&sandbox, arguments))
+        .tool_with_call(move |arguments: ManageFiles, call: &Call| run(&sandbox, arguments, call))
         .build()
         .expect("the manage_files server is consistent");
     eprintln!(
@@ -95,46 +101,74 @@ pub fn flags_usage() -> String {
         .join(" ")
 }
 
-/// Runs one validated call inside the sandbox (also used by `examples/tour.rs`).
-pub fn run(sandbox: &Sandbox, arguments: ManageFiles) -> Result<ToolOutput, ToolError> {
+/// Runs one validated call inside the sandbox (also used by `examples/tour.rs`),
+/// through the file guard built from the call's resolution: a call resolved
+/// read-only cannot write, an append cannot overwrite or delete, whatever
+/// this code asks for.
+pub fn run(
+    sandbox: &Sandbox,
+    arguments: ManageFiles,
+    call: &Call,
+) -> Result<ToolOutput, ToolError> {
+    let files = sandbox.guarded(call)?;
     match arguments {
         ManageFiles::Read { path } => {
-            let text = sandbox.read(&path)?;
+            let text = files
+                .read_to_string(sandbox.relative(&path)?)
+                .map_err(|error| failed("read", &path, error))?;
             Ok(ToolOutput::text(text))
         }
         ManageFiles::Append { path, content } => {
-            sandbox.append(&path, &content)?;
+            files
+                .append(sandbox.relative(&path)?)
+                .and_then(|mut file| Ok(file.write_all(content.as_bytes())?))
+                .map_err(|error| failed("append to", &path, error))?;
             Ok(ToolOutput::text(format!(
                 "appended {} bytes to {path}",
                 content.len()
             )))
         }
         ManageFiles::Replace { path, content } => {
-            sandbox.replace(&path, &content)?;
+            files
+                .write(sandbox.relative(&path)?, &content)
+                .map_err(|error| failed("write", &path, error))?;
             Ok(ToolOutput::text(format!(
                 "wrote {} bytes to {path}",
                 content.len()
             )))
         }
         ManageFiles::Delete { path } => {
-            sandbox.delete(&path)?;
+            files
+                .remove_file(sandbox.relative(&path)?)
+                .map_err(|error| failed("delete", &path, error))?;
             Ok(ToolOutput::text(format!("deleted {path}")))
         }
     }
 }
 
+/// A guard's refusal as it is, any other failure with what was tried.
+fn failed(what: &str, path: &str, error: guard::Error) -> ToolError {
+    match error {
+        guard::Error::Refused(refusal) => ToolError::new(refusal.to_string()),
+        other => ToolError::new(format!("cannot {what} `{path}`: {other}")),
+    }
+}
+
 /// The files a session may touch, and nothing else.
 pub mod sandbox {
-    use std::fs::{self, OpenOptions};
-    use std::io::{self, Write};
+    use std::io;
     use std::path::{Component, Path, PathBuf};
 
-    use annot::server::ToolError;
+    use annot::guard::fs::{GuardedDir, Root};
+    use annot::server::{Call, ToolError};
 
-    /// A directory that every path of a call is confined to.
+    /// A directory that every path of a call is confined to: a cap-std
+    /// capability, so no path, `..` or symbolic link reaches outside it.
     pub struct Sandbox {
-        /// Canonical: no symbolic links, no `..`.
+        /// Canonical: no symbolic links, no `..`; absolute paths inside it
+        /// are taken relative to it.
         root: PathBuf,
+        dir: Root,
     }
 
     impl Sandbox {
@@ -144,65 +178,22 @@ pub mod sandbox {
             if !root.is_dir() {
                 return Err(io::Error::other("not a directory"));
             }
-            Ok(Sandbox { root })
+            let dir = Root::open_ambient(&root)?;
+            Ok(Sandbox { root, dir })
         }
 
-        pub fn read(&self, path: &str) -> Result<String, ToolError> {
-            let file = self.existing(path)?;
-            fs::read_to_string(&file).map_err(|error| failed("read", path, &error))
+        /// The sandbox as `call` may use it.
+        pub fn guarded(&self, call: &Call) -> Result<GuardedDir, ToolError> {
+            self.dir
+                .for_call(call)
+                .map_err(|error| ToolError::new(format!("cannot open the sandbox: {error}")))
         }
 
-        pub fn append(&self, path: &str, content: &str) -> Result<(), ToolError> {
-            let file = self.writable(path)?;
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&file)
-                .and_then(|mut handle| handle.write_all(content.as_bytes()))
-                .map_err(|error| failed("append to", path, &error))
-        }
-
-        pub fn replace(&self, path: &str, content: &str) -> Result<(), ToolError> {
-            let file = self.writable(path)?;
-            fs::write(&file, content).map_err(|error| failed("write", path, &error))
-        }
-
-        pub fn delete(&self, path: &str) -> Result<(), ToolError> {
-            let file = self.existing(path)?;
-            fs::remove_file(&file).map_err(|error| failed("delete", path, &error))
-        }
-
-        /// The real location of a file that must exist inside the sandbox.
-        fn existing(&self, path: &str) -> Result<PathBuf, ToolError> {
-            let candidate = self.join(path)?;
-            let real = candidate
-                .canonicalize()
-                .map_err(|error| failed("open", path, &error))?;
-            self.confine(path, real)
-        }
-
-        /// Where a file that may not exist yet would be written: its directory
-        /// must exist inside the sandbox, and the name must not be a symbolic
-        /// link (writing through it could create a file outside).
-        fn writable(&self, path: &str) -> Result<PathBuf, ToolError> {
-            let candidate = self.join(path)?;
-            match fs::symlink_metadata(&candidate) {
-                Ok(_) => return self.existing(path),
-                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-                Err(error) => return Err(failed("open", path, &error)),
-            }
-            let (Some(parent), Some(name)) = (candidate.parent(), candidate.file_name()) else {
-                return Err(refused(path, "it names no file"));
-            };
-            let parent = parent
-                .canonicalize()
-                .map_err(|error| failed("open the directory of", path, &error))?;
-            self.confine(path, parent.join(name))
-        }
-
-        /// The sandbox joined with a relative path, or an absolute path inside
-        /// it; `..` is refused outright rather than reasoned about.
-        fn join(&self, path: &str) -> Result<PathBuf, ToolError> {
+        /// A path of a call, relative to the sandbox: a relative path as it
+        /// is, an absolute one only inside the sandbox; `..` is refused
+        /// outright rather than reasoned about (the capability would keep
+        /// it inside anyway).
+        pub fn relative(&self, path: &str) -> Result<PathBuf, ToolError> {
             let requested = Path::new(path);
             if path.is_empty() {
                 return Err(refused(path, "the path is empty"));
@@ -213,30 +204,21 @@ pub mod sandbox {
             {
                 return Err(refused(path, "`..` is not allowed"));
             }
-            if requested.is_absolute() {
-                return match requested.strip_prefix(&self.root) {
-                    Ok(inside) => Ok(self.root.join(inside)),
-                    Err(_) => Err(refused(path, "it is outside the sandbox")),
-                };
-            }
-            Ok(self.root.join(requested))
-        }
-
-        /// Accepts a resolved path only if it is inside the sandbox.
-        fn confine(&self, path: &str, real: PathBuf) -> Result<PathBuf, ToolError> {
-            if real.starts_with(&self.root) {
-                Ok(real)
+            let inside = if requested.is_absolute() {
+                requested
+                    .strip_prefix(&self.root)
+                    .map_err(|_| refused(path, "it is outside the sandbox"))?
             } else {
-                Err(refused(path, "it leads outside the sandbox"))
+                requested
+            };
+            if inside.as_os_str().is_empty() {
+                return Err(refused(path, "it names no file"));
             }
+            Ok(inside.to_path_buf())
         }
     }
 
     fn refused(path: &str, why: &str) -> ToolError {
         ToolError::new(format!("refused `{path}`: {why}"))
-    }
-
-    fn failed(what: &str, path: &str, error: &io::Error) -> ToolError {
-        ToolError::new(format!("cannot {what} `{path}`: {error}"))
     }
 }

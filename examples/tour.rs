@@ -211,7 +211,9 @@ fn files_server(sandbox: &TempSandbox) -> Result<Server, TourError> {
     })?;
     Server::builder("annot-manage-files", env!("CARGO_PKG_VERSION"))
         .dialects([Dialect::DynamicAnnotations])
-        .tool(move |arguments: ManageFiles| files_example::run(&confined, arguments))
+        .tool_with_call(move |arguments: ManageFiles, call: &annot::server::Call| {
+            files_example::run(&confined, arguments, call)
+        })
         .build()
         .map_err(|error| TourError::Listing(format!("the manage_files server: {error}")))
 }

@@ -4,9 +4,12 @@
 
 mod client_support;
 
-use annot::Hint;
-use annot::client::{PreflightError, ResolutionFailure};
+use annot::client::{
+    AnnotationSource, Policy, PreflightError, ProposedCall, ResolutionFailure, Session,
+    SessionConfig, Strength, Trust, Verdict,
+};
 use annot::protocol::{Dialect, RpcError, TOOL_RESOLUTION_EXTENSION, error_code};
+use annot::{Annotations, Hint};
 use client_support::*;
 use serde_json::{Value, json};
 
@@ -228,11 +231,21 @@ fn a_resolution_beyond_the_static_bound_falls_back() {
         // Static `openWorldHint: false`: no resolution may be open-world.
         let mut hints = read_hints();
         hints["openWorldHint"] = json!(true);
-        let failure = fallback_failure(dialect, Ok(answer(dialect, "manage_files", hints)));
+        let failure = fallback_failure(dialect, Ok(answer(dialect, "manage_files", hints.clone())));
         let ResolutionFailure::OutOfBound(violation) = failure else {
             panic!("{dialect:?}: expected a bound violation, got {failure:?}");
         };
         assert_eq!(violation.hint, Hint::OpenWorld);
+        // The open world the answer admits stands.
+        let tool = manage_files();
+        let preflight = only(dialect)
+            .preflight(
+                &mut Scripted::answering([Ok(answer(dialect, "manage_files", hints))]),
+                &tool,
+                &read_arguments(),
+            )
+            .unwrap();
+        assert_eq!(preflight.annotations().open_world, Some(true));
     }
     // SEP-1984 hints too: the static declaration makes no privileged claim.
     for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
@@ -261,4 +274,96 @@ fn omitted_core_hints_keep_their_static_values_instead_of_breaking_the_bound() {
     assert_eq!(acted_on.read_only, Some(true));
     assert_eq!(acted_on.open_world, Some(false));
     assert_eq!(acted_on.sensitive_data, Some(true));
+}
+
+/// Preflights `tool` against a server whose one answer states `hints` in
+/// `dialect`, and checks the answer was rejected for breaking the bound.
+fn rejected(dialect: Dialect, tool: &annot::Tool, hints: Value) -> annot::client::Preflight {
+    let mut server = Scripted::answering([Ok(answer(dialect, &tool.name, hints))]);
+    let preflight = only(dialect)
+        .preflight(&mut server, tool, &read_arguments())
+        .unwrap();
+    assert!(
+        matches!(
+            preflight.source,
+            AnnotationSource::Fallback {
+                failure: ResolutionFailure::OutOfBound(_),
+                ..
+            }
+        ),
+        "{dialect:?}: {}",
+        preflight.source
+    );
+    preflight
+}
+
+#[test]
+fn a_rejected_answer_never_leaves_the_client_below_what_the_server_admitted() {
+    let arguments = read_arguments();
+    // Listed read-only, resolved as a destructive write: the answer breaks
+    // the bound, and the write it admits stands.
+    let reader = tool_declaring(
+        "reader",
+        Annotations::new().read_only(true).open_world(false),
+    );
+    for dialect in Dialect::ALL {
+        let preflight = rejected(
+            dialect,
+            &reader,
+            json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}),
+        );
+        let acted_on = preflight.annotations();
+        assert_eq!(
+            (acted_on.read_only, acted_on.destructive),
+            (Some(false), Some(true)),
+            "{dialect:?}"
+        );
+        let call = ProposedCall::from_preflight(&preflight, &arguments, Trust::Trusted);
+        assert_eq!(
+            Policy::default().decide(&call).verdict(),
+            Verdict::Confirm(Strength::Normal),
+            "{dialect:?}"
+        );
+    }
+    // Sensitive data with privileged access, admitted beyond a listing that
+    // claims neither: the strong confirmation stays.
+    let quiet = tool_declaring(
+        "quiet",
+        Annotations::new()
+            .read_only(true)
+            .open_world(false)
+            .sensitive_data(false)
+            .privileged_access(false),
+    );
+    for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
+        let preflight = rejected(
+            dialect,
+            &quiet,
+            json!({"readOnlyHint": true, "openWorldHint": false, "sensitiveDataHint": true, "privilegedAccessHint": true}),
+        );
+        let call = ProposedCall::from_preflight(&preflight, &arguments, Trust::Trusted);
+        assert_eq!(
+            Policy::default().decide(&call).verdict(),
+            Verdict::Confirm(Strength::Strong),
+            "{dialect:?}"
+        );
+    }
+    // Open world admitted beyond a closed-world listing: the session records
+    // the call as bringing in untrusted content.
+    for dialect in Dialect::ALL {
+        let preflight = rejected(
+            dialect,
+            &reader,
+            json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
+        );
+        let call = ProposedCall::from_preflight(&preflight, &arguments, Trust::Trusted);
+        assert_eq!(call.annotations().open_world, Some(true), "{dialect:?}");
+        let mut session = Session::new(SessionConfig::default());
+        session.record(&call);
+        assert_eq!(
+            session.untrusted_content_from(),
+            Some("reader"),
+            "{dialect:?}"
+        );
+    }
 }

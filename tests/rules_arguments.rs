@@ -156,3 +156,40 @@ fn an_undecided_rule_is_marked_in_the_explanation() {
     let wire = serde_json::to_value(&decided).unwrap();
     assert_eq!(wire["rules"][0].get("undecided"), None);
 }
+
+/// A tool with an integer field, as a new user writes one.
+#[annot::mcp_tool(open_world = false, destructive = false)]
+#[derive(Debug)]
+struct Scale {
+    replicas: u32,
+}
+
+/// JSON Schema's `"integer"` is about the number the text denotes: `100.0`
+/// and `1e2` are integers, `100.00000000000001` is not, although serde_json
+/// reads it as the `f64` `100.0`.
+#[test]
+fn a_number_is_an_integer_when_its_decimal_text_is_one() {
+    for text in [
+        r#"{"replicas": 100}"#,
+        r#"{"replicas": 100.0}"#,
+        r#"{"replicas": 1e2}"#,
+        r#"{"replicas": 1000e-1}"#,
+    ] {
+        let parsed = Scale::from_arguments_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(parsed.replicas, 100, "{text}");
+        assert!(Scale::evaluate_arguments_str(text).is_ok(), "{text}");
+    }
+    for text in [
+        r#"{"replicas": 100.00000000000001}"#,
+        r#"{"replicas": 100.000000000000000000001}"#,
+        r#"{"replicas": 1000000000000000000001e-19}"#,
+        r#"{"replicas": 100.5}"#,
+    ] {
+        let error = Scale::from_arguments_str(text).expect_err(text);
+        assert_eq!(error.path(), Some("replicas"), "{text}: {error}");
+        assert!(Scale::evaluate_arguments_str(text).is_err(), "{text}");
+        assert!(Scale::evaluate_view(text).is_none(), "{text}");
+    }
+    // The same text elsewhere in the arguments changes nothing.
+    assert!(Scale::from_arguments_str(r#"{"replicas": 100.0}"#).is_ok());
+}

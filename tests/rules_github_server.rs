@@ -289,3 +289,40 @@ fn a_token_with_every_scope_may_delete() {
         json!(["ann", "bob"])
     );
 }
+
+/// A path that names another host, or a whole URL, is what a real client
+/// would send elsewhere: the example checks the request it would send with
+/// the HTTP guard, which refuses it before the fake GitHub acts.
+#[test]
+fn a_path_that_leaves_the_api_is_refused_before_anything_changes() {
+    let mut client = Client::initialized(&server(), json!({}));
+    for path in [
+        "//api.github.com/repos/octo/hello/issues/1",
+        "https://api.github.com/repos/octo/hello/issues/1",
+        "//evil.example/repos/octo/hello/issues/1",
+    ] {
+        let refused = call(
+            &mut client,
+            "PATCH",
+            path,
+            false,
+            json!({"state": "closed"}),
+        );
+        assert_eq!(refused["isError"], true, "{path}: {refused}");
+        assert!(
+            refused["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("is not a path from the root"),
+            "{refused}"
+        );
+    }
+    let issue = call(
+        &mut client,
+        "GET",
+        "/repos/octo/hello/issues/1",
+        true,
+        Value::Null,
+    );
+    assert_eq!(issue["structuredContent"]["state"], "open", "{issue}");
+}

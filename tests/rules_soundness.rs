@@ -144,7 +144,7 @@ fn spellings_of_a_repository_cannot_evade_a_template() {
     for path in [
         "/repos/acme/secret/.",
         "/repos/acme/./secret",
-        "//repos/acme/secret",
+        "/repos//acme/secret",
         "/repos/acme/secret/",
         "/repos/acme/secret?x=1",
         "/repos/acme/%73ecret",
@@ -166,6 +166,35 @@ fn spellings_of_a_repository_cannot_evade_a_template() {
         auth.contains("delete_repo") && auth.contains("\"repo\""),
         "{auth}"
     );
+}
+
+#[test]
+fn a_path_a_client_reads_as_authority_or_scheme_is_undecided() {
+    let scope_names = |auth: Option<Authorization>| serde_json::to_value(auth).unwrap().to_string();
+    // Joined onto a base URL, each of these reaches another host (or
+    // replaces the whole URL): the template cannot say what it names, so
+    // the rule's risk applies.
+    for path in [
+        "//api.github.com/repos/acme/secret",
+        "https://api.github.com/repos/acme/secret",
+        "HTTP://api.github.com/repos/acme/secret",
+        "mailto:x",
+        " //api.github.com/repos/acme/secret",
+        "\t//api.github.com/repos/acme/secret",
+        "/\\api.github.com/repos/acme/secret",
+    ] {
+        let (resolved, auth) = github("DELETE", path);
+        assert_eq!(resolved.reversible, Some(false), "{path:?}");
+        assert!(scope_names(auth).contains("delete_repo"), "{path:?}");
+    }
+    // A colon further on is part of an ordinary path: here the template
+    // decides (it matches), there it does not.
+    let (colon, auth) = github("DELETE", "/repos/acme/a:b");
+    assert_eq!(colon.reversible, Some(false));
+    assert!(scope_names(auth).contains("delete_repo"));
+    let (issues, auth) = github("DELETE", "/repos/acme/a:b/issues");
+    assert_eq!(issues.reversible, None);
+    assert!(!scope_names(auth).contains("delete_repo"));
 }
 
 /// A GET turned into a write by a rule, and the same on a read-only action.
@@ -322,6 +351,8 @@ fn spell(segments: &[String], noise: &[u8], url: bool) -> String {
     let mut noise = noise.iter().cycle();
     for segment in segments {
         match noise.next().copied().unwrap_or(0) % 5 {
+            // A URL path opening with `//` names a host: undecided.
+            1 if url && spelled.is_empty() => {}
             1 => spelled.push_str("//"),
             2 => spelled.push_str("/."),
             3 => spelled.push_str("/detour/.."),

@@ -491,3 +491,52 @@ fn a_narrowed_tool_lists_only_the_scopes_its_kept_actions_need() {
             .all(|tool| tool["name"] != "github_api")
     );
 }
+
+/// A tool of one action and no rules, which a read-only profile drops.
+#[annot::mcp_tool(destructive, open_world = false)]
+#[allow(dead_code)]
+struct Wipe {
+    target: String,
+}
+
+#[test]
+fn a_dropped_tool_without_rules_answers_the_profiles_refusal() {
+    let server = Server::builder("annot-test", "1.2.3")
+        .profile(Profile::read_only())
+        .tool(|_: Wipe| Ok(ToolOutput::text("wiped")))
+        .build()
+        .unwrap();
+    let mut client = Client::initialized(&server, json!({}));
+    let params = json!({"name": "wipe", "arguments": {"target": "everything"}});
+    for method in ["tools/resolve", "tools/annotations"] {
+        let error = client.error(method, params.clone());
+        assert_eq!(error["code"], -32602, "{method}: {error}");
+        assert_eq!(
+            error["message"],
+            "this call of `wipe` is outside the server's profile `read_only`: readOnlyHint is \
+             false, and read_only needs true",
+            "{method}"
+        );
+    }
+    // Arguments that do not fit still say so.
+    let error = client.error(
+        "tools/annotations",
+        json!({"name": "wipe", "arguments": {}}),
+    );
+    assert_eq!(error["code"], -32602);
+    // Without a profile the tool is served and, having one value, is not
+    // resolvable.
+    let open = Server::builder("annot-test", "1.2.3")
+        .tool(|_: Wipe| Ok(ToolOutput::text("wiped")))
+        .build()
+        .unwrap();
+    let mut client = Client::initialized(&open, json!({}));
+    let error = client.error("tools/annotations", params);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not resolvable"),
+        "{error}"
+    );
+}

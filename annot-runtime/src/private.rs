@@ -11,6 +11,7 @@ pub use crate::tool::declared_action;
 use crate::tool::json_type;
 
 mod consts;
+mod decimal;
 mod integral;
 mod schema;
 mod shape;
@@ -26,6 +27,7 @@ pub use crate::rules::{
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };
+pub use decimal::with_inexact_integers;
 use integral::IntegralFloats;
 pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
 pub use serde;
@@ -247,7 +249,8 @@ pub(crate) fn as_integer(number: &Number) -> Option<Number> {
         return None;
     }
     let float = number.as_f64()?;
-    if float.fract() != 0.0 {
+    // Judged by the decimal text where it is known (see `decimal`).
+    if float.fract() != 0.0 || decimal::is_inexact(float) {
         return None;
     }
     // 2^64 and -2^63 are exact in f64; the casts below are exact in range.

@@ -177,9 +177,12 @@ pub trait AnnotatedTool: Sized {
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError>;
 
     /// Parses arguments from JSON text, then as [`from_arguments`](Self::from_arguments).
+    ///
+    /// A number is an integer when its decimal text is one: `100.0` is,
+    /// `100.00000000000001` is not, although both read as the `f64` `100.0`.
     fn from_arguments_str(arguments: &str) -> Result<Self, ArgumentError> {
         let value: Value = serde_json::from_str(arguments).map_err(ArgumentError::syntax)?;
-        Self::from_arguments(&value)
+        crate::private::with_inexact_integers(arguments, || Self::from_arguments(&value))
     }
 }
 

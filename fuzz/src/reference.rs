@@ -83,10 +83,23 @@ fn normal_file_path(path: &str) -> Option<String> {
     Some(format!("/{}", kept.join("/")))
 }
 
-/// The normal form of a URL path: query and fragment cut, `%XX` decoded
-/// (undecided when malformed, decoding to `/`, `\`, `%`, NUL or to bytes
-/// that are not UTF-8), then as a file path.
+/// The normal form of a URL path: undecided when a client joining it onto a
+/// base URL would read a host or a scheme in it (it starts with `//`, its
+/// first segment has a `:`, it holds a space first or a control character
+/// anywhere); else query and fragment cut, `%XX` decoded (undecided when
+/// malformed, decoding to `/`, `\`, `%`, NUL or to bytes that are not
+/// UTF-8), then as a file path.
 fn normal_url_path(path: &str) -> Option<String> {
+    let scheme_or_host = path.starts_with("//")
+        || path.starts_with(' ')
+        || path.chars().any(|c| c.is_ascii_control())
+        || path
+            .split(['/', '?', '#'])
+            .next()
+            .is_some_and(|first| first.contains(':'));
+    if scheme_or_host {
+        return None;
+    }
     let path = path.split(['?', '#']).next().unwrap_or("");
     let bytes = path.as_bytes();
     let mut decoded = Vec::new();

@@ -182,8 +182,8 @@ pub async fn raw_session(lift: bool, requests: &[&str]) -> Vec<(u64, String)> {
 }
 
 /// [`raw_session`] with another server built from these fixtures.
-pub async fn raw_session_with(
-    server: Annotated<Server>,
+pub async fn raw_session_with<H: ServerHandler>(
+    server: Annotated<H>,
     lift: bool,
     requests: &[&str],
 ) -> Vec<(u64, String)> {

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::resolution::with_admitted_risk;
 use super::{Preflight, Resolution};
 use crate::{Annotations, BoundViolation, Hint};
 
@@ -70,6 +71,8 @@ pub struct ProposedCall<'a> {
     trust: Trust,
     declared: Annotations,
     resolved: Option<Resolution>,
+    /// What a rejected answer stated: its risk is kept, hint by hint.
+    admitted: Option<Annotations>,
 }
 
 impl<'a> ProposedCall<'a> {
@@ -86,6 +89,7 @@ impl<'a> ProposedCall<'a> {
             trust,
             declared,
             resolved: None,
+            admitted: None,
         }
     }
 
@@ -124,14 +128,26 @@ impl<'a> ProposedCall<'a> {
         arguments: &'a Map<String, Value>,
         trust: Trust,
     ) -> Self {
+        let checked = preflight
+            .resolved
+            .map(|resolution| resolution.against(preflight.declared));
+        // A resolution that breaks these static annotations is dropped, and
+        // the risk it states stays, as for an answer the preflight rejected.
+        let rejected = match checked {
+            Some(Err(_)) => preflight.resolved.map(|resolution| resolution.stated()),
+            _ => None,
+        };
+        let admitted = match (preflight.admitted, rejected) {
+            (Some(admitted), Some(stated)) => Some(with_admitted_risk(admitted, Some(stated))),
+            (admitted, stated) => admitted.or(stated),
+        };
         ProposedCall {
             tool: &preflight.tool,
             arguments,
             trust,
             declared: preflight.declared,
-            resolved: preflight
-                .resolved
-                .and_then(|resolution| resolution.against(preflight.declared).ok()),
+            resolved: checked.and_then(Result::ok),
+            admitted,
         }
     }
 
@@ -161,11 +177,14 @@ impl<'a> ProposedCall<'a> {
     }
 
     /// What the server claims for this call: its resolution (unstated hints at
-    /// their static values), else its static annotations; defaults not applied,
-    /// nothing screened.
+    /// their static values), else its static annotations, each hint at least
+    /// as risky as an answer that broke the bound stated; defaults not
+    /// applied, nothing screened.
     pub fn claimed(&self) -> Annotations {
-        self.resolved
-            .map_or(self.declared, |resolution| resolution.annotations())
+        let claimed = self
+            .resolved
+            .map_or(self.declared, |resolution| resolution.annotations());
+        with_admitted_risk(claimed, self.admitted)
     }
 
     /// What the client believes, defaults applied: the claim for a trusted server,

@@ -10,6 +10,7 @@ use super::envelope::{
     UNSUPPORTED_PROTOCOL_VERSION, is_about_envelope, newest_common, supported_versions,
     take_result_meta,
 };
+use super::resolution::with_admitted_risk;
 use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, label};
 use super::{PreflightError, Resolution, ResolutionFailure};
 use crate::protocol::{
@@ -69,6 +70,7 @@ impl ResolutionSupport {
             protocol_version: self.protocol_version.clone(),
             server_info: None,
             meta: Map::new(),
+            admitted: None,
         };
         let dialect = match self.dialect_for(tool) {
             Ok(dialect) => dialect,
@@ -203,8 +205,10 @@ impl ResolutionSupport {
                 found,
             });
         }
-        let resolution =
-            Resolution::check(outcome.declared, stated).map_err(ResolutionFailure::OutOfBound)?;
+        let resolution = Resolution::check(outcome.declared, stated).map_err(|violation| {
+            outcome.admitted = Some(stated);
+            ResolutionFailure::OutOfBound(violation)
+        })?;
         outcome.server_info = meta.server_info;
         outcome.meta = meta.negotiated;
         Ok(resolution)
@@ -255,16 +259,23 @@ pub struct Preflight {
     /// only the keys of extensions it negotiated on the request (every other key
     /// is ignored, whatever its value); in A and B every key.
     pub meta: Map<String, Value>,
+    /// What an answer that broke the conservative bound stated (and so was
+    /// not used): the risk it admits still counts, hint by hint, in
+    /// [`annotations`](Self::annotations) and in a [`ProposedCall`](super::ProposedCall)
+    /// made from this preflight.
+    pub admitted: Option<Annotations>,
 }
 
 impl Preflight {
     /// The annotations to act on, defaults applied: the resolution (its unstated
     /// hints at their static values) when there is one, else the static
-    /// annotations.
+    /// annotations, each hint at least as risky as a rejected answer
+    /// [`admitted`](Self::admitted).
     pub fn annotations(&self) -> Annotations {
-        self.resolved
-            .map_or(self.declared, |resolution| resolution.annotations())
-            .effective()
+        let claimed = self
+            .resolved
+            .map_or(self.declared, |resolution| resolution.annotations());
+        with_admitted_risk(claimed, self.admitted).effective()
     }
 
     /// Whether the server resolved the call.

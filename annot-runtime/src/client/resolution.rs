@@ -85,6 +85,25 @@ impl Resolution {
     }
 }
 
+/// `acted_on` with every hint an answer the client rejected (`admitted`, as
+/// stated) claims riskier taken at that riskier value, hint by hint: an
+/// answer that breaks the bound is not believed, but the risk a server
+/// admits is never dropped for the static annotations' safer claim.
+pub(crate) fn with_admitted_risk(
+    acted_on: Annotations,
+    admitted: Option<Annotations>,
+) -> Annotations {
+    let Some(admitted) = admitted else {
+        return acted_on;
+    };
+    Hint::ALL
+        .into_iter()
+        .fold(acted_on, |joined, hint| match admitted.get(hint) {
+            Some(value) => joined.with(hint, hint.join(acted_on.get(hint), Some(value))),
+            None => joined,
+        })
+}
+
 /// Every hint `stated` leaves out takes its value from `declared`.
 fn keep_static_where_silent(declared: Annotations, stated: Annotations) -> Annotations {
     let mut combined =

@@ -294,6 +294,10 @@ pub fn integer(raw: Member<'_>, min: i128, max: i128) -> Option<i128> {
         let value = i128::from(text.parse::<i64>().ok()?);
         return (min..=max).contains(&value).then_some(value);
     }
+    // Judged by its decimal text: `100.00000000000001` is no integer.
+    if !super::decimal::denotes_integer(text) {
+        return None;
+    }
     let number: Number = serde_json::from_str(text).ok()?;
     let value = match (number.as_i64(), number.as_u64()) {
         (Some(value), _) => i128::from(value),

@@ -86,7 +86,7 @@ pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]
 pub use http::{LiftBody, LiftHttp};
 pub use lift::{lift_result, lift_server_message};
-pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool};
+pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool, resolved_call};
 pub use transport::{Lifted, lifted};
 
 /// The `_meta` key under which the adapter carries what rmcp's types cannot hold:

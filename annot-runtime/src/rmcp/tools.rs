@@ -27,7 +27,7 @@ use crate::server::shared::{
     Listing, answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
     listed_tools, listing_for, panic_message, quote_message, unknown_tool,
 };
-use crate::server::{Profile, Server, ServerBuilder};
+use crate::server::{Call, Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
 
 /// Runs one annotated tool: implemented by your server type once per tool.
@@ -36,7 +36,8 @@ use crate::{AnnotatedTool, ArgumentError};
 /// [`AnnotatedTool::from_arguments`], exactly as `tools/resolve` saw them, so
 /// the call that runs is the call that was resolved. Report a failure of the
 /// tool itself as `Ok(CallToolResult::error(..))`; an `Err` becomes a JSON-RPC
-/// error.
+/// error. The context's extensions hold the call's resolved annotations, for
+/// guards: see [`resolved_call`].
 pub trait HandleTool<T: AnnotatedTool>: Send + Sync + 'static {
     /// Runs the tool with typed arguments.
     fn handle(
@@ -329,14 +330,61 @@ where
     S: HandleTool<T>,
 {
     let tool = T::from_arguments(arguments)?;
+    let call = Call::of(&tool, profile);
     // The built-in server's check and message: the handler never sees it.
-    if let Err(violation) = profile.check(&tool.resolve()) {
+    if let Err(violation) = profile.check(call.annotations()) {
         let message = format!("refused: this call of `{}` is {violation}", T::NAME);
         return Ok(ready(Ok(CallToolResult::error(vec![ContentBlock::text(
             message,
         )]))));
     }
+    let mut context = context;
+    context.extensions.insert(call);
     Ok(Box::pin(server.handle(tool, context)))
+}
+
+/// The [`Call`] of the `tools/call` request that `context` belongs to: the
+/// annotations its arguments resolved to under the adapter's profile, which
+/// [`AnnotatedTools::call`] puts in the request's extensions before it calls
+/// [`HandleTool::handle`]. `None` for a context that did not come through it
+/// (a guard needs a `Call`, so a handler without one refuses to act).
+///
+/// ```no_run
+/// use annot_runtime::rmcp::{HandleTool, resolved_call};
+/// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// use rmcp::service::RequestContext;
+/// use rmcp::{ErrorData, RoleServer};
+/// # struct Echo;
+/// # impl AnnotatedTool for Echo {
+/// #     const NAME: &'static str = "echo";
+/// #     const TITLE: Option<&'static str> = None;
+/// #     const DESCRIPTION: Option<&'static str> = None;
+/// #     const DISCRIMINATOR: Option<&'static str> = None;
+/// #     const ACTIONS: &'static [Action] = &[];
+/// #     const STATIC_ANNOTATIONS: Annotations = Annotations::new();
+/// #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
+/// #     fn resolve(&self) -> Annotations { Annotations::new() }
+/// #     fn from_arguments(_: &serde_json::Value) -> Result<Self, ArgumentError> { Ok(Echo) }
+/// # }
+/// # struct Server;
+///
+/// impl HandleTool<Echo> for Server {
+///     async fn handle(
+///         &self,
+///         _tool: Echo,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<CallToolResult, ErrorData> {
+///         let Some(call) = resolved_call(&context) else {
+///             return Err(ErrorData::internal_error("no resolved call", None));
+///         };
+///         let read_only = call.annotations().is_read_only();
+///         Ok(CallToolResult::success(vec![ContentBlock::text(format!("read-only: {read_only}"))]))
+///     }
+/// }
+/// ```
+pub fn resolved_call(context: &RequestContext<RoleServer>) -> Option<&Call> {
+    context.extensions.get::<Call>()
 }
 
 /// The same error in rmcp's type.

@@ -19,7 +19,10 @@
 //!
 //! A path whose meaning depends on what this function cannot know is
 //! *undecided* (`None`): `..` above the root, a backslash or a NUL
-//! (a separator or a terminator to some systems), and for URL paths a
+//! (a separator or a terminator to some systems), for URL paths one that a
+//! client joining it onto its base URL reads as a host or a scheme
+//! (`//host/...`, `https://...`, a `:` in the first segment, spaces or
+//! control characters a URL parser drops), and for URL paths a
 //! malformed escape, an escape decoding to `/`, `\` or `%` (servers disagree
 //! on them, and a `%25` may be decoded twice) or to bytes that are not UTF-8.
 //! Rules whose predicate is undecided never lower risk (see the
@@ -34,6 +37,20 @@ pub enum PathKind {
     File,
     /// The path of an HTTP request: query and fragment ignored, `%XX` decoded.
     Url,
+}
+
+/// Whether an HTTP client that joins `value` onto its base URL could read
+/// part of it as a scheme or an authority, and so reach another host or
+/// replace the URL: it opens with `//`, or has a `:` before its first `/`
+/// (`https://...`, `mailto:x`). URL parsers also drop leading spaces and
+/// control characters and every tab and newline, so a value holding any is
+/// judged the same way: undecided.
+fn names_a_host_or_scheme(value: &str) -> bool {
+    if value.starts_with(' ') || value.bytes().any(|byte| byte < 0x20 || byte == 0x7f) {
+        return true;
+    }
+    let first_segment = value.split(['/', '?', '#']).next().unwrap_or("");
+    value.starts_with("//") || first_segment.contains(':')
 }
 
 /// The normal form of `value` read as a path of `kind`, or `None` when it is
@@ -51,12 +68,17 @@ pub enum PathKind {
 /// assert_eq!(file("etc/shadow").as_deref(), Some("/etc/shadow")); // from the root
 ///
 /// let url = |path| normalize_path(path, PathKind::Url);
-/// assert_eq!(url("//repos/acme/%2e/secret/?x=1").as_deref(), Some("/repos/acme/secret"));
+/// assert_eq!(url("/repos//acme/%2e/secret/?x=1").as_deref(), Some("/repos/acme/secret"));
 /// assert!(url("/repos/acme%2Fsecret").is_none()); // an escaped separator
+/// assert!(url("//api.example.com/repos").is_none()); // another host
+/// assert!(url("https://api.example.com/repos").is_none()); // a whole URL
 /// ```
 pub fn normalize_path(value: &str, kind: PathKind) -> Option<NormalPath<'_>> {
     #[cfg(test)]
     tests::NORMALIZED.with(|count| count.set(count.get() + 1));
+    if kind == PathKind::Url && names_a_host_or_scheme(value) {
+        return None;
+    }
     let path = match kind {
         PathKind::File => value,
         PathKind::Url => value.split(['?', '#']).next().unwrap_or(""),
@@ -137,6 +159,9 @@ pub(crate) fn with_normal_form<R>(
     search: impl FnOnce(&[u8]) -> R,
 ) -> Option<R> {
     const SHORT: usize = 128;
+    if kind == PathKind::Url && names_a_host_or_scheme(value) {
+        return None;
+    }
     let bytes = value.as_bytes();
     let path = match kind {
         PathKind::File => bytes,
@@ -359,7 +384,7 @@ mod tests {
             "/repos/acme/secret",
             "/repos/acme/secret/.",
             "/repos/acme/./secret",
-            "//repos/acme/secret",
+            "/repos//acme/secret",
             "/repos/acme/secret/",
             "/repos/acme/secret?page=2",
             "/repos/acme/secret#top",
@@ -387,6 +412,12 @@ mod tests {
             "/repos/%ff",
             "/..",
             "/repos/..%2f..",
+            "//api.example.com/repos",
+            "https://api.example.com/repos",
+            "a:b/c",
+            " /repos",
+            "/re\tpos",
+            "/repos\n",
         ] {
             assert_eq!(url(undecided), None, "{undecided:?}");
         }

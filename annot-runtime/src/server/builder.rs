@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::call::Call;
 use super::extras::AnnotExtensions;
 use super::modern::{ModernForms, ServerInfo};
 use super::negotiation::DialectSet;
@@ -171,6 +172,51 @@ impl ServerBuilder {
         T: AnnotatedTool + 'static,
     {
         self.tools.push(ErasedTool::new::<T, _>(handler));
+        self
+    }
+
+    /// Registers the tool `T` with a handler that also receives the call's
+    /// [`Call`]: the annotations these arguments resolve to under the server's
+    /// profile, from which the handler builds guards that refuse every effect
+    /// the resolution does not claim (the `guard` module). Otherwise as
+    /// [`tool`](Self::tool).
+    ///
+    /// ```
+    /// use annot_runtime::server::{Call, Server, ToolError, ToolOutput};
+    /// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+    /// # use serde_json::Value;
+    /// # struct Wipe;
+    /// # impl AnnotatedTool for Wipe {
+    /// #     const NAME: &'static str = "wipe";
+    /// #     const TITLE: Option<&'static str> = None;
+    /// #     const DESCRIPTION: Option<&'static str> = None;
+    /// #     const DISCRIMINATOR: Option<&'static str> = None;
+    /// #     const ACTIONS: &'static [Action] = &[];
+    /// #     const STATIC_ANNOTATIONS: Annotations = Annotations::new().destructive(true);
+    /// #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
+    /// #     fn resolve(&self) -> Annotations { Self::STATIC_ANNOTATIONS }
+    /// #     fn from_arguments(_: &Value) -> Result<Self, ArgumentError> { Ok(Wipe) }
+    /// # }
+    ///
+    /// let server = Server::builder("demo", "0.1.0")
+    ///     .tool_with_call(|_: Wipe, call: &Call| {
+    ///         if call.annotations().destructive != Some(true) {
+    ///             return Err(ToolError::new("this call did not claim to destroy"));
+    ///         }
+    ///         Ok(ToolOutput::text("wiped"))
+    ///     })
+    ///     .build()?;
+    /// # let _ = server;
+    /// # Ok::<(), annot_runtime::server::BuildError>(())
+    /// ```
+    pub fn tool_with_call<T>(
+        mut self,
+        handler: impl Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    ) -> Self
+    where
+        T: AnnotatedTool + 'static,
+    {
+        self.tools.push(ErasedTool::with_call::<T, _>(handler));
         self
     }
 

@@ -42,6 +42,7 @@
 //! ```
 
 mod builder;
+mod call;
 mod connection;
 mod extras;
 mod jsonrpc;
@@ -69,6 +70,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 pub use builder::{BuildError, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};
+pub use call::Call;
 pub use connection::Connection;
 pub use output::{Content, ToolError, ToolOutput};
 pub use profile::{Profile, ProfileViolation};

@@ -7,6 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::builder::BuildError;
+use super::call::Call;
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
@@ -76,24 +77,29 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        // The arguments go to the tool's parser as text: one entry point,
-        // `from_arguments_str`, which a generated borrowing parser can take
-        // over without a `serde_json::Value` in between.
-        let call = move |arguments: &str, profile: Profile| match T::from_arguments_str(arguments) {
-            Err(error) => CallOutcome::Invalid(error),
-            Ok(parsed) => {
-                // The profile judges the value the handler would receive.
-                if !profile.is_any()
-                    && let Err(violation) = profile.check(&parsed.resolve())
-                {
-                    return CallOutcome::Refused(violation);
-                }
-                match catch_unwind(AssertUnwindSafe(|| handler(parsed))) {
-                    Ok(result) => CallOutcome::Returned(result),
-                    Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
-                }
-            }
+        let call = move |arguments: &str, profile: Profile| {
+            run_call::<T>(arguments, profile, false, |parsed, _| handler(parsed))
         };
+        Self::erase::<T>(Box::new(call))
+    }
+
+    /// A tool whose handler also receives the call's [`Call`]: its resolved
+    /// annotations, for guards.
+    pub fn with_call<T, F>(handler: F) -> Self
+    where
+        T: AnnotatedTool + 'static,
+        F: Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    {
+        let call = move |arguments: &str, profile: Profile| {
+            run_call::<T>(arguments, profile, true, |parsed, call| {
+                let call = call.expect("asked for");
+                handler(parsed, call)
+            })
+        };
+        Self::erase::<T>(Box::new(call))
+    }
+
+    fn erase<T: AnnotatedTool + 'static>(call: ErasedCall) -> Self {
         ErasedTool {
             name: T::NAME,
             title: T::TITLE,
@@ -107,7 +113,7 @@ impl ErasedTool {
             actions: T::ACTIONS,
             narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
-            call: Box::new(call),
+            call,
         }
     }
 
@@ -123,6 +129,36 @@ impl ErasedTool {
     /// Whether the tool declares authorization.
     pub fn has_authorization(&self) -> bool {
         self.static_authorization.is_some()
+    }
+}
+
+/// Parses `arguments` for `T`, checks them against `profile` and runs
+/// `handler` on them, with their [`Call`] when `with_call` is set.
+fn run_call<T: AnnotatedTool>(
+    arguments: &str,
+    profile: Profile,
+    with_call: bool,
+    handler: impl FnOnce(T, Option<&Call>) -> Result<ToolOutput, ToolError>,
+) -> CallOutcome {
+    // The arguments go to the tool's parser as text: one entry point,
+    // `from_arguments_str`, which a generated borrowing parser can take
+    // over without a `serde_json::Value` in between.
+    let parsed = match T::from_arguments_str(arguments) {
+        Err(error) => return CallOutcome::Invalid(error),
+        Ok(parsed) => parsed,
+    };
+    // One evaluation serves both the profile and the handler.
+    let call = with_call.then(|| Call::of(&parsed, profile));
+    // The profile judges the value the handler would receive.
+    if !profile.is_any() {
+        let resolved = call.map_or_else(|| parsed.resolve(), |call| *call.annotations());
+        if let Err(violation) = profile.check(&resolved) {
+            return CallOutcome::Refused(violation);
+        }
+    }
+    match catch_unwind(AssertUnwindSafe(|| handler(parsed, call.as_ref()))) {
+        Ok(result) => CallOutcome::Returned(result),
+        Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
     }
 }
 
@@ -297,6 +333,11 @@ impl ToolEntry {
             profile,
             listed_at_all,
         })
+    }
+
+    /// The server's profile, which every call and resolution is checked against.
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 
     /// Whether `tools/list` shows the tool (a profile may leave nothing of it).

@@ -9,6 +9,7 @@ use super::negotiation::{
     Stance, argument_errors_are_tool_errors, extension_stance, resolve_dialect,
 };
 use super::pagination::PageForm;
+use super::profile::ProfileViolation;
 use super::raw::Json;
 use super::raw::{Fields, Meta};
 use super::registry::{CallOutcome, ResolveFailure, ToolEntry};
@@ -151,6 +152,14 @@ fn answer_resolution(
         .tool(&name)
         .ok_or_else(|| params::unknown_tool(&name))?;
     if !tool.resolvable() {
+        // A profile's refusal is what the client should hear about, as for a
+        // call: the tool may be one the profile dropped.
+        if !tool.profile().is_any()
+            && let Err(ResolveFailure::OutsideProfile(violation)) =
+                tool.resolve(arguments, params.fields.split_arguments.as_ref(), false)
+        {
+            return Err(outside_profile(tool, violation));
+        }
         return Err(params::not_resolvable(tool.name()));
     }
     let modern = asker.modern.then_some(&state.modern);
@@ -188,10 +197,7 @@ fn write_resolution(
             return Err(params::invalid_arguments(tool.name(), &error));
         }
         Err(ResolveFailure::OutsideProfile(violation)) => {
-            return Err(params::invalid(format!(
-                "this call of `{}` is {violation}",
-                tool.name()
-            )));
+            return Err(outside_profile(tool, violation));
         }
         Err(ResolveFailure::OutsideBound(violation)) => {
             eprintln!(
@@ -221,4 +227,9 @@ fn write_resolution(
         }
     }
     Ok(())
+}
+
+/// `-32602` for a resolution outside the server's profile.
+fn outside_profile(tool: &ToolEntry, violation: ProfileViolation) -> RpcError {
+    params::invalid(format!("this call of `{}` is {violation}", tool.name()))
 }

@@ -1,0 +1,96 @@
+//! [`Call`]: what a handler learns about the call it runs, so that it can hold
+//! itself to the call's resolution (see the `guard` module, features
+//! `guard-fs` and `guard-http`).
+
+use super::profile::Profile;
+use super::registry::normalise;
+use crate::{AnnotatedTool, Annotations, Authorization};
+
+/// One call as its handler sees it: the tool, and the annotations these very
+/// arguments resolve to (defaults applied, under the server's [`Profile`]),
+/// which is what `tools/resolve` answered for them.
+///
+/// A handler receives it when registered with
+/// [`ServerBuilder::tool_with_call`](super::ServerBuilder::tool_with_call)
+/// (or, through the rmcp adapter, from the request's extensions with
+/// `annot_runtime::rmcp::resolved_call`). By the time the handler runs, the
+/// call has passed the profile, so [`annotations`](Self::annotations) is
+/// within it. A guard built from it refuses every effect the resolution did
+/// not claim.
+///
+/// ```
+/// use annot_runtime::server::{Call, Profile, Server, ToolOutput};
+/// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+/// # use serde_json::Value;
+/// # struct Notes;
+/// # impl AnnotatedTool for Notes {
+/// #     const NAME: &'static str = "notes";
+/// #     const TITLE: Option<&'static str> = None;
+/// #     const DESCRIPTION: Option<&'static str> = None;
+/// #     const DISCRIMINATOR: Option<&'static str> = None;
+/// #     const ACTIONS: &'static [Action] = &[];
+/// #     const STATIC_ANNOTATIONS: Annotations = Annotations::new().read_only(true);
+/// #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
+/// #     fn resolve(&self) -> Annotations { Self::STATIC_ANNOTATIONS }
+/// #     fn from_arguments(_: &Value) -> Result<Self, ArgumentError> { Ok(Notes) }
+/// # }
+///
+/// let server = Server::builder("notes", "1.0.0")
+///     .tool_with_call(|_: Notes, call: &Call| {
+///         // The resolution of exactly these arguments.
+///         assert!(call.annotations().is_read_only());
+///         Ok(ToolOutput::text(format!("{} runs read-only", call.tool())))
+///     })
+///     .build()?;
+/// # let _ = server;
+/// // Outside a server, for a test of a handler:
+/// let call = Call::of(&Notes, Profile::any());
+/// assert_eq!(call.annotations().read_only, Some(true));
+/// # Ok::<(), annot_runtime::server::BuildError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    tool: &'static str,
+    annotations: Annotations,
+    authorization: Option<Authorization>,
+    profile: Profile,
+}
+
+impl Call {
+    /// The call of `T` with these arguments under `profile`: what a server
+    /// gives the handler (the resolution with defaults applied and the tool's
+    /// title kept, and the authorization the arguments need).
+    ///
+    /// It does not check the profile: a server runs the handler only for a
+    /// call that passes it.
+    pub fn of<T: AnnotatedTool>(arguments: &T, profile: Profile) -> Call {
+        let outcome = arguments.evaluate();
+        Call {
+            tool: T::NAME,
+            annotations: normalise(outcome.annotations(), &T::STATIC_ANNOTATIONS),
+            authorization: outcome.authorization().or(T::STATIC_AUTHORIZATION),
+            profile,
+        }
+    }
+
+    /// The tool's name.
+    pub fn tool(&self) -> &'static str {
+        self.tool
+    }
+
+    /// The resolved annotations of this call, defaults applied: every hint
+    /// the specification defines is present.
+    pub fn annotations(&self) -> &Annotations {
+        &self.annotations
+    }
+
+    /// The authorization this call needs, if the tool declares any.
+    pub fn authorization(&self) -> Option<&Authorization> {
+        self.authorization.as_ref()
+    }
+
+    /// The profile the server serves under (the call passed it).
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+}
