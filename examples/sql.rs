@@ -16,11 +16,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use annot::AnnotatedTool;
 use annot::guard::sqlite::rusqlite::Connection;
 use annot::guard::sqlite::rusqlite::types::Value;
 use annot::guard::sqlite::{Rows, SqliteGuard};
-use annot::server::{Server, ToolError, ToolOutput};
+use annot::server::{Call, Server, ToolError, ToolOutput};
 use sql::Sql;
 
 #[path = "tools/sql.rs"]
@@ -59,7 +58,7 @@ fn main() -> ExitCode {
     let connection = Mutex::new(connection);
     let server = Server::builder("annot-sql", env!("CARGO_PKG_VERSION"))
         .title("annot example: sql")
-        .tool(move |call: Sql| run(&connection, &call))
+        .tool_with_call(move |arguments: Sql, call: &Call| run(&connection, &arguments, call))
         .build()
         .expect("the sql server is consistent");
     eprintln!("sql: serving {} over stdio", Path::new(path).display());
@@ -84,14 +83,18 @@ fn open(path: &Path) -> Result<Connection, annot::guard::sqlite::rusqlite::Error
     Ok(connection)
 }
 
-/// Runs one call through the guard built from its resolution.
-fn run(connection: &Mutex<Connection>, call: &Sql) -> Result<ToolOutput, ToolError> {
-    let annotations = call.resolve();
+/// Runs one call through the guard built from its resolution, which the
+/// server hands the handler with the arguments.
+fn run(
+    connection: &Mutex<Connection>,
+    arguments: &Sql,
+    call: &Call,
+) -> Result<ToolOutput, ToolError> {
     let connection = connection
         .lock()
         .map_err(|_| ToolError::new("the database connection is unusable"))?;
-    let guard = SqliteGuard::new(&connection, &annotations)?;
-    let output = match call {
+    let guard = SqliteGuard::for_call(&connection, call)?;
+    let output = match arguments {
         Sql::Run { statement } => guard.run_batch(statement)?,
         Sql::Explain { statement } => {
             guard.run_batch(&format!("EXPLAIN QUERY PLAN {statement}"))?

@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | `fs::GuardedDir` | `guard-fs` | under `readOnlyHint: true` every write, create, rename, delete and truncate; under `destructiveHint: false` every delete, overwrite and truncate of what exists |
 //! | `http::HttpGuard` | `guard-http` | under `readOnlyHint: true` every method but `GET`, `HEAD`, `OPTIONS`, `TRACE`; under `destructiveHint: false` also `PUT`, `PATCH`, `DELETE`; under `openWorldHint: false` every host not configured; redirects outside the same |
-//! | `sqlite::SqliteGuard` | `guard-sqlite` | SQLite's own authorizer: under `readOnlyHint: true` every write (and `query_only` set); under `destructiveHint: false` every delete, update, drop and the deletion a `REPLACE` performs |
+//! | `sqlite::SqliteGuard` | `guard-sqlite` | under `readOnlyHint: true` every write (SQLite's authorizer, `PRAGMA query_only`); under `destructiveHint: false` every delete, update, drop, alter and `REPLACE`; `ATTACH`, `PRAGMA` unless `privilegedAccessHint: true` |
 //!
 //! A refusal is an [`Error::Refused`] naming the hint, which `?` turns into
 //! a [`ToolError`](crate::server::ToolError): the client gets an `isError`

@@ -34,6 +34,7 @@ use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::types::Value;
 use rusqlite::{Batch, Connection};
 
+use crate::server::Call;
 use crate::{Annotations, Hint};
 
 /// What the call's resolution allows, read once from its annotations.
@@ -197,6 +198,15 @@ impl<'c> SqliteGuard<'c> {
             query_only_before,
             replacing: Arc::new(replacing),
         })
+    }
+
+    /// Guards `connection` for a handler's call (see
+    /// [`ServerBuilder::tool_with_call`](crate::server::ServerBuilder::tool_with_call)).
+    pub fn for_call(
+        connection: &'c Connection,
+        call: &Call,
+    ) -> Result<SqliteGuard<'c>, GuardError> {
+        SqliteGuard::new(connection, call.annotations())
     }
 
     /// Runs every statement of `sql` in order, inside one savepoint, and
