@@ -18,14 +18,14 @@ mod schema;
 mod shape;
 mod view;
 
-pub use crate::require_sql_feature;
-pub use crate::rules::sql::{SqlClass, SqlDialect, sql_class, sql_tri};
 pub use crate::read::{MAX_SPLIT, Member, SplitArguments, Text, members};
+pub use crate::require_sql_feature;
 pub use crate::rules::bound::{
     Resolver, Tri, bound_annotations, bound_authorization, contains, static_authorization,
 };
 pub use crate::rules::dfa::AlignedBytes;
 pub use crate::rules::patterns::{Matches, PatternSet, pattern_tri};
+pub use crate::rules::sql::{SqlClass, SqlDialect, sql_class, sql_tri};
 pub use crate::rules::table::{
     ActionRow, Outcome, RuleTable, full_outcomes, outcome_bits, table_within,
 };

@@ -48,8 +48,8 @@ pub(crate) mod dfa;
 pub(crate) mod explain;
 mod path;
 pub(crate) mod patterns;
-pub(crate) mod table;
 pub mod sql;
+pub(crate) mod table;
 
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};

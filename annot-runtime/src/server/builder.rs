@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::call::Call;
 use super::build_error::BuildError;
+use super::call::Call;
 use super::erased::ErasedTool;
 use super::extras::AnnotExtensions;
 use super::modern::{ModernForms, ServerInfo};

@@ -3,7 +3,6 @@
 //! `guard-fs` and `guard-http`).
 
 use super::profile::Profile;
-use super::erased::normalise;
 use crate::{AnnotatedTool, Annotations, Authorization};
 
 /// One call as its handler sees it: the tool, and the annotations these very
@@ -93,4 +92,15 @@ impl Call {
     pub fn profile(&self) -> Profile {
         self.profile
     }
+}
+
+/// The form a resolution is rendered and compared in: defaults applied, and the
+/// tool's title kept when the resolution names none, so a client showing
+/// `annotations.title` shows the same name before and after resolving.
+pub(super) fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
+    let mut annotations = resolved.effective();
+    if annotations.title.is_none() {
+        annotations.title = static_annotations.title;
+    }
+    annotations
 }

@@ -188,14 +188,3 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
         "a panic without a message".to_owned()
     }
 }
-
-/// The form a resolution is rendered and compared in: defaults applied, and the
-/// tool's title kept when the resolution names none, so a client showing
-/// `annotations.title` shows the same name before and after resolving.
-pub(super) fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
-    let mut annotations = resolved.effective();
-    if annotations.title.is_none() {
-        annotations.title = static_annotations.title;
-    }
-    annotations
-}

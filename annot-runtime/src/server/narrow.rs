@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::erased::{ErasedTool, normalise};
+use super::call::normalise;
+use super::erased::ErasedTool;
 use super::profile::Profile;
 use crate::{Action, Annotations, Authorization};
 

@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::build_error::BuildError;
-use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool, normalise};
+use super::call::normalise;
+use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool};
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
