@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
+use super::exposure::Exposure;
 use super::extras::AnnotExtensions;
 use super::modern::ModernForms;
 use super::negotiation::DialectSet;
@@ -29,10 +30,15 @@ pub(super) struct ServerState {
     pub(super) dialects: DialectSet,
     /// This project's extensions the server advertises (dialect C).
     pub(super) extensions: AnnotExtensions,
+    /// The registered tools, in registration order, then the per-action
+    /// tools derived from them.
     pub(super) tools: Vec<ToolEntry>,
+    /// Which of `tools` each listing shows, and which calls name.
+    pub(super) exposed: Exposed,
+    /// Every name `tools/call` accepts ([`Exposed::accepted`]).
     /// FxHash: the keys are the server's own names, so a client can only
     /// look names up, never fill the table to collide.
-    pub(super) by_name: HashMap<&'static str, usize, BuildHasherDefault<render::FxHasher>>,
+    pub(super) by_name: HashMap<Box<str>, usize, BuildHasherDefault<render::FxHasher>>,
     pub(super) pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     pub(super) initialize_results: Vec<Box<str>>,
@@ -44,11 +50,43 @@ pub(super) struct ServerState {
     pub(super) profile: profile::Profile,
 }
 
+/// Which tools each listing shows, as indices into [`ServerState::tools`].
+#[derive(Debug)]
+pub(super) struct Exposed {
+    pub(super) exposure: Exposure,
+    /// The registered tools, in registration order.
+    pub(super) resolvable: Vec<usize>,
+    /// Each registered tool's per-action tools, or the tool itself when it
+    /// has one action; empty under [`Exposure::Resolvable`].
+    pub(super) per_action: Vec<usize>,
+    /// The tools of the listings some client gets, each once.
+    pub(super) accepted: Vec<usize>,
+}
+
+impl Exposed {
+    /// The tools a client that negotiated tool resolution (`extension`) or
+    /// not is listed, in order.
+    pub(super) fn listed_to(&self, extension: bool) -> &[usize] {
+        if self.exposure.per_action_for(extension) {
+            &self.per_action
+        } else {
+            &self.resolvable
+        }
+    }
+}
+
 impl ServerState {
+    /// The tool `tools/call` and the resolution methods reach by `name`:
+    /// only one some listing shows.
     pub(super) fn tool(&self, name: &str) -> Option<&ToolEntry> {
         // A few names are compared faster than one is hashed and probed.
-        if self.tools.len() <= 4 {
-            return self.tools.iter().find(|tool| tool.name() == name);
+        if self.exposed.accepted.len() <= 4 {
+            return self
+                .exposed
+                .accepted
+                .iter()
+                .map(|&index| &self.tools[index])
+                .find(|tool| tool.name() == name);
         }
         self.by_name.get(name).map(|index| &self.tools[*index])
     }
@@ -63,7 +101,16 @@ impl Server {
     /// The names of the registered tools, in `tools/list` order, with those
     /// a [`Profile`] left nothing of (they are not listed).
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.state.tools.iter().map(ToolEntry::name)
+        self.state
+            .exposed
+            .resolvable
+            .iter()
+            .map(|&index| self.state.tools[index].tool())
+    }
+
+    /// How tools of several actions are exposed ([`ServerBuilder::exposure`](super::ServerBuilder::exposure)).
+    pub fn exposure(&self) -> Exposure {
+        self.state.exposed.exposure
     }
 
     /// What calls the server lets through ([`ServerBuilder::profile`](super::ServerBuilder::profile)).
