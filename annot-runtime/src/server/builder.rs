@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::build_error::BuildError;
 use super::call::Call;
 use super::erased::ErasedTool;
-use super::exposure::{self, ActionNaming, Exposure};
+use super::exposure::{self, ActionNaming, Exposed, Exposure};
 use super::extras::AnnotExtensions;
 use super::modern::{ModernForms, ServerInfo};
 use super::negotiation::DialectSet;
@@ -17,7 +17,7 @@ use super::output::{ToolError, ToolOutput};
 use super::pagination::ToolPages;
 use super::profile::Profile;
 use super::registry::ToolEntry;
-use super::state::{Exposed, Server, ServerState};
+use super::state::{Server, ServerState};
 use crate::AnnotatedTool;
 use crate::protocol::{Dialect, PROTOCOL_VERSIONS};
 

@@ -105,6 +105,31 @@ impl fmt::Display for Exposure {
     }
 }
 
+/// Which tools each listing shows, as indices into the server's tools.
+#[derive(Debug)]
+pub(crate) struct Exposed {
+    pub(crate) exposure: Exposure,
+    /// The registered tools, in registration order.
+    pub(crate) resolvable: Vec<usize>,
+    /// Each registered tool's per-action tools, or the tool itself when it
+    /// has one action; empty under [`Exposure::Resolvable`].
+    pub(crate) per_action: Vec<usize>,
+    /// The tools of the listings some client gets, each once.
+    pub(crate) accepted: Vec<usize>,
+}
+
+impl Exposed {
+    /// The tools a client that negotiated tool resolution (`extension`) or
+    /// not is listed, in order.
+    pub(crate) fn listed_to(&self, extension: bool) -> &[usize] {
+        if self.exposure.per_action_for(extension) {
+            &self.per_action
+        } else {
+            &self.resolvable
+        }
+    }
+}
+
 /// The name of the per-action tool of `action` of `tool` unless
 /// [`ServerBuilder::action_names`](super::ServerBuilder::action_names) says
 /// otherwise: `<tool>_<action>`, the action's wire name as it is.

@@ -2,10 +2,10 @@
 
 use std::hash::Hasher;
 
+use super::exposure::Exposed;
 use super::listing::Listing;
 use super::registry::ToolEntry;
 use super::render::FxHasher;
-use super::state::Exposed;
 use crate::protocol::{RpcError, error_code};
 
 /// Which `tools/list` results a request gets.

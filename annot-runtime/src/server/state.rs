@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
-use super::exposure::Exposure;
+use super::exposure::{Exposed, Exposure};
 use super::extras::AnnotExtensions;
 use super::modern::ModernForms;
 use super::negotiation::DialectSet;
@@ -50,31 +50,6 @@ pub(super) struct ServerState {
     pub(super) profile: profile::Profile,
 }
 
-/// Which tools each listing shows, as indices into [`ServerState::tools`].
-#[derive(Debug)]
-pub(super) struct Exposed {
-    pub(super) exposure: Exposure,
-    /// The registered tools, in registration order.
-    pub(super) resolvable: Vec<usize>,
-    /// Each registered tool's per-action tools, or the tool itself when it
-    /// has one action; empty under [`Exposure::Resolvable`].
-    pub(super) per_action: Vec<usize>,
-    /// The tools of the listings some client gets, each once.
-    pub(super) accepted: Vec<usize>,
-}
-
-impl Exposed {
-    /// The tools a client that negotiated tool resolution (`extension`) or
-    /// not is listed, in order.
-    pub(super) fn listed_to(&self, extension: bool) -> &[usize] {
-        if self.exposure.per_action_for(extension) {
-            &self.per_action
-        } else {
-            &self.resolvable
-        }
-    }
-}
-
 impl ServerState {
     /// The tool `tools/call` and the resolution methods reach by `name`:
     /// only one some listing shows.
@@ -98,8 +73,9 @@ impl Server {
         self.state.dialects.iter().collect()
     }
 
-    /// The names of the registered tools, in `tools/list` order, with those
-    /// a [`Profile`] left nothing of (they are not listed).
+    /// The names of the registered tools, in registration order (that of a
+    /// resolvable listing), with those a [`Profile`] left nothing of (they
+    /// are not listed); per-action tools are not among them.
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.state
             .exposed
