@@ -10,9 +10,10 @@ use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 use crate::ast::{Field, Shape, Tool, Variant};
+use crate::attr::SchemaShape;
 use crate::json::{Json, Piece};
-use crate::rules::{self, Checked, Generated};
-use crate::schema::{Builder, FillKind, SchemaShape};
+use crate::rules::{self, Generated};
+use crate::schema::{Builder, FillKind};
 use crate::serde_attr::FieldDefault;
 
 /// `use <crate>::__private as __annot;`, with `::annot` unless overridden. Each
@@ -41,7 +42,7 @@ fn option_str(value: Option<String>, p: &TokenStream) -> TokenStream {
 }
 
 /// The `AnnotatedTool` impl of a checked model.
-pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
+pub fn tool(tool: &Tool) -> TokenStream {
     let import = import_private(tool.options.krate.as_ref());
     let p = private();
     let ident = &tool.ident;
@@ -66,12 +67,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
     };
 
     let mut builder = Builder::default();
-    let shape = tool
-        .options
-        .schema
-        .as_ref()
-        .and_then(|name| SchemaShape::from_name(&name.value()))
-        .unwrap_or_default();
+    let shape = tool.options.schema_shape();
     // The exact schema too, when the advertised one is wider.
     let mut exact = None;
     let (schema, from_arguments) = match &tool.shape {
@@ -103,7 +99,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
         items,
         trait_items,
         resolve,
-    } = rules::generate(tool, checked, &p);
+    } = rules::generate(tool, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
     let exact_input_schema = exact.map(|exact| {
