@@ -13,6 +13,7 @@ use crate::attr::{
 };
 use crate::case::RenameRule;
 use crate::ctxt::Errors;
+use crate::display::Display;
 use crate::rules::Checked;
 use crate::serde_attr::{FieldDefault, Level, Serde, parse_serde};
 
@@ -75,6 +76,8 @@ pub struct Tool {
     /// What the checks of its rules and authorization found: empty until
     /// `check::model` has run.
     pub checked: Checked,
+    /// Its call previews: empty until `check::model` has run.
+    pub display: Display,
 }
 
 /// An `#[mcp_actions]` enum.
@@ -298,6 +301,7 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
         discriminator,
         shape,
         checked: Checked::default(),
+        display: Display::default(),
     })
 }
 

@@ -70,6 +70,8 @@ pub struct ToolOptions {
     pub single: Option<Ident>,
     /// `schema = "portable" | "exact"`: the `inputSchema` shape (checked here).
     pub schema: Option<LitStr>,
+    /// `display = "..."`: the call preview listed on the tool (see `display`).
+    pub display: Option<LitStr>,
     pub krate: Option<syn::Path>,
     /// Hints that every action leaving them unset gets.
     pub defaults: HintSet,
@@ -123,13 +125,14 @@ pub enum OptionsOf {
     Actions,
 }
 
-const TOOL_KEYS: [&str; 7] = [
+const TOOL_KEYS: [&str; 8] = [
     "name",
     "title",
     "description",
     "discriminator",
     "single",
     "schema",
+    "display",
     "crate",
 ];
 /// Keys of rules and authorization, in `#[mcp_tool(...)]` and `#[annotate(...)]`.
@@ -180,6 +183,7 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
                 "name" => &mut options.name,
                 "title" => &mut options.title,
                 "description" => &mut options.description,
+                "display" => &mut options.display,
                 "schema" => {
                     if SchemaShape::from_name(&value.value()).is_none() {
                         errors.push(syn::Error::new(
@@ -207,6 +211,8 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
 #[derive(Clone, Default)]
 pub struct Annotate {
     pub title: Option<LitStr>,
+    /// `display = "..."`: this action's call preview.
+    pub display: Option<LitStr>,
     pub hints: HintSet,
     /// Rules on this action's fields.
     pub rules: Vec<Rule>,
@@ -214,7 +220,7 @@ pub struct Annotate {
     pub auth: Option<AuthSpec>,
 }
 
-const ANNOTATE_EXTRA_KEYS: [&str; 1] = ["title"];
+const ANNOTATE_EXTRA_KEYS: [&str; 2] = ["title", "display"];
 
 pub fn is_annotate(attr: &Attribute) -> bool {
     attr.path().is_ident("annotate")
@@ -251,6 +257,10 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
             } else if name == "title" {
                 if let Some(title) = errors.ok(str_value(&key, raw)) {
                     set_once(&mut current.title, title, &key, errors);
+                }
+            } else if name == "display" {
+                if let Some(display) = errors.ok(str_value(&key, raw)) {
+                    set_once(&mut current.display, display, &key, errors);
                 }
             } else if TOOL_KEYS.contains(&name.as_str()) {
                 errors.spanned(

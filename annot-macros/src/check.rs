@@ -17,6 +17,7 @@ pub fn model(mut model: Model, errors: &Errors) -> Model {
         Model::Tool(built) => {
             tool(built, errors);
             built.checked = crate::rules::check_tool(built, errors);
+            built.display = crate::display::tool(built, errors);
         }
         Model::Actions(built) => {
             actions(built, errors);
@@ -134,6 +135,16 @@ fn actions_field_without_discriminator(fields: &[Field], errors: &Errors) {
 
 /// Every check of an `#[mcp_actions]` enum but its rules.
 fn actions(actions: &Actions, errors: &Errors) {
+    for variant in &actions.variants {
+        if let Some(display) = variant.annotate.as_ref().and_then(|a| a.display.as_ref()) {
+            errors.spanned(
+                display,
+                "a call preview names the tool's arguments, which an #[mcp_actions] enum does \
+                 not know: write `display = \"...\"` in the #[mcp_tool(...)] of the struct whose \
+                 action field has this type, as in `display = \"{method} {path}\"`",
+            );
+        }
+    }
     annotations(
         &actions.variants,
         &actions.options,

@@ -102,6 +102,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     } = rules::generate(tool, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
+    let display = display_items(tool, &p);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -130,6 +131,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 }
 
                 #action_fields
+                #display
                 #exact_input_schema
 
                 fn resolve(&self) -> #p::Annotations {
@@ -292,6 +294,32 @@ fn action_fields_item(shape: &Shape) -> TokenStream {
     });
     quote! {
         const ACTION_FIELDS: &'static [&'static [(&'static str, bool)]] = &[#(#rows),*];
+    }
+}
+
+/// `DISPLAY_TEMPLATE` and `DISPLAY_TEMPLATES`: the call previews. In the
+/// struct shape every action takes the tool's (their count is the action
+/// type's, known to the compiler).
+fn display_items(tool: &Tool, p: &TokenStream) -> TokenStream {
+    let listed = &tool.display.tool;
+    let per_action = match &tool.shape {
+        Shape::Struct(fields) => {
+            let action = fields
+                .iter()
+                .find(|field| field.name == tool.discriminator.0)
+                .expect("checked: the struct has its discriminator field");
+            let ty = &action.ty;
+            quote!(&[#listed; <#ty as #p::AnnotatedActions>::ACTIONS.len()])
+        }
+        _ => {
+            let templates = &tool.display.actions;
+            quote!(&[#(#templates),*])
+        }
+    };
+    quote! {
+        const DISPLAY_TEMPLATE: #p::core::option::Option<&'static str> =
+            #p::core::option::Option::Some(#listed);
+        const DISPLAY_TEMPLATES: &'static [&'static str] = #per_action;
     }
 }
 

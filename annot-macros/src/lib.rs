@@ -14,6 +14,7 @@ mod attr;
 mod case;
 mod check;
 mod ctxt;
+mod display;
 mod expand;
 mod hints;
 mod json;

@@ -36,6 +36,8 @@ pub(crate) struct ErasedTool {
     pub(super) name: &'static str,
     pub(super) title: Option<&'static str>,
     pub(super) description: Option<&'static str>,
+    /// The call preview listed on the tool (`AnnotatedTool::DISPLAY_TEMPLATE`).
+    pub(super) display_template: Option<&'static str>,
     pub(super) input_schema: &'static str,
     pub(super) static_annotations: Annotations,
     pub(super) static_authorization: Option<Authorization>,
@@ -95,6 +97,7 @@ impl ErasedTool {
             name: T::NAME,
             title: T::TITLE,
             description: T::DESCRIPTION,
+            display_template: T::DISPLAY_TEMPLATE,
             input_schema: T::input_schema(),
             static_annotations: T::STATIC_ANNOTATIONS,
             static_authorization: T::STATIC_AUTHORIZATION,
