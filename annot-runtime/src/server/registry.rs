@@ -114,6 +114,7 @@ impl ToolEntry {
                 annotations: static_json,
                 authorization: tool.static_authorization,
                 resolvable,
+                display_template: tool.display_template,
             },
             dialects,
         );
