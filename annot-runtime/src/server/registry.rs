@@ -181,6 +181,7 @@ impl ToolEntry {
     }
 
     /// For a per-action tool, the action it stands for.
+    #[cfg(feature = "rmcp")]
     pub fn fixed(&self) -> Option<FixedAction> {
         self.fixed
     }
