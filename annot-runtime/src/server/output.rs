@@ -1,9 +1,13 @@
-//! What a tool handler returns, and how it becomes a `CallToolResult`.
+//! What a tool handler returns, and how it becomes a `CallToolResult` (the
+//! trust claims it may carry are `claims.rs`'s).
 
 use core::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+use super::claims::{self, Blocks, OutputClaims};
+use crate::trust::TrustClaims;
 
 /// One block of a tool result's `content`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,7 +37,9 @@ impl Content {
 }
 
 /// The successful output of a tool handler: the `content` and optional
-/// `structuredContent` of a `CallToolResult`.
+/// `structuredContent` of a `CallToolResult`, and the trust-annotations
+/// claims the handler adds ([`with_claims`](Self::with_claims),
+/// [`with_claimed_content`](Self::with_claimed_content)).
 ///
 /// ```
 /// use annot_runtime::server::ToolOutput;
@@ -47,6 +53,8 @@ pub struct ToolOutput {
     pub content: Vec<Content>,
     /// A JSON object for clients that read structured results.
     pub structured_content: Option<Map<String, Value>>,
+    /// Only ever added to: see `claims.rs`.
+    pub(super) claims: OutputClaims,
 }
 
 impl ToolOutput {
@@ -55,6 +63,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: None,
+            claims: OutputClaims::default(),
         }
     }
 
@@ -66,6 +75,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: Some(object),
+            claims: OutputClaims::default(),
         }
     }
 
@@ -129,23 +139,31 @@ impl<E: std::error::Error> From<E> for ToolError {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult<'a> {
-    content: &'a [Content],
+    content: Blocks<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     is_error: bool,
 }
 
-/// Appends the `CallToolResult` JSON of a successful call to `out`.
-pub(crate) fn write_success(out: &mut Vec<u8>, output: &ToolOutput) {
+/// Appends the `CallToolResult` JSON of a successful call to `out`, with its
+/// blocks' claims when the client gets claims (`floor`, the call's). Returns
+/// the text of the result's `_meta` object for its own claims, which the
+/// caller closes the result with.
+pub(crate) fn write_success(
+    out: &mut Vec<u8>,
+    output: &ToolOutput,
+    floor: Option<&TrustClaims>,
+) -> Option<String> {
     write(
         out,
         &CallToolResult {
-            content: &output.content,
+            content: Blocks::of(output, floor.is_some()),
             structured_content: output.structured_content.as_ref(),
             is_error: false,
         },
     );
+    floor.and_then(|floor| claims::result_meta(floor, Some(output)))
 }
 
 /// Appends the `CallToolResult` JSON of a failed call (`isError: true`) to `out`.
@@ -153,11 +171,21 @@ pub(crate) fn write_failure(out: &mut Vec<u8>, message: &str) {
     write(
         out,
         &CallToolResult {
-            content: &[Content::text(message)],
+            content: Blocks::plain(&[Content::text(message)]),
             structured_content: None,
             is_error: true,
         },
     );
+}
+
+/// Adds `_meta` (an object's JSON text) to the result object written to the
+/// end of `out`, which has none.
+pub(crate) fn append_meta(out: &mut Vec<u8>, meta: &str) {
+    debug_assert_eq!(out.last(), Some(&b'}'));
+    out.pop();
+    out.extend_from_slice(br#","_meta":"#);
+    out.extend_from_slice(meta.as_bytes());
+    out.push(b'}');
 }
 
 fn write(out: &mut Vec<u8>, result: &CallToolResult<'_>) {
@@ -173,7 +201,7 @@ mod tests {
     #[test]
     fn results_have_the_wire_shape() {
         let mut out = vec![];
-        write_success(&mut out, &ToolOutput::text("hi"));
+        assert_eq!(write_success(&mut out, &ToolOutput::text("hi"), None), None);
         assert_eq!(
             serde_json::from_slice::<Value>(&out).unwrap(),
             json!({"content": [{"type": "text", "text": "hi"}]})
@@ -192,7 +220,7 @@ mod tests {
         let mut object = Map::new();
         object.insert("lines".into(), json!(3));
         let mut out = vec![];
-        write_success(&mut out, &ToolOutput::structured(object));
+        write_success(&mut out, &ToolOutput::structured(object), None);
         assert_eq!(
             serde_json::from_slice::<Value>(&out).unwrap(),
             json!({

@@ -278,9 +278,10 @@ impl ToolEntry {
         out.push(b'}');
     }
 
-    /// Validates `arguments` (JSON text) and runs the handler on them.
-    pub fn call(&self, arguments: &str) -> CallOutcome {
-        (self.call)(arguments, self.profile)
+    /// Validates `arguments` (JSON text) and runs the handler on them; with
+    /// `trust`, the outcome carries the floor of the result's claims.
+    pub fn call(&self, arguments: &str, trust: bool) -> CallOutcome {
+        (self.call)(arguments, self.profile, trust)
     }
 }
 
