@@ -2,6 +2,7 @@
 //! itself to the call's resolution (see the `guard` module, features
 //! `guard-fs` and `guard-http`).
 
+use super::claims::Floor;
 use super::profile::Profile;
 use crate::trust::TrustClaims;
 use crate::{AnnotatedTool, Annotations, Authorization};
@@ -59,10 +60,9 @@ pub struct Call {
     annotations: Annotations,
     authorization: Option<Authorization>,
     profile: Profile,
-    /// The floor of the results' claims: two flags, so that a `Call` stays
-    /// `Copy` (a floor never carries evidence).
-    floor_sensitive: bool,
-    floor_untrusted: bool,
+    /// The floor of the results' claims (without evidence, so a `Call`
+    /// stays `Copy`).
+    floor: Floor,
     trust_negotiated: bool,
 }
 
@@ -83,8 +83,10 @@ impl Call {
             annotations,
             authorization: outcome.authorization().or(T::STATIC_AUTHORIZATION),
             profile,
-            floor_sensitive: floor.sensitive,
-            floor_untrusted: floor.untrusted,
+            floor: Floor {
+                sensitive: floor.sensitive,
+                untrusted: floor.untrusted,
+            },
             trust_negotiated: false,
         }
     }
@@ -149,11 +151,12 @@ impl Call {
     /// assert!(floor.untrusted && !floor.sensitive);
     /// ```
     pub fn trust_floor(&self) -> TrustClaims {
-        TrustClaims {
-            sensitive: self.floor_sensitive,
-            untrusted: self.floor_untrusted,
-            evidence_ref: None,
-        }
+        self.floor().claims()
+    }
+
+    /// [`trust_floor`](Self::trust_floor), small.
+    pub(super) fn floor(&self) -> Floor {
+        self.floor
     }
 
     /// Whether the client of this call negotiated the trust-annotations

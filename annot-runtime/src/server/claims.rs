@@ -16,6 +16,25 @@ use super::output::{Content, ToolOutput};
 use crate::read::{self, Meta};
 use crate::trust::TrustClaims;
 
+/// The floor of a call's claims, as [`Call::trust_floor`](super::Call::trust_floor)
+/// gives it: small, since a floor carries no evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Floor {
+    pub sensitive: bool,
+    pub untrusted: bool,
+}
+
+impl Floor {
+    /// The floor as claims.
+    pub fn claims(self) -> TrustClaims {
+        TrustClaims {
+            sensitive: self.sensitive,
+            untrusted: self.untrusted,
+            evidence_ref: None,
+        }
+    }
+}
+
 /// What a handler claimed on its output: for the whole result, and for some
 /// content blocks, by index.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,7 +64,8 @@ impl ToolOutput {
     /// ```
     #[must_use]
     pub fn with_claims(mut self, claims: TrustClaims) -> Self {
-        self.claims.result = self.claims.result.union(&claims);
+        let own = self.claims.get_or_insert_default();
+        own.result = own.result.clone().union(&claims);
         self
     }
 
@@ -75,9 +95,10 @@ impl ToolOutput {
     /// result: a claim is never dropped.
     #[must_use]
     pub fn claim_block(mut self, index: usize, claims: TrustClaims) -> Self {
-        match self.claims.blocks.iter_mut().find(|(at, _)| *at == index) {
+        let own = self.claims.get_or_insert_default();
+        match own.blocks.iter_mut().find(|(at, _)| *at == index) {
             Some((_, present)) => *present = present.clone().union(&claims),
-            None => self.claims.blocks.push((index, claims)),
+            None => own.blocks.push((index, claims)),
         }
         self
     }
@@ -85,16 +106,21 @@ impl ToolOutput {
     /// What the handler claimed for the whole result (the server joins the
     /// call's floor with it when it sends them).
     pub fn claims(&self) -> &TrustClaims {
-        &self.claims.result
+        self.claims
+            .as_ref()
+            .map_or(&TrustClaims::NONE, |own| &own.result)
     }
 
     /// What the handler claimed for the content block at `index`, if anything.
     pub fn block_claims(&self, index: usize) -> Option<&TrustClaims> {
-        self.claims
-            .blocks
+        self.block_claim_list()
             .iter()
             .find(|(at, _)| *at == index)
             .map(|(_, claims)| claims)
+    }
+
+    fn block_claim_list(&self) -> &[(usize, TrustClaims)] {
+        self.claims.as_ref().map_or(&[], |own| &own.blocks)
     }
 }
 
@@ -117,12 +143,16 @@ pub(super) fn negotiated(offered: bool, session: bool, request_meta: Option<&Met
 /// what the handler claimed for the whole result (`output`, absent for a
 /// handler's error) and with the claims of blocks the result does not have.
 /// `None` when they say nothing.
-pub(super) fn result_meta(floor: &TrustClaims, output: Option<&ToolOutput>) -> Option<String> {
-    let mut claims = floor.clone();
+pub(super) fn result_meta(floor: Floor, output: Option<&ToolOutput>) -> Option<String> {
+    let mut claims = floor.claims();
     if let Some(output) = output {
-        claims = claims.union(&output.claims.result);
+        claims = claims.union(output.claims());
         let blocks = output.content.len();
-        for (_, orphan) in output.claims.blocks.iter().filter(|(at, _)| *at >= blocks) {
+        for (_, orphan) in output
+            .block_claim_list()
+            .iter()
+            .filter(|(at, _)| *at >= blocks)
+        {
             claims = claims.union(orphan);
         }
     }
@@ -143,7 +173,11 @@ impl<'a> Blocks<'a> {
     pub fn of(output: &'a ToolOutput, claimed: bool) -> Self {
         Blocks {
             content: &output.content,
-            claims: if claimed { &output.claims.blocks } else { &[] },
+            claims: if claimed {
+                output.block_claim_list()
+            } else {
+                &[]
+            },
         }
     }
 
@@ -242,14 +276,22 @@ mod tests {
             plain,
             json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])
         );
-        let meta = result_meta(&TrustClaims::NONE, Some(&output)).unwrap();
+        let none = Floor {
+            sensitive: false,
+            untrusted: false,
+        };
+        let meta = result_meta(none, Some(&output)).unwrap();
         assert_eq!(
             serde_json::from_str::<Value>(&meta).unwrap(),
             json!({KEY: {"untrusted": true}})
         );
-        assert_eq!(result_meta(&TrustClaims::NONE, None), None);
+        assert_eq!(result_meta(none, None), None);
+        let sensitive = Floor {
+            sensitive: true,
+            ..none
+        };
         assert_eq!(
-            result_meta(&TrustClaims::NONE.sensitive(), None).as_deref(),
+            result_meta(sensitive, None).as_deref(),
             Some(r#"{"io.modelcontextprotocol/trust-annotations":{"sensitive":true}}"#)
         );
     }

@@ -5,12 +5,12 @@ use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::call::Call;
+use super::claims::Floor;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use crate::read::SplitArguments;
 use crate::rules::Explanation;
 use crate::rules::table::RuleTable;
-use crate::trust::TrustClaims;
 use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Rule};
 
 /// What a handler call came to.
@@ -20,7 +20,7 @@ pub(crate) enum CallOutcome {
     Invalid(ArgumentError),
     /// The handler returned, with the floor of its trust claims when the
     /// client negotiated the trust-annotations extension.
-    Returned(Result<ToolOutput, ToolError>, Option<TrustClaims>),
+    Returned(Result<ToolOutput, ToolError>, Option<Floor>),
     /// The handler panicked, with this message.
     Panicked(String),
     /// The arguments resolve outside the server's profile; the handler did
@@ -163,9 +163,7 @@ fn run_call<T: AnnotatedTool>(
             return CallOutcome::Refused(violation);
         }
     }
-    let floor = evaluated
-        .filter(|_| wants.trust)
-        .map(|call| call.trust_floor());
+    let floor = evaluated.filter(|_| wants.trust).map(|call| call.floor());
     let call = evaluated.filter(|_| wants.call);
     match catch_unwind(AssertUnwindSafe(|| handler(parsed, call.as_ref()))) {
         Ok(result) => CallOutcome::Returned(result, floor),

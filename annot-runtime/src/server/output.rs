@@ -6,8 +6,7 @@ use core::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::claims::{self, Blocks, OutputClaims};
-use crate::trust::TrustClaims;
+use super::claims::{self, Blocks, Floor, OutputClaims};
 
 /// One block of a tool result's `content`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -53,8 +52,9 @@ pub struct ToolOutput {
     pub content: Vec<Content>,
     /// A JSON object for clients that read structured results.
     pub structured_content: Option<Map<String, Value>>,
-    /// Only ever added to: see `claims.rs`.
-    pub(super) claims: OutputClaims,
+    /// Only ever added to: see `claims.rs`. Boxed: most outputs claim
+    /// nothing of their own.
+    pub(super) claims: Option<Box<OutputClaims>>,
 }
 
 impl ToolOutput {
@@ -63,7 +63,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: None,
-            claims: OutputClaims::default(),
+            claims: None,
         }
     }
 
@@ -75,7 +75,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: Some(object),
-            claims: OutputClaims::default(),
+            claims: None,
         }
     }
 
@@ -153,7 +153,7 @@ struct CallToolResult<'a> {
 pub(crate) fn write_success(
     out: &mut Vec<u8>,
     output: &ToolOutput,
-    floor: Option<&TrustClaims>,
+    floor: Option<Floor>,
 ) -> Option<String> {
     write(
         out,

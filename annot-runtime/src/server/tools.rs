@@ -70,13 +70,13 @@ pub(crate) fn call(
     let mut claims_meta = None;
     match tool.call(arguments.unwrap_or("{}"), trust) {
         CallOutcome::Returned(Ok(output), floor) => {
-            claims_meta = output::write_success(&mut out, &output, floor.as_ref());
+            claims_meta = output::write_success(&mut out, &output, floor);
         }
         CallOutcome::Returned(Err(error), floor) => {
             // A handler's message may quote what the call brought back, so
             // it claims the floor.
             output::write_failure(&mut out, error.message());
-            claims_meta = floor.and_then(|floor| claims::result_meta(&floor, None));
+            claims_meta = floor.and_then(|floor| claims::result_meta(floor, None));
         }
         CallOutcome::Refused(violation) => output::write_failure(
             &mut out,
