@@ -20,6 +20,7 @@ use futures_util::FutureExt;
 use serde_json::{Value, json};
 
 use super::LIFT_META;
+use super::claims;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
@@ -53,12 +54,14 @@ pub(crate) type CallFuture<'a> =
 
 /// The typed call of one tool: `Err` when the arguments do not fit; an
 /// `isError` result, without running the handler, when they resolve outside
-/// the profile.
+/// the profile. The flag says whether the client negotiated the
+/// trust-annotations extension.
 type CallFn<S> = for<'a> fn(
     &'a S,
     &Value,
     RequestContext<RoleServer>,
     Profile,
+    bool,
 ) -> Result<CallFuture<'a>, ArgumentError>;
 
 /// The annotated tools a server of type `S` serves through rmcp, each with the
@@ -208,6 +211,14 @@ impl<S> AnnotatedTools<S> {
     /// (SEP-1303) and `-32602` before; a handler that panics gives a tool error
     /// and the server keeps serving. A name that is no annotated tool gives
     /// `-32602` (check [`get`](Self::get) first to pass other tools on).
+    ///
+    /// The handler's result carries trust-annotations claims only for a
+    /// client that negotiated the extension (per request, or else in
+    /// `initialize`): at least the call's floor
+    /// ([`Call::trust_floor`]), joined with what the handler claimed
+    /// ([`claim_result`](super::claim_result),
+    /// [`claim_content`](super::claim_content)). For every other client
+    /// the adapter takes the handler's claims out.
     pub fn call<'a>(
         &self,
         server: &'a S,
@@ -218,8 +229,9 @@ impl<S> AnnotatedTools<S> {
             return ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
         };
         let version = context.protocol_version();
+        let trust = claims::negotiated(&self.server, &context);
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = match call(server, &arguments, context, self.server.profile()) {
+        let call = match call(server, &arguments, context, self.server.profile(), trust) {
             Ok(call) => call,
             Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
                 let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
@@ -324,13 +336,14 @@ fn call_typed<'a, S, T>(
     arguments: &Value,
     context: RequestContext<RoleServer>,
     profile: Profile,
+    trust: bool,
 ) -> Result<CallFuture<'a>, ArgumentError>
 where
     T: AnnotatedTool + Send + 'static,
     S: HandleTool<T>,
 {
     let tool = T::from_arguments(arguments)?;
-    let call = Call::of(&tool, profile);
+    let call = Call::of(&tool, profile).with_trust_negotiated(trust);
     // The built-in server's check and message: the handler never sees it.
     if let Err(violation) = profile.check(call.annotations()) {
         let message = format!("refused: this call of `{}` is {violation}", T::NAME);
@@ -338,9 +351,15 @@ where
             message,
         )]))));
     }
+    let floor = trust.then(|| call.trust_floor());
     let mut context = context;
     context.extensions.insert(call);
-    Ok(Box::pin(server.handle(tool, context)))
+    let handled = server.handle(tool, context);
+    Ok(Box::pin(async move {
+        let mut result = handled.await?;
+        claims::settle(&mut result, floor.as_ref());
+        Ok(result)
+    }))
 }
 
 /// The [`Call`] of the `tools/call` request that `context` belongs to: the
