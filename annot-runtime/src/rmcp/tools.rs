@@ -25,10 +25,10 @@ use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmc
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
 use crate::server::shared::{
-    Listing, answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
-    listed_tools, listing_for, panic_message, quote_message, unknown_tool,
+    Listing, answer_resolution, argument_errors_are_tool_errors, called_tool, capabilities,
+    invalid_arguments, listed_tools, listing_for, panic_message, quote_message, unknown_tool,
 };
-use crate::server::{Call, Profile, Server, ServerBuilder};
+use crate::server::{Call, Exposure, Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
 
 /// Runs one annotated tool: implemented by your server type once per tool.
@@ -143,13 +143,32 @@ impl<S> AnnotatedToolsBuilder<S> {
         self
     }
 
+    /// How each tool of several actions is exposed, as
+    /// [`ServerBuilder::exposure`]: one resolvable tool (the default), one
+    /// tool per action, or each client the form it can use
+    /// ([`Exposure::Auto`], judged on the request's capabilities, else the
+    /// session's).
+    pub fn exposure(mut self, exposure: Exposure) -> Self {
+        self.server = self.server.exposure(exposure);
+        self
+    }
+
+    /// The naming scheme of per-action tools, as [`ServerBuilder::action_names`].
+    pub fn action_names(
+        mut self,
+        scheme: impl Fn(&str, &str) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.server = self.server.action_names(scheme);
+        self
+    }
+
     /// Checks the tools as the built-in server does and renders them.
     ///
     /// # Errors
     ///
     /// What [`ServerBuilder::build`] refuses: an input schema whose root is not
     /// `"type": "object"`, an action outside the static annotations, a
-    /// duplicate or empty name.
+    /// duplicate or empty name (a per-action name included).
     pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
         let server = self.server.build()?;
         let mut listed: [Vec<RmcpTool>; 4] = Default::default();
@@ -225,19 +244,41 @@ impl<S> AnnotatedTools<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallFuture<'a> {
-        let Some(&(name, call)) = self.calls.iter().find(|(name, _)| *name == request.name) else {
-            return ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
+        let unknown = || ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
+        let Some((tool, fixed)) = called_tool(&self.server, &request.name) else {
+            return unknown();
         };
+        let Some(&(_, call)) = self.calls.iter().find(|(name, _)| *name == tool) else {
+            return unknown();
+        };
+        // Errors name the tool as it was called; a panic, the registered one.
+        let called = request.name;
+        let name = tool;
         let version = context.protocol_version();
         let trust = claims::negotiated(&self.server, &context);
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = match call(server, &arguments, context, self.server.profile(), trust) {
+        let mut arguments = request.arguments.unwrap_or_default();
+        // A per-action tool's call is its tool's, the discriminator put back.
+        let with_action = match fixed {
+            None => Ok(()),
+            Some(fixed) if arguments.contains_key(fixed.discriminator) => {
+                Err(fixed.discriminator_given())
+            }
+            Some(fixed) => {
+                arguments.insert(fixed.discriminator.to_owned(), fixed.action.into());
+                Ok(())
+            }
+        };
+        let arguments = Value::Object(arguments);
+        let profile = self.server.profile();
+        let called_with =
+            with_action.and_then(|()| call(server, &arguments, context, profile, trust));
+        let call = match called_with {
             Ok(call) => call,
             Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
                 let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
                 return ready(Ok(CallToolResult::error(vec![ContentBlock::text(message)])));
             }
-            Err(error) => return ready(Err(rpc_to_rmcp(invalid_arguments(name, &error)))),
+            Err(error) => return ready(Err(rpc_to_rmcp(invalid_arguments(&called, &error)))),
         };
         Box::pin(async move {
             AssertUnwindSafe(call)

@@ -2,7 +2,9 @@
 //! constant or a function pointer, and its calls and resolutions behind them.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use super::call::Call;
 use super::claims::Floor;
@@ -30,16 +32,21 @@ pub(crate) enum CallOutcome {
 
 /// Runs a call on the arguments' JSON text (an object), unless its resolved
 /// annotations are outside the profile; the flag says whether the client
-/// negotiated the trust-annotations extension.
-pub(super) type ErasedCall = Box<dyn Fn(&str, Profile, bool) -> CallOutcome + Send + Sync>;
+/// negotiated the trust-annotations extension. Shared by a tool and the
+/// per-action tools exposed for it.
+pub(super) type ErasedCall = Arc<dyn Fn(&str, Profile, bool) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
 pub(crate) struct ErasedTool {
-    pub(super) name: &'static str,
-    pub(super) title: Option<&'static str>,
-    pub(super) description: Option<&'static str>,
-    pub(super) input_schema: &'static str,
+    /// The name it is listed and called by.
+    pub(super) name: Cow<'static, str>,
+    /// The registered tool's name ([`AnnotatedTool::NAME`]).
+    pub(super) tool: &'static str,
+    pub(super) title: Option<Cow<'static, str>>,
+    pub(super) description: Option<Cow<'static, str>>,
+    pub(super) input_schema: Cow<'static, str>,
+    pub(super) discriminator: Option<&'static str>,
     pub(super) static_annotations: Annotations,
     pub(super) static_authorization: Option<Authorization>,
     pub(super) has_rules: bool,
@@ -49,6 +56,22 @@ pub(crate) struct ErasedTool {
     pub(super) narrowed_schema: fn(&[usize]) -> String,
     pub(super) resolve: ErasedResolve,
     pub(super) call: ErasedCall,
+    /// For a per-action tool: the action of the registered tool it stands
+    /// for, whose discriminator its calls leave out.
+    pub(super) fixed: Option<FixedAction>,
+}
+
+/// The action a per-action tool stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FixedAction {
+    /// The registered tool's name.
+    pub tool: &'static str,
+    /// The registered tool's discriminator.
+    pub discriminator: &'static str,
+    /// The action's wire name.
+    pub action: &'static str,
+    /// The action's row in the registered tool's `ACTIONS`.
+    pub index: usize,
 }
 
 /// Resolves arguments (their JSON text, an object, and its members when the
@@ -75,7 +98,7 @@ impl ErasedTool {
             let wants = Wants { call: false, trust };
             run_call::<T>(arguments, profile, wants, |parsed, _| handler(parsed))
         };
-        Self::erase::<T>(Box::new(call))
+        Self::erase::<T>(Arc::new(call))
     }
 
     /// A tool whose handler also receives the call's [`Call`]: its resolved
@@ -92,15 +115,17 @@ impl ErasedTool {
                 handler(parsed, call)
             })
         };
-        Self::erase::<T>(Box::new(call))
+        Self::erase::<T>(Arc::new(call))
     }
 
     fn erase<T: AnnotatedTool + 'static>(call: ErasedCall) -> Self {
         ErasedTool {
-            name: T::NAME,
-            title: T::TITLE,
-            description: T::DESCRIPTION,
-            input_schema: T::input_schema(),
+            name: Cow::Borrowed(T::NAME),
+            tool: T::NAME,
+            title: T::TITLE.map(Cow::Borrowed),
+            description: T::DESCRIPTION.map(Cow::Borrowed),
+            input_schema: Cow::Borrowed(T::input_schema()),
+            discriminator: T::DISCRIMINATOR,
             static_annotations: T::STATIC_ANNOTATIONS,
             static_authorization: T::STATIC_AUTHORIZATION,
             has_rules: !T::RULES.is_empty(),
@@ -110,11 +135,12 @@ impl ErasedTool {
             narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
             call,
+            fixed: None,
         }
     }
 
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether the tool has rules on argument values.
