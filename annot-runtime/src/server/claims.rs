@@ -1,18 +1,17 @@
 //! The trust-annotations extension on `tools/call` results: which requests
-//! get claims, the claims a handler adds to its [`ToolOutput`] (which only
-//! ever strengthen), and the `_meta` objects they are written to.
+//! get claims, the claims a handler adds to its output, and how they are
+//! written into `_meta` objects.
 //!
 //! A result claims at least its floor ([`Call::trust_floor`](super::Call::trust_floor)):
 //! what the call's resolution implies, joined with what the tool declares.
-//! Nothing a handler does can lower it: [`ToolOutput`] has no way to take a
-//! claim back, and every claim is joined with the others (the extension's
-//! union semantics).
+//! Nothing a handler does can lower it: [`ToolOutput`](super::ToolOutput)
+//! has no way to take a claim back, and every claim is joined with the
+//! others (the extension's union semantics).
 
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
-use super::output::{Content, ToolOutput};
 use crate::read::{self, Meta};
 use crate::trust::TrustClaims;
 
@@ -36,91 +35,35 @@ impl Floor {
 }
 
 /// What a handler claimed on its output: for the whole result, and for some
-/// content blocks, by index.
+/// content blocks, by index. Only ever joined with more.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct OutputClaims {
     result: TrustClaims,
     blocks: Vec<(usize, TrustClaims)>,
 }
 
-impl ToolOutput {
-    /// Adds `claims` to the whole result. Claims only add up: each holds when
-    /// any call to this method (or the call's floor) makes it, so passing
-    /// [`TrustClaims::NONE`] changes nothing. The first evidence given is
-    /// kept.
-    ///
-    /// The server sends the claims only to a client that negotiated the
-    /// trust-annotations extension, joined with the call's floor
-    /// ([`Call::trust_floor`](super::Call::trust_floor)).
-    ///
-    /// ```
-    /// use annot_runtime::server::ToolOutput;
-    /// use annot_runtime::trust::TrustClaims;
-    ///
-    /// let output = ToolOutput::text("the collaborator roster")
-    ///     .with_claims(TrustClaims::NONE.sensitive())
-    ///     .with_claims(TrustClaims::NONE); // no claim taken back
-    /// assert!(output.claims().sensitive);
-    /// ```
-    #[must_use]
-    pub fn with_claims(mut self, claims: TrustClaims) -> Self {
-        let own = self.claims.get_or_insert_default();
-        own.result = own.result.clone().union(&claims);
-        self
+impl OutputClaims {
+    /// Joins `claims` with the result's.
+    pub fn add(&mut self, claims: &TrustClaims) {
+        self.result = self.result.clone().union(claims);
     }
 
-    /// Adds a content block that makes `claims` on its own `_meta`: one block
-    /// of a result may be sensitive or untrusted when the others are not. A
-    /// block's claim raises the result's, never lowers it.
-    ///
-    /// ```
-    /// use annot_runtime::server::{Content, ToolOutput};
-    /// use annot_runtime::trust::TrustClaims;
-    ///
-    /// let output = ToolOutput::text("README.md")
-    ///     .with_claimed_content(Content::text("draft advisory"), TrustClaims::NONE.sensitive());
-    /// assert_eq!(output.block_claims(0), None);
-    /// assert!(output.block_claims(1).unwrap().sensitive);
-    /// ```
-    #[must_use]
-    pub fn with_claimed_content(mut self, content: Content, claims: TrustClaims) -> Self {
-        self.content.push(content);
-        let index = self.content.len() - 1;
-        self.claim_block(index, claims)
-    }
-
-    /// Adds `claims` to the content block at `index` (as
-    /// [`with_claimed_content`](Self::with_claimed_content)). A claim for a
-    /// block the result no longer has when it is sent counts for the whole
-    /// result: a claim is never dropped.
-    #[must_use]
-    pub fn claim_block(mut self, index: usize, claims: TrustClaims) -> Self {
-        let own = self.claims.get_or_insert_default();
-        match own.blocks.iter_mut().find(|(at, _)| *at == index) {
+    /// Joins `claims` with those of block `index`.
+    pub fn add_to_block(&mut self, index: usize, claims: TrustClaims) {
+        match self.blocks.iter_mut().find(|(at, _)| *at == index) {
             Some((_, present)) => *present = present.clone().union(&claims),
-            None => own.blocks.push((index, claims)),
+            None => self.blocks.push((index, claims)),
         }
-        self
     }
 
-    /// What the handler claimed for the whole result (the server joins the
-    /// call's floor with it when it sends them).
-    pub fn claims(&self) -> &TrustClaims {
-        self.claims
-            .as_ref()
-            .map_or(&TrustClaims::NONE, |own| &own.result)
+    /// The result's own claims.
+    pub fn result(&self) -> &TrustClaims {
+        &self.result
     }
 
-    /// What the handler claimed for the content block at `index`, if anything.
-    pub fn block_claims(&self, index: usize) -> Option<&TrustClaims> {
-        self.block_claim_list()
-            .iter()
-            .find(|(at, _)| *at == index)
-            .map(|(_, claims)| claims)
-    }
-
-    fn block_claim_list(&self) -> &[(usize, TrustClaims)] {
-        self.claims.as_ref().map_or(&[], |own| &own.blocks)
+    /// Each claimed block's index and claims.
+    pub fn blocks(&self) -> &[(usize, TrustClaims)] {
+        &self.blocks
     }
 }
 
@@ -140,19 +83,18 @@ pub(super) fn negotiated(offered: bool, session: bool, request_meta: Option<&Met
 }
 
 /// The text of a result's `_meta` object for its claims: `floor` joined with
-/// what the handler claimed for the whole result (`output`, absent for a
-/// handler's error) and with the claims of blocks the result does not have.
-/// `None` when they say nothing.
-pub(super) fn result_meta(floor: Floor, output: Option<&ToolOutput>) -> Option<String> {
+/// what the handler claimed (`own`, absent for a handler's error) for the
+/// whole result and for blocks the result, of `blocks` blocks, does not
+/// have: a claim is never dropped. `None` when they say nothing.
+pub(super) fn result_meta(
+    floor: Floor,
+    own: Option<&OutputClaims>,
+    blocks: usize,
+) -> Option<String> {
     let mut claims = floor.claims();
-    if let Some(output) = output {
-        claims = claims.union(output.claims());
-        let blocks = output.content.len();
-        for (_, orphan) in output
-            .block_claim_list()
-            .iter()
-            .filter(|(at, _)| *at >= blocks)
-        {
+    if let Some(own) = own {
+        claims = claims.union(&own.result);
+        for (_, orphan) in own.blocks.iter().filter(|(at, _)| *at >= blocks) {
             claims = claims.union(orphan);
         }
     }
@@ -162,44 +104,29 @@ pub(super) fn result_meta(floor: Floor, output: Option<&ToolOutput>) -> Option<S
 }
 
 /// A result's `content` as written: each block with the `_meta` of its own
-/// claims when the client gets claims and the handler made some.
-pub(super) struct Blocks<'a> {
-    content: &'a [Content],
+/// claims, if it has any.
+pub(super) struct Blocks<'a, C> {
+    content: &'a [C],
     claims: &'a [(usize, TrustClaims)],
 }
 
-impl<'a> Blocks<'a> {
-    /// The blocks of `output`, with their claims when `claimed`.
-    pub fn of(output: &'a ToolOutput, claimed: bool) -> Self {
-        Blocks {
-            content: &output.content,
-            claims: if claimed {
-                output.block_claim_list()
-            } else {
-                &[]
-            },
-        }
-    }
-
-    /// Blocks that claim nothing.
-    pub fn plain(content: &'a [Content]) -> Self {
-        Blocks {
-            content,
-            claims: &[],
-        }
+impl<'a, C> Blocks<'a, C> {
+    /// `content`, each block with the claims `claims` gives for its index.
+    pub fn new(content: &'a [C], claims: &'a [(usize, TrustClaims)]) -> Self {
+        Blocks { content, claims }
     }
 }
 
 /// One block and the `_meta` of its claims.
 #[derive(Serialize)]
-struct ClaimedBlock<'a> {
+struct ClaimedBlock<'a, C> {
     #[serde(flatten)]
-    content: &'a Content,
+    content: &'a C,
     #[serde(rename = "_meta")]
     meta: Map<String, Value>,
 }
 
-impl Serialize for Blocks<'_> {
+impl<C: Serialize> Serialize for Blocks<'_, C> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.content.len()))?;
         for (index, content) in self.content.iter().enumerate() {
@@ -259,11 +186,16 @@ mod tests {
 
     #[test]
     fn blocks_carry_their_own_claims_and_orphans_go_to_the_result() {
-        let output = ToolOutput::text("a")
-            .with_claimed_content(Content::text("b"), TrustClaims::NONE.sensitive())
-            .claim_block(1, TrustClaims::NONE)
-            .claim_block(7, TrustClaims::NONE.untrusted());
-        let written = serde_json::to_value(Blocks::of(&output, true)).unwrap();
+        let mut own = OutputClaims::default();
+        own.add_to_block(1, TrustClaims::NONE.sensitive());
+        own.add_to_block(1, TrustClaims::NONE);
+        own.add_to_block(7, TrustClaims::NONE.untrusted());
+        own.add(&TrustClaims::NONE);
+        let content = [
+            json!({"type": "text", "text": "a"}),
+            json!({"type": "text", "text": "b"}),
+        ];
+        let written = serde_json::to_value(Blocks::new(&content, own.blocks())).unwrap();
         assert_eq!(
             written,
             json!([
@@ -271,27 +203,24 @@ mod tests {
                 {"type": "text", "text": "b", "_meta": {KEY: {"sensitive": true}}},
             ])
         );
-        let plain = serde_json::to_value(Blocks::of(&output, false)).unwrap();
-        assert_eq!(
-            plain,
-            json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])
-        );
+        let plain = serde_json::to_value(Blocks::new(&content, &[])).unwrap();
+        assert_eq!(plain, json!(content));
         let none = Floor {
             sensitive: false,
             untrusted: false,
         };
-        let meta = result_meta(none, Some(&output)).unwrap();
+        let meta = result_meta(none, Some(&own), content.len()).unwrap();
         assert_eq!(
             serde_json::from_str::<Value>(&meta).unwrap(),
             json!({KEY: {"untrusted": true}})
         );
-        assert_eq!(result_meta(none, None), None);
+        assert_eq!(result_meta(none, None, 0), None);
         let sensitive = Floor {
             sensitive: true,
             ..none
         };
         assert_eq!(
-            result_meta(sensitive, None).as_deref(),
+            result_meta(sensitive, None, 0).as_deref(),
             Some(r#"{"io.modelcontextprotocol/trust-annotations":{"sensitive":true}}"#)
         );
     }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::claims::{self, Blocks, Floor, OutputClaims};
+use crate::trust::TrustClaims;
 
 /// One block of a tool result's `content`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -87,6 +88,86 @@ impl ToolOutput {
     }
 }
 
+// The trust claims a handler adds, which only ever strengthen (see
+// `claims.rs` for how they are written).
+impl ToolOutput {
+    /// Adds `claims` to the whole result. Claims only add up: each holds when
+    /// any call to this method (or the call's floor) makes it, so passing
+    /// [`TrustClaims::NONE`] changes nothing. The first evidence given is
+    /// kept.
+    ///
+    /// The server sends the claims only to a client that negotiated the
+    /// trust-annotations extension, joined with the call's floor
+    /// ([`Call::trust_floor`](super::Call::trust_floor)).
+    ///
+    /// ```
+    /// use annot_runtime::server::ToolOutput;
+    /// use annot_runtime::trust::TrustClaims;
+    ///
+    /// let output = ToolOutput::text("the collaborator roster")
+    ///     .with_claims(TrustClaims::NONE.sensitive())
+    ///     .with_claims(TrustClaims::NONE); // no claim taken back
+    /// assert!(output.claims().sensitive);
+    /// ```
+    #[must_use]
+    pub fn with_claims(mut self, claims: TrustClaims) -> Self {
+        self.claims.get_or_insert_default().add(&claims);
+        self
+    }
+
+    /// Adds a content block that makes `claims` on its own `_meta`: one block
+    /// of a result may be sensitive or untrusted when the others are not. A
+    /// block's claim raises the result's, never lowers it.
+    ///
+    /// ```
+    /// use annot_runtime::server::{Content, ToolOutput};
+    /// use annot_runtime::trust::TrustClaims;
+    ///
+    /// let output = ToolOutput::text("README.md")
+    ///     .with_claimed_content(Content::text("draft advisory"), TrustClaims::NONE.sensitive());
+    /// assert_eq!(output.block_claims(0), None);
+    /// assert!(output.block_claims(1).unwrap().sensitive);
+    /// ```
+    #[must_use]
+    pub fn with_claimed_content(mut self, content: Content, claims: TrustClaims) -> Self {
+        self.content.push(content);
+        let index = self.content.len() - 1;
+        self.claim_block(index, claims)
+    }
+
+    /// Adds `claims` to the content block at `index` (as
+    /// [`with_claimed_content`](Self::with_claimed_content)). A claim for a
+    /// block the result no longer has when it is sent counts for the whole
+    /// result: a claim is never dropped.
+    #[must_use]
+    pub fn claim_block(mut self, index: usize, claims: TrustClaims) -> Self {
+        self.claims
+            .get_or_insert_default()
+            .add_to_block(index, claims);
+        self
+    }
+
+    /// What the handler claimed for the whole result (the server joins the
+    /// call's floor with it when it sends them).
+    pub fn claims(&self) -> &TrustClaims {
+        self.claims
+            .as_ref()
+            .map_or(&TrustClaims::NONE, |own| own.result())
+    }
+
+    /// What the handler claimed for the content block at `index`, if anything.
+    pub fn block_claims(&self, index: usize) -> Option<&TrustClaims> {
+        self.block_claim_list()
+            .iter()
+            .find(|(at, _)| *at == index)
+            .map(|(_, claims)| claims)
+    }
+
+    fn block_claim_list(&self) -> &[(usize, TrustClaims)] {
+        self.claims.as_ref().map_or(&[], |own| own.blocks())
+    }
+}
+
 /// A tool failure, reported to the client as a `CallToolResult` with
 /// `isError: true` so the model can read it and correct itself.
 ///
@@ -139,7 +220,7 @@ impl<E: std::error::Error> From<E> for ToolError {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult<'a> {
-    content: Blocks<'a>,
+    content: Blocks<'a, Content>,
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "core::ops::Not::not")]
@@ -158,12 +239,20 @@ pub(crate) fn write_success(
     write(
         out,
         &CallToolResult {
-            content: Blocks::of(output, floor.is_some()),
+            content: Blocks::new(
+                &output.content,
+                if floor.is_some() {
+                    output.block_claim_list()
+                } else {
+                    &[]
+                },
+            ),
             structured_content: output.structured_content.as_ref(),
             is_error: false,
         },
     );
-    floor.and_then(|floor| claims::result_meta(floor, Some(output)))
+    let blocks = output.content.len();
+    floor.and_then(|floor| claims::result_meta(floor, output.claims.as_deref(), blocks))
 }
 
 /// Appends the `CallToolResult` JSON of a failed call (`isError: true`) to `out`.
@@ -171,7 +260,7 @@ pub(crate) fn write_failure(out: &mut Vec<u8>, message: &str) {
     write(
         out,
         &CallToolResult {
-            content: Blocks::plain(&[Content::text(message)]),
+            content: Blocks::new(&[Content::text(message)], &[]),
             structured_content: None,
             is_error: true,
         },

@@ -76,7 +76,7 @@ pub(crate) fn call(
             // A handler's message may quote what the call brought back, so
             // it claims the floor.
             output::write_failure(&mut out, error.message());
-            claims_meta = floor.and_then(|floor| claims::result_meta(floor, None));
+            claims_meta = floor.and_then(|floor| claims::result_meta(floor, None, 0));
         }
         CallOutcome::Refused(violation) => output::write_failure(
             &mut out,
