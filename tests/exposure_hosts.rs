@@ -74,7 +74,7 @@ fn actions_of(tool: &Value) -> usize {
 
 /// Which registered tool a listed one belongs to, and its action if it is
 /// a per-action tool.
-fn owner<'a>(name: &'a str) -> (&'static str, Option<&'a str>) {
+fn owner(name: &str) -> (&'static str, Option<&str>) {
     for (tool, _, _) in EXPECTED {
         if name == *tool {
             return (tool, None);

@@ -299,4 +299,29 @@ mod tests {
             schema
         );
     }
+
+    #[test]
+    fn a_per_action_schema_leaves_the_discriminator_out() {
+        let narrowed = r#"{"type":"object","properties":{"action":{"type":"string","enum":["put"]},"key":{"type":"string"},"value":{"type":"string","description":"`put`: The value."}},"required":["action","key","value"],"additionalProperties":false}"#;
+        assert_eq!(
+            without_member(narrowed, "action", "put").unwrap(),
+            r#"{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","description":"The value."}},"required":["key","value"],"additionalProperties":false}"#
+        );
+        assert_eq!(without_member("[]", "action", "put"), None);
+    }
+
+    #[test]
+    fn an_action_is_described_by_its_paragraph() {
+        let schema = r#"{"type":"object","properties":{"action":{"type":"string","description":"Pick one.\n`get`: Read.\nSlowly.\n`put`: Write."}}}"#;
+        assert_eq!(
+            action_description(schema, "action", "get").as_deref(),
+            Some("Read.\nSlowly.")
+        );
+        assert_eq!(
+            action_description(schema, "action", "put").as_deref(),
+            Some("Write.")
+        );
+        assert_eq!(action_description(schema, "action", "drop"), None);
+        assert_eq!(action_description(schema, "method", "get"), None);
+    }
 }
