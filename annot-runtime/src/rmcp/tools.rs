@@ -20,6 +20,7 @@ use futures_util::FutureExt;
 use serde_json::{Value, json};
 
 use super::LIFT_META;
+use super::claims;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
@@ -53,12 +54,14 @@ pub(crate) type CallFuture<'a> =
 
 /// The typed call of one tool: `Err` when the arguments do not fit; an
 /// `isError` result, without running the handler, when they resolve outside
-/// the profile.
+/// the profile. The flag says whether the client negotiated the
+/// trust-annotations extension.
 type CallFn<S> = for<'a> fn(
     &'a S,
     &Value,
     RequestContext<RoleServer>,
     Profile,
+    bool,
 ) -> Result<CallFuture<'a>, ArgumentError>;
 
 /// The annotated tools a server of type `S` serves through rmcp, each with the
@@ -227,6 +230,14 @@ impl<S> AnnotatedTools<S> {
     /// (SEP-1303) and `-32602` before; a handler that panics gives a tool error
     /// and the server keeps serving. A name that is no annotated tool gives
     /// `-32602` (check [`get`](Self::get) first to pass other tools on).
+    ///
+    /// The handler's result carries trust-annotations claims only for a
+    /// client that negotiated the extension (per request, or else in
+    /// `initialize`): at least the call's floor
+    /// ([`Call::trust_floor`]), joined with what the handler claimed
+    /// ([`claim_result`](super::claim_result),
+    /// [`claim_content`](super::claim_content)). For every other client
+    /// the adapter takes the handler's claims out.
     pub fn call<'a>(
         &self,
         server: &'a S,
@@ -244,6 +255,7 @@ impl<S> AnnotatedTools<S> {
         let called = request.name;
         let name = tool;
         let version = context.protocol_version();
+        let trust = claims::negotiated(&self.server, &context);
         let mut arguments = request.arguments.unwrap_or_default();
         // A per-action tool's call is its tool's, the discriminator put back.
         let with_action = match fixed {
@@ -257,8 +269,9 @@ impl<S> AnnotatedTools<S> {
             }
         };
         let arguments = Value::Object(arguments);
+        let profile = self.server.profile();
         let called_with =
-            with_action.and_then(|()| call(server, &arguments, context, self.server.profile()));
+            with_action.and_then(|()| call(server, &arguments, context, profile, trust));
         let call = match called_with {
             Ok(call) => call,
             Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
@@ -364,13 +377,14 @@ fn call_typed<'a, S, T>(
     arguments: &Value,
     context: RequestContext<RoleServer>,
     profile: Profile,
+    trust: bool,
 ) -> Result<CallFuture<'a>, ArgumentError>
 where
     T: AnnotatedTool + Send + 'static,
     S: HandleTool<T>,
 {
     let tool = T::from_arguments(arguments)?;
-    let call = Call::of(&tool, profile);
+    let call = Call::of(&tool, profile).with_trust_negotiated(trust);
     // The built-in server's check and message: the handler never sees it.
     if let Err(violation) = profile.check(call.annotations()) {
         let message = format!("refused: this call of `{}` is {violation}", T::NAME);
@@ -378,9 +392,15 @@ where
             message,
         )]))));
     }
+    let floor = trust.then(|| call.trust_floor());
     let mut context = context;
     context.extensions.insert(call);
-    Ok(Box::pin(server.handle(tool, context)))
+    let handled = server.handle(tool, context);
+    Ok(Box::pin(async move {
+        let mut result = handled.await?;
+        claims::settle(&mut result, floor.as_ref());
+        Ok(result)
+    }))
 }
 
 /// The [`Call`] of the `tools/call` request that `context` belongs to: the

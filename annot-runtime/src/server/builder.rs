@@ -53,6 +53,7 @@ pub struct ServerBuilder {
     max_message_size: usize,
     tools: Vec<ErasedTool>,
     profile: Profile,
+    trust_annotations: bool,
     exposure: Exposure,
     action_names: ActionNaming,
 }
@@ -69,6 +70,7 @@ impl ServerBuilder {
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             tools: Vec::new(),
             profile: Profile::any(),
+            trust_annotations: true,
             exposure: Exposure::Resolvable,
             action_names: Box::new(exposure::default_action_name),
         }
@@ -126,6 +128,29 @@ impl ServerBuilder {
     /// ```
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = self.profile.and(profile);
+        self
+    }
+
+    /// Whether the server offers the trust-annotations extension
+    /// (`io.modelcontextprotocol/trust-annotations`); it does by default.
+    ///
+    /// Offered, it is advertised in `capabilities.extensions`, and the
+    /// `tools/call` results of a client that takes it up (in `initialize`, or
+    /// per request, as 2026-07-28 does) carry `sensitive` and `untrusted`
+    /// claims in `_meta`: at least the call's floor
+    /// ([`Call::trust_floor`]), joined with what the handler adds
+    /// ([`ToolOutput::with_claims`]). Every other client sees no claim.
+    ///
+    /// ```
+    /// use annot_runtime::server::Server;
+    ///
+    /// let server = Server::builder("files", "1.0.0").build().unwrap();
+    /// assert!(server.offers_trust_annotations());
+    /// let quiet = Server::builder("files", "1.0.0").trust_annotations(false).build().unwrap();
+    /// assert!(!quiet.offers_trust_annotations());
+    /// ```
+    pub fn trust_annotations(mut self, offered: bool) -> Self {
+        self.trust_annotations = offered;
         self
     }
 
@@ -241,6 +266,7 @@ impl ServerBuilder {
         let extensions = AnnotExtensions {
             resolution: self.tools.iter().any(ErasedTool::has_rules),
             authorization: self.tools.iter().any(ErasedTool::has_authorization),
+            trust_annotations: self.trust_annotations,
         };
         let exposed = expose(self.tools, self.exposure, &self.action_names)?;
         let mut by_name =

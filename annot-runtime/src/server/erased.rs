@@ -7,6 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use super::call::Call;
+use super::claims::Floor;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use crate::read::SplitArguments;
@@ -19,8 +20,9 @@ use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Ru
 pub(crate) enum CallOutcome {
     /// The arguments do not fit the tool; the handler did not run.
     Invalid(ArgumentError),
-    /// The handler returned.
-    Returned(Result<ToolOutput, ToolError>),
+    /// The handler returned, with the floor of its trust claims when the
+    /// client negotiated the trust-annotations extension.
+    Returned(Result<ToolOutput, ToolError>, Option<Floor>),
     /// The handler panicked, with this message.
     Panicked(String),
     /// The arguments resolve outside the server's profile; the handler did
@@ -29,9 +31,10 @@ pub(crate) enum CallOutcome {
 }
 
 /// Runs a call on the arguments' JSON text (an object), unless its resolved
-/// annotations are outside the profile. Shared by a tool and the per-action
-/// tools exposed for it.
-pub(super) type ErasedCall = Arc<dyn Fn(&str, Profile) -> CallOutcome + Send + Sync>;
+/// annotations are outside the profile; the flag says whether the client
+/// negotiated the trust-annotations extension. Shared by a tool and the
+/// per-action tools exposed for it.
+pub(super) type ErasedCall = Arc<dyn Fn(&str, Profile, bool) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
@@ -96,8 +99,9 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, profile: Profile| {
-            run_call::<T>(arguments, profile, false, |parsed, _| handler(parsed))
+        let call = move |arguments: &str, profile: Profile, trust: bool| {
+            let wants = Wants { call: false, trust };
+            run_call::<T>(arguments, profile, wants, |parsed, _| handler(parsed))
         };
         Self::erase::<T>(Arc::new(call))
     }
@@ -109,8 +113,9 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, profile: Profile| {
-            run_call::<T>(arguments, profile, true, |parsed, call| {
+        let call = move |arguments: &str, profile: Profile, trust: bool| {
+            let wants = Wants { call: true, trust };
+            run_call::<T>(arguments, profile, wants, |parsed, call| {
                 let call = call.expect("asked for");
                 handler(parsed, call)
             })
@@ -156,12 +161,22 @@ impl ErasedTool {
     }
 }
 
+/// What a call needs besides the handler's answer.
+#[derive(Clone, Copy)]
+struct Wants {
+    /// The handler takes the [`Call`].
+    call: bool,
+    /// The client negotiated the trust-annotations extension: the answer
+    /// carries the floor of its claims.
+    trust: bool,
+}
+
 /// Parses `arguments` for `T`, checks them against `profile` and runs
-/// `handler` on them, with their [`Call`] when `with_call` is set.
+/// `handler` on them, with their [`Call`] when it wants one.
 fn run_call<T: AnnotatedTool>(
     arguments: &str,
     profile: Profile,
-    with_call: bool,
+    wants: Wants,
     handler: impl FnOnce(T, Option<&Call>) -> Result<ToolOutput, ToolError>,
 ) -> CallOutcome {
     // The arguments go to the tool's parser as text: one entry point,
@@ -171,17 +186,20 @@ fn run_call<T: AnnotatedTool>(
         Err(error) => return CallOutcome::Invalid(error),
         Ok(parsed) => parsed,
     };
-    // One evaluation serves both the profile and the handler.
-    let call = with_call.then(|| Call::of(&parsed, profile));
+    // One evaluation serves the profile, the handler and the claims' floor.
+    let evaluated = (wants.call || wants.trust)
+        .then(|| Call::of(&parsed, profile).with_trust_negotiated(wants.trust));
     // The profile judges the value the handler would receive.
     if !profile.is_any() {
-        let resolved = call.map_or_else(|| parsed.resolve(), |call| *call.annotations());
+        let resolved = evaluated.map_or_else(|| parsed.resolve(), |call| *call.annotations());
         if let Err(violation) = profile.check(&resolved) {
             return CallOutcome::Refused(violation);
         }
     }
+    let floor = evaluated.filter(|_| wants.trust).map(|call| call.floor());
+    let call = evaluated.filter(|_| wants.call);
     match catch_unwind(AssertUnwindSafe(|| handler(parsed, call.as_ref()))) {
-        Ok(result) => CallOutcome::Returned(result),
+        Ok(result) => CallOutcome::Returned(result, floor),
         Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
     }
 }

@@ -44,6 +44,7 @@
 mod build_error;
 mod builder;
 mod call;
+mod claims;
 mod connection;
 mod erased;
 mod exposure;

@@ -1,9 +1,13 @@
-//! What a tool handler returns, and how it becomes a `CallToolResult`.
+//! What a tool handler returns, and how it becomes a `CallToolResult` (the
+//! trust claims it may carry are `claims.rs`'s).
 
 use core::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+use super::claims::{self, Blocks, Floor, OutputClaims};
+use crate::trust::TrustClaims;
 
 /// One block of a tool result's `content`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,7 +37,9 @@ impl Content {
 }
 
 /// The successful output of a tool handler: the `content` and optional
-/// `structuredContent` of a `CallToolResult`.
+/// `structuredContent` of a `CallToolResult`, and the trust-annotations
+/// claims the handler adds ([`with_claims`](Self::with_claims),
+/// [`with_claimed_content`](Self::with_claimed_content)).
 ///
 /// ```
 /// use annot_runtime::server::ToolOutput;
@@ -47,6 +53,9 @@ pub struct ToolOutput {
     pub content: Vec<Content>,
     /// A JSON object for clients that read structured results.
     pub structured_content: Option<Map<String, Value>>,
+    /// Only ever added to: see `claims.rs`. Boxed: most outputs claim
+    /// nothing of their own.
+    pub(super) claims: Option<Box<OutputClaims>>,
 }
 
 impl ToolOutput {
@@ -55,6 +64,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: None,
+            claims: None,
         }
     }
 
@@ -66,6 +76,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: Some(object),
+            claims: None,
         }
     }
 
@@ -74,6 +85,86 @@ impl ToolOutput {
     pub fn with_content(mut self, content: Content) -> Self {
         self.content.push(content);
         self
+    }
+}
+
+// The trust claims a handler adds, which only ever strengthen (see
+// `claims.rs` for how they are written).
+impl ToolOutput {
+    /// Adds `claims` to the whole result. Claims only add up: each holds when
+    /// any call to this method (or the call's floor) makes it, so passing
+    /// [`TrustClaims::NONE`] changes nothing. The first evidence given is
+    /// kept.
+    ///
+    /// The server sends the claims only to a client that negotiated the
+    /// trust-annotations extension, joined with the call's floor
+    /// ([`Call::trust_floor`](super::Call::trust_floor)).
+    ///
+    /// ```
+    /// use annot_runtime::server::ToolOutput;
+    /// use annot_runtime::trust::TrustClaims;
+    ///
+    /// let output = ToolOutput::text("the collaborator roster")
+    ///     .with_claims(TrustClaims::NONE.sensitive())
+    ///     .with_claims(TrustClaims::NONE); // no claim taken back
+    /// assert!(output.claims().sensitive);
+    /// ```
+    #[must_use]
+    pub fn with_claims(mut self, claims: TrustClaims) -> Self {
+        self.claims.get_or_insert_default().add(&claims);
+        self
+    }
+
+    /// Adds a content block that makes `claims` on its own `_meta`: one block
+    /// of a result may be sensitive or untrusted when the others are not. A
+    /// block's claim raises the result's, never lowers it.
+    ///
+    /// ```
+    /// use annot_runtime::server::{Content, ToolOutput};
+    /// use annot_runtime::trust::TrustClaims;
+    ///
+    /// let output = ToolOutput::text("README.md")
+    ///     .with_claimed_content(Content::text("draft advisory"), TrustClaims::NONE.sensitive());
+    /// assert_eq!(output.block_claims(0), None);
+    /// assert!(output.block_claims(1).unwrap().sensitive);
+    /// ```
+    #[must_use]
+    pub fn with_claimed_content(mut self, content: Content, claims: TrustClaims) -> Self {
+        self.content.push(content);
+        let index = self.content.len() - 1;
+        self.claim_block(index, claims)
+    }
+
+    /// Adds `claims` to the content block at `index` (as
+    /// [`with_claimed_content`](Self::with_claimed_content)). A claim for a
+    /// block the result no longer has when it is sent counts for the whole
+    /// result: a claim is never dropped.
+    #[must_use]
+    pub fn claim_block(mut self, index: usize, claims: TrustClaims) -> Self {
+        self.claims
+            .get_or_insert_default()
+            .add_to_block(index, claims);
+        self
+    }
+
+    /// What the handler claimed for the whole result (the server joins the
+    /// call's floor with it when it sends them).
+    pub fn claims(&self) -> &TrustClaims {
+        self.claims
+            .as_ref()
+            .map_or(&TrustClaims::NONE, |own| own.result())
+    }
+
+    /// What the handler claimed for the content block at `index`, if anything.
+    pub fn block_claims(&self, index: usize) -> Option<&TrustClaims> {
+        self.block_claim_list()
+            .iter()
+            .find(|(at, _)| *at == index)
+            .map(|(_, claims)| claims)
+    }
+
+    fn block_claim_list(&self) -> &[(usize, TrustClaims)] {
+        self.claims.as_ref().map_or(&[], |own| own.blocks())
     }
 }
 
@@ -129,23 +220,39 @@ impl<E: std::error::Error> From<E> for ToolError {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult<'a> {
-    content: &'a [Content],
+    content: Blocks<'a, Content>,
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     is_error: bool,
 }
 
-/// Appends the `CallToolResult` JSON of a successful call to `out`.
-pub(crate) fn write_success(out: &mut Vec<u8>, output: &ToolOutput) {
+/// Appends the `CallToolResult` JSON of a successful call to `out`, with its
+/// blocks' claims when the client gets claims (`floor`, the call's). Returns
+/// the text of the result's `_meta` object for its own claims, which the
+/// caller closes the result with.
+pub(crate) fn write_success(
+    out: &mut Vec<u8>,
+    output: &ToolOutput,
+    floor: Option<Floor>,
+) -> Option<String> {
     write(
         out,
         &CallToolResult {
-            content: &output.content,
+            content: Blocks::new(
+                &output.content,
+                if floor.is_some() {
+                    output.block_claim_list()
+                } else {
+                    &[]
+                },
+            ),
             structured_content: output.structured_content.as_ref(),
             is_error: false,
         },
     );
+    let blocks = output.content.len();
+    floor.and_then(|floor| claims::result_meta(floor, output.claims.as_deref(), blocks))
 }
 
 /// Appends the `CallToolResult` JSON of a failed call (`isError: true`) to `out`.
@@ -153,11 +260,21 @@ pub(crate) fn write_failure(out: &mut Vec<u8>, message: &str) {
     write(
         out,
         &CallToolResult {
-            content: &[Content::text(message)],
+            content: Blocks::new(&[Content::text(message)], &[]),
             structured_content: None,
             is_error: true,
         },
     );
+}
+
+/// Adds `_meta` (an object's JSON text) to the result object written to the
+/// end of `out`, which has none.
+pub(crate) fn append_meta(out: &mut Vec<u8>, meta: &str) {
+    debug_assert_eq!(out.last(), Some(&b'}'));
+    out.pop();
+    out.extend_from_slice(br#","_meta":"#);
+    out.extend_from_slice(meta.as_bytes());
+    out.push(b'}');
 }
 
 fn write(out: &mut Vec<u8>, result: &CallToolResult<'_>) {
@@ -173,7 +290,7 @@ mod tests {
     #[test]
     fn results_have_the_wire_shape() {
         let mut out = vec![];
-        write_success(&mut out, &ToolOutput::text("hi"));
+        assert_eq!(write_success(&mut out, &ToolOutput::text("hi"), None), None);
         assert_eq!(
             serde_json::from_slice::<Value>(&out).unwrap(),
             json!({"content": [{"type": "text", "text": "hi"}]})
@@ -192,7 +309,7 @@ mod tests {
         let mut object = Map::new();
         object.insert("lines".into(), json!(3));
         let mut out = vec![];
-        write_success(&mut out, &ToolOutput::structured(object));
+        write_success(&mut out, &ToolOutput::structured(object), None);
         assert_eq!(
             serde_json::from_slice::<Value>(&out).unwrap(),
             json!({

@@ -308,13 +308,14 @@ impl ToolEntry {
         out.push(b'}');
     }
 
-    /// Validates `arguments` (JSON text) and runs the handler on them.
+    /// Validates `arguments` (JSON text) and runs the handler on them; with
+    /// `trust`, the outcome carries the floor of the result's claims.
     /// A per-action tool's arguments reach it with the discriminator put back.
-    pub fn call(&self, arguments: &str) -> CallOutcome {
+    pub fn call(&self, arguments: &str, trust: bool) -> CallOutcome {
         match self.fixed {
-            None => (self.call)(arguments, self.profile),
+            None => (self.call)(arguments, self.profile, trust),
             Some(fixed) => match fixed.arguments(arguments) {
-                Ok(with_action) => (self.call)(&with_action, self.profile),
+                Ok(with_action) => (self.call)(&with_action, self.profile, trust),
                 Err(error) => CallOutcome::Invalid(error),
             },
         }

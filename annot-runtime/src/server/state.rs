@@ -89,6 +89,12 @@ impl Server {
         self.state.exposed.exposure
     }
 
+    /// Whether the server offers the trust-annotations extension
+    /// ([`ServerBuilder::trust_annotations`](super::ServerBuilder::trust_annotations)).
+    pub fn offers_trust_annotations(&self) -> bool {
+        self.state.extensions.trust_annotations
+    }
+
     /// What calls the server lets through ([`ServerBuilder::profile`](super::ServerBuilder::profile)).
     pub fn profile(&self) -> Profile {
         self.state.profile
