@@ -29,7 +29,8 @@ pub fn fetch_listed() -> Value {
             "reversibleHint": false
         },
         "dynamicAnnotations": true,
-        "resolve": true
+        "resolve": true,
+        "_meta": {"io.modelcontextprotocol/display-templates": {"template": "{action} {path}"}}
     })
 }
 
