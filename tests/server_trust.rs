@@ -18,7 +18,7 @@ use annot::client::{
     SessionConfig, Trust,
 };
 use annot::protocol::TOOL_RESOLUTION_EXTENSION;
-use annot::server::{Call, Content, Profile, Server, ToolError, ToolOutput};
+use annot::server::{Call, Content, Exposure, Profile, Server, ToolError, ToolOutput};
 use annot::trust::{EvidenceRef, TrustClaims};
 use annot::{AnnotatedTool, Tool};
 use serde_json::{Map, Value, json};
@@ -175,6 +175,34 @@ fn a_2026_request_is_judged_by_its_own_capabilities() {
     let result = session.result("tools/call", params);
     assert_eq!(result["resultType"], "complete", "{result}");
     assert_eq!(claims_of(&result), Value::Null, "{result}");
+}
+
+#[test]
+fn a_per_action_tool_claims_what_its_action_does() {
+    let server = Server::builder("annot-test", "1.2.3")
+        .exposure(Exposure::PerAction)
+        .tool_with_call(handle)
+        .build()
+        .unwrap();
+    let mut client = Client::initialized(&server, trust_capabilities());
+    // The discriminator is put back: the same floor as `mailbox` with it.
+    let table = [
+        (
+            "mailbox_read_inbox",
+            json!({}),
+            json!({"sensitive": true, "untrusted": true}),
+        ),
+        (
+            "mailbox_count",
+            json!({"folder": "spam"}),
+            json!({"untrusted": true}),
+        ),
+        ("mailbox_count", json!({"folder": "inbox"}), Value::Null),
+    ];
+    for (name, arguments, claims) in table {
+        let result = client.result("tools/call", json!({"name": name, "arguments": arguments}));
+        assert_eq!(claims_of(&result), claims, "{name} {arguments}");
+    }
 }
 
 #[test]
