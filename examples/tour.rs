@@ -17,6 +17,9 @@
 //! and a `silent:` note shows where an answer left out hints the static
 //! annotations declare: the client keeps them (silence never lowers risk), and
 //! the note says what a host reading the answer alone would have decided.
+//! Each call is shown as a person approving it would read it ("delete
+//! scratch.txt"): the call preview its server lists, rendered by
+//! `annot::client::display::preview`.
 //! Nothing printed is a constant: every row and count comes from those calls.
 
 // Both examples load the `--exposure` flag's module (`common/exposure.rs`),
@@ -39,6 +42,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use annot::client::display::preview;
 use annot::client::{
     AnnotationSource, ClientExtension, Decision, JsonRpcRequester, Policy, PolicyRule,
     PreflightError, ProposedCall, RequestError, Requester, ResolutionSupport, Session, Trust,
@@ -131,7 +135,7 @@ fn play(
     let mut row = Row {
         number,
         tool: step.tool.to_owned(),
-        call: describe(step),
+        call: describe(&tool, arguments),
         declared: declared.effective(),
         resolved: None,
         dialect: None,
@@ -190,18 +194,14 @@ fn play(
     Ok(row)
 }
 
-/// `read notes.md`, `GET /repos/octo/hello`: what the call does, in brief.
-fn describe(step: &Step) -> String {
-    let text = |key: &str| {
-        step.arguments
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-    };
-    match step.tool {
-        "github_api" => format!("{} {}", text("method"), text("path")),
-        _ => format!("{} {}", text("action"), text("path")),
-    }
+/// `read notes.md`, `GET /repos/octo/hello`: what the call does, in brief,
+/// as a confirmation prompt shows it. It is the call preview the server
+/// lists on the tool (the display-templates extension), rendered by
+/// `annot::client::display::preview`; the raw arguments when the tool offers
+/// none.
+fn describe(tool: &Tool, arguments: &Map<String, Value>) -> String {
+    let listed = serde_json::to_value(tool).expect("a listed tool serializes");
+    preview(&listed, arguments).unwrap_or_else(|| Value::Object(arguments.clone()).to_string())
 }
 
 /// The `manage_files` server over the sandbox. It speaks only the oldest

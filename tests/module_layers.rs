@@ -205,7 +205,6 @@ fn annot_model_has_no_import_circle() {
 }
 
 #[test]
-#[ignore = "annot-macros is being given one model (issue 28, item 5); run with --ignored"]
 fn annot_macros_has_no_import_circle() {
     let krate = read_crate("annot_macros", &workspace(), "annot-macros/src/lib.rs");
     assert_layered(&krate);

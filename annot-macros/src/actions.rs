@@ -6,32 +6,19 @@ use quote::{format_ident, quote};
 use syn::{Attribute, Ident};
 
 use crate::ast::Actions;
+use crate::attr::derives;
 use crate::expand::{import_private, private};
 use crate::json::Json;
 use crate::shapes::actions_schema;
 
-/// Whether `#[derive(...)]` among `attrs` names `trait_name`.
-fn derives(attrs: &[Attribute], trait_name: &str) -> bool {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .any(|attr| {
-            let mut found = false;
-            let _ = attr.parse_nested_meta(|meta| {
-                found |= meta
-                    .path
-                    .segments
-                    .last()
-                    .is_some_and(|segment| segment.ident == trait_name);
-                Ok(())
-            });
-            found
-        })
-}
-
 /// `Clone` and `Copy`, which the trait needs, unless the enum derives them.
-fn copy_impls(ident: &Ident, attrs: &[Attribute], p: &TokenStream) -> TokenStream {
-    let clone = (!derives(attrs, "Clone")).then(|| {
+fn copy_impls(
+    ident: &Ident,
+    derives_clone: bool,
+    derives_copy: bool,
+    p: &TokenStream,
+) -> TokenStream {
+    let clone = (!derives_clone).then(|| {
         quote! {
             #[automatically_derived]
             impl #p::core::clone::Clone for #ident {
@@ -42,7 +29,7 @@ fn copy_impls(ident: &Ident, attrs: &[Attribute], p: &TokenStream) -> TokenStrea
             }
         }
     });
-    let copy = (!derives(attrs, "Copy")).then(|| {
+    let copy = (!derives_copy).then(|| {
         quote! {
             #[automatically_derived]
             impl #p::core::marker::Copy for #ident {}
@@ -52,7 +39,7 @@ fn copy_impls(ident: &Ident, attrs: &[Attribute], p: &TokenStream) -> TokenStrea
 }
 
 /// The `AnnotatedActions` impl of a checked model.
-pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
+pub fn actions(actions: &Actions) -> TokenStream {
     let import = import_private(actions.options.krate.as_ref());
     let p = private();
     let ident = &actions.ident;
@@ -81,7 +68,7 @@ pub fn actions(actions: &Actions, attrs: &[Attribute]) -> TokenStream {
     let indices = 0..actions.variants.len();
     let names_json = Json::strings(names.iter().map(|name| name.as_str())).text();
     let schema = actions_schema(actions.doc.as_deref(), &actions.variants).text();
-    let copy = copy_impls(ident, attrs, &p);
+    let copy = copy_impls(ident, actions.derives_clone, actions.derives_copy, &p);
 
     quote! {
         #[allow(non_upper_case_globals, clippy::all)]
@@ -124,7 +111,7 @@ pub fn actions_fallback(
 ) -> TokenStream {
     let import = import_private(krate);
     let p = private();
-    let copy = copy_impls(ident, attrs, &p);
+    let copy = copy_impls(ident, derives(attrs, "Clone"), derives(attrs, "Copy"), &p);
     quote! {
         #[allow(unreachable_code, clippy::all)]
         const _: () = {

@@ -1,14 +1,20 @@
-//! The typed model of a `#[mcp_tool]` or `#[mcp_actions]` item, built from syn's
+//! The one model of a `#[mcp_tool]` or `#[mcp_actions]` item, built from syn's
 //! syntax tree. Problems found while building it are recorded, and the model is
-//! built as far as it can be so the checks can still run.
+//! built as far as it can be so the checks can still run. `check::model`
+//! completes it (the checked rules and authorization of a tool), and code
+//! generation reads nothing else.
 
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{Annotate, ToolOptions, doc_string, is_annotate, parse_annotate};
+use crate::attr::{
+    Annotate, OptionsOf, ToolOptions, derives, doc_string, is_annotate, parse_annotate,
+};
 use crate::case::RenameRule;
 use crate::ctxt::Errors;
+use crate::display::Display;
+use crate::rules::Checked;
 use crate::serde_attr::{FieldDefault, Level, Serde, parse_serde};
 
 /// One named field: an argument of the tool.
@@ -67,6 +73,11 @@ pub struct Tool {
     /// The discriminator's wire name and where it was chosen.
     pub discriminator: (String, Span),
     pub shape: Shape,
+    /// What the checks of its rules and authorization found: empty until
+    /// `check::model` has run.
+    pub checked: Checked,
+    /// Its call previews: empty until `check::model` has run.
+    pub display: Display,
 }
 
 /// An `#[mcp_actions]` enum.
@@ -75,6 +86,30 @@ pub struct Actions {
     pub doc: Option<String>,
     pub options: ToolOptions,
     pub variants: Vec<Variant>,
+    /// Whether the enum derives `Clone`, and `Copy`: the impls the trait
+    /// needs are generated otherwise.
+    pub derives_clone: bool,
+    pub derives_copy: bool,
+}
+
+/// What a macro was put on.
+pub enum Model {
+    Tool(Tool),
+    Actions(Actions),
+}
+
+/// Builds the model of the item an attribute macro was put on; `None` when
+/// its kind is unusable (the reason is recorded).
+pub fn model(
+    input: &DeriveInput,
+    options: ToolOptions,
+    of: OptionsOf,
+    errors: &Errors,
+) -> Option<Model> {
+    match of {
+        OptionsOf::Tool => tool(input, options, errors).map(Model::Tool),
+        OptionsOf::Actions => actions(input, options, errors).map(Model::Actions),
+    }
 }
 
 fn reject_generics(input: &DeriveInput, macro_name: &str, errors: &Errors) {
@@ -265,6 +300,8 @@ pub fn tool(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Optio
         options,
         discriminator,
         shape,
+        checked: Checked::default(),
+        display: Display::default(),
     })
 }
 
@@ -320,6 +357,8 @@ pub fn actions(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Op
         doc: doc_string(&input.attrs),
         options,
         variants,
+        derives_clone: derives(&input.attrs, "Clone"),
+        derives_copy: derives(&input.attrs, "Copy"),
     })
 }
 

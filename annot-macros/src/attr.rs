@@ -6,110 +6,16 @@
 //! hides the next. Rules on argument values (`when(...) => (...)`) and
 //! authorization (`scopes`, `no_auth`) are parsed by `rules::parse`.
 
-use proc_macro2::{Group, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Expr, Ident, Lit, LitStr, Token};
+use syn::{Attribute, Expr, Ident, Lit, LitStr};
 
 use crate::ctxt::Errors;
-use crate::hints::{HINTS, HintSet, HintValue, hint_index, key_of_wire_name};
+use crate::hints::{HINTS, HintSet, hint_index, key_of_wire_name};
+use crate::meta::{bool_value, set_hint, str_value, take_value};
 use crate::rules::{AuthSpec, Rule, parse_auth, parse_rule};
 use crate::suggest::did_you_mean;
-
-/// The value written after a key.
-pub enum RawValue {
-    /// `key`
-    Flag,
-    /// `key = tokens`
-    Assigned { eq: Token![=], tokens: TokenStream },
-    /// `key(...)`
-    List(Group),
-}
-
-/// Consumes the value of the current key, whatever it is, up to the next `,`.
-pub fn take_value(meta: &ParseNestedMeta) -> syn::Result<RawValue> {
-    let input = meta.input;
-    if input.peek(Token![=]) {
-        let eq: Token![=] = input.parse()?;
-        let tokens = input.step(|cursor| {
-            let mut rest = *cursor;
-            let mut tokens = TokenStream::new();
-            while let Some((token, next)) = rest.token_tree() {
-                if matches!(&token, TokenTree::Punct(punct) if punct.as_char() == ',') {
-                    break;
-                }
-                tokens.extend([token]);
-                rest = next;
-            }
-            Ok((tokens, rest))
-        })?;
-        Ok(RawValue::Assigned { eq, tokens })
-    } else if input.peek(syn::token::Paren)
-        || input.peek(syn::token::Bracket)
-        || input.peek(syn::token::Brace)
-    {
-        match input.parse::<TokenTree>()? {
-            TokenTree::Group(group) => Ok(RawValue::List(group)),
-            other => Err(syn::Error::new_spanned(other, "expected a group")),
-        }
-    } else {
-        Ok(RawValue::Flag)
-    }
-}
-
-fn describe(lit: &Lit) -> &'static str {
-    match lit {
-        Lit::Str(_) => "a string",
-        Lit::Int(_) => "an integer",
-        Lit::Float(_) => "a float",
-        Lit::Bool(_) => "a boolean",
-        Lit::Char(_) => "a character",
-        _ => "a literal of another kind",
-    }
-}
-
-/// `key` (true) or `key = true|false`.
-pub fn bool_value(key: &Ident, raw: RawValue) -> syn::Result<bool> {
-    let expected = format!("`{key}` takes `true` or `false` (or nothing, meaning `true`)");
-    match raw {
-        RawValue::Flag => Ok(true),
-        RawValue::Assigned { eq, tokens } if tokens.is_empty() => {
-            Err(syn::Error::new(eq.span, expected))
-        }
-        RawValue::Assigned { tokens, .. } => match syn::parse2::<Lit>(tokens.clone()) {
-            Ok(Lit::Bool(value)) => Ok(value.value),
-            Ok(other) => Err(syn::Error::new_spanned(
-                &other,
-                format!("{expected}, found {}", describe(&other)),
-            )),
-            Err(_) => Err(syn::Error::new_spanned(tokens, expected)),
-        },
-        RawValue::List(group) => Err(syn::Error::new_spanned(
-            group,
-            format!("write `{key}` or `{key} = false`"),
-        )),
-    }
-}
-
-/// `key = "text"`.
-pub fn str_value(key: &Ident, raw: RawValue) -> syn::Result<LitStr> {
-    let expected = format!("`{key}` takes a string: `{key} = \"...\"`");
-    match raw {
-        RawValue::Flag => Err(syn::Error::new_spanned(key, expected)),
-        RawValue::Assigned { eq, tokens } if tokens.is_empty() => {
-            Err(syn::Error::new(eq.span, expected))
-        }
-        RawValue::Assigned { tokens, .. } => match syn::parse2::<Lit>(tokens.clone()) {
-            Ok(Lit::Str(value)) => Ok(value),
-            Ok(other) => Err(syn::Error::new_spanned(
-                &other,
-                format!("{expected}, found {}", describe(&other)),
-            )),
-            Err(_) => Err(syn::Error::new_spanned(tokens, expected)),
-        },
-        RawValue::List(group) => Err(syn::Error::new_spanned(group, expected)),
-    }
-}
 
 /// The single identifier of a key, or an error naming the whole path.
 fn key_ident(meta: &ParseNestedMeta, errors: &Errors) -> Option<Ident> {
@@ -129,28 +35,6 @@ fn set_once<T>(slot: &mut Option<T>, value: T, key: &Ident, errors: &Errors) {
     } else {
         *slot = Some(value);
     }
-}
-
-/// Records a hint written as `key` or `key = bool`.
-pub(crate) fn set_hint(
-    set: &mut HintSet,
-    index: usize,
-    key: &Ident,
-    raw: RawValue,
-    errors: &Errors,
-) {
-    let Some(value) = errors.ok(bool_value(key, raw)) else {
-        return;
-    };
-    if set.values[index].is_some() {
-        errors.spanned(key, format!("duplicate hint `{key}`"));
-        return;
-    }
-    set.values[index] = Some(HintValue {
-        value,
-        span: key.span(),
-        inherited: false,
-    });
 }
 
 fn unknown_key(key: &Ident, what: &str, valid: &[&str], errors: &Errors) {
@@ -186,6 +70,8 @@ pub struct ToolOptions {
     pub single: Option<Ident>,
     /// `schema = "portable" | "exact"`: the `inputSchema` shape (checked here).
     pub schema: Option<LitStr>,
+    /// `display = "..."`: the call preview listed on the tool (see `display`).
+    pub display: Option<LitStr>,
     pub krate: Option<syn::Path>,
     /// Hints that every action leaving them unset gets.
     pub defaults: HintSet,
@@ -195,6 +81,43 @@ pub struct ToolOptions {
     pub auth: Option<AuthSpec>,
 }
 
+impl ToolOptions {
+    /// The `inputSchema` shape chosen with `schema = "..."`, portable unless said.
+    pub fn schema_shape(&self) -> SchemaShape {
+        self.schema
+            .as_ref()
+            .and_then(|name| SchemaShape::from_name(&name.value()))
+            .unwrap_or_default()
+    }
+}
+
+/// How a tool with several actions states its per-action fields in its
+/// `inputSchema` (`#[mcp_tool(schema = "...")]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SchemaShape {
+    /// One flat object: every field of every action, typed and described,
+    /// unknown fields refused; which action takes which field is in the
+    /// discriminator's description. Accepts a superset of what the parser
+    /// accepts (a field of another action, a missing per-action field).
+    #[default]
+    Portable,
+    /// The flat object plus an `if`/`then`/`else` chain on the discriminator
+    /// giving each action its `required` fields and closing it to its own
+    /// fields: accepts exactly what the parser accepts.
+    Exact,
+}
+
+impl SchemaShape {
+    /// The shape named in `#[mcp_tool(schema = "...")]`.
+    pub fn from_name(name: &str) -> Option<SchemaShape> {
+        match name {
+            "portable" => Some(SchemaShape::Portable),
+            "exact" => Some(SchemaShape::Exact),
+            _ => None,
+        }
+    }
+}
+
 /// Which attribute the options belong to.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum OptionsOf {
@@ -202,13 +125,14 @@ pub enum OptionsOf {
     Actions,
 }
 
-const TOOL_KEYS: [&str; 7] = [
+const TOOL_KEYS: [&str; 8] = [
     "name",
     "title",
     "description",
     "discriminator",
     "single",
     "schema",
+    "display",
     "crate",
 ];
 /// Keys of rules and authorization, in `#[mcp_tool(...)]` and `#[annotate(...)]`.
@@ -259,8 +183,9 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
                 "name" => &mut options.name,
                 "title" => &mut options.title,
                 "description" => &mut options.description,
+                "display" => &mut options.display,
                 "schema" => {
-                    if crate::schema::SchemaShape::from_name(&value.value()).is_none() {
+                    if SchemaShape::from_name(&value.value()).is_none() {
                         errors.push(syn::Error::new(
                             value.span(),
                             format!(
@@ -286,6 +211,8 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
 #[derive(Clone, Default)]
 pub struct Annotate {
     pub title: Option<LitStr>,
+    /// `display = "..."`: this action's call preview.
+    pub display: Option<LitStr>,
     pub hints: HintSet,
     /// Rules on this action's fields.
     pub rules: Vec<Rule>,
@@ -293,7 +220,7 @@ pub struct Annotate {
     pub auth: Option<AuthSpec>,
 }
 
-const ANNOTATE_EXTRA_KEYS: [&str; 1] = ["title"];
+const ANNOTATE_EXTRA_KEYS: [&str; 2] = ["title", "display"];
 
 pub fn is_annotate(attr: &Attribute) -> bool {
     attr.path().is_ident("annotate")
@@ -330,6 +257,10 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
             } else if name == "title" {
                 if let Some(title) = errors.ok(str_value(&key, raw)) {
                     set_once(&mut current.title, title, &key, errors);
+                }
+            } else if name == "display" {
+                if let Some(display) = errors.ok(str_value(&key, raw)) {
+                    set_once(&mut current.display, display, &key, errors);
                 }
             } else if TOOL_KEYS.contains(&name.as_str()) {
                 errors.spanned(
@@ -385,4 +316,23 @@ fn has_serde_derive(token: &TokenTree) -> bool {
             .any(|token| has_serde_derive(&token)),
         _ => false,
     }
+}
+
+/// Whether `#[derive(...)]` among `attrs` names `trait_name`.
+pub fn derives(attrs: &[Attribute], trait_name: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .any(|attr| {
+            let mut found = false;
+            let _ = attr.parse_nested_meta(|meta| {
+                found |= meta
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|segment| segment.ident == trait_name);
+                Ok(())
+            });
+            found
+        })
 }

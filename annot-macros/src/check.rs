@@ -1,16 +1,34 @@
 //! Checks that look across the whole model: annotations of every action,
-//! names on the wire, the discriminator.
+//! names on the wire, the discriminator; then the rules' checks, whose
+//! findings complete the model.
 
 use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use crate::ast::{Actions, Field, Shape, Tool, Variant};
+use crate::ast::{Actions, Field, Model, Shape, Tool, Variant};
 use crate::attr::ToolOptions;
 use crate::ctxt::Errors;
 
-/// Every check of a `#[mcp_tool]` item.
-pub fn tool(tool: &Tool, errors: &Errors) {
+/// Every check of the model, completing it: a tool's rules and
+/// authorization are checked into `Tool::checked`, which code generation reads.
+pub fn model(mut model: Model, errors: &Errors) -> Model {
+    match &mut model {
+        Model::Tool(built) => {
+            tool(built, errors);
+            built.checked = crate::rules::check_tool(built, errors);
+            built.display = crate::display::tool(built, errors);
+        }
+        Model::Actions(built) => {
+            actions(built, errors);
+            crate::rules::check_actions_enum(built, errors);
+        }
+    }
+    model
+}
+
+/// Every check of a `#[mcp_tool]` item but its rules.
+fn tool(tool: &Tool, errors: &Errors) {
     match &tool.options.name {
         Some(name) => {
             if let Err(problem) = valid_tool_name(&name.value()) {
@@ -115,8 +133,18 @@ fn actions_field_without_discriminator(fields: &[Field], errors: &Errors) {
     }
 }
 
-/// Every check of an `#[mcp_actions]` enum.
-pub fn actions(actions: &Actions, errors: &Errors) {
+/// Every check of an `#[mcp_actions]` enum but its rules.
+fn actions(actions: &Actions, errors: &Errors) {
+    for variant in &actions.variants {
+        if let Some(display) = variant.annotate.as_ref().and_then(|a| a.display.as_ref()) {
+            errors.spanned(
+                display,
+                "a call preview names the tool's arguments, which an #[mcp_actions] enum does \
+                 not know: write `display = \"...\"` in the #[mcp_tool(...)] of the struct whose \
+                 action field has this type, as in `display = \"{method} {path}\"`",
+            );
+        }
+    }
     annotations(
         &actions.variants,
         &actions.options,

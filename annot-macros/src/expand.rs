@@ -10,9 +10,10 @@ use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 use crate::ast::{Field, Shape, Tool, Variant};
+use crate::attr::SchemaShape;
 use crate::json::{Json, Piece};
-use crate::rules::{self, Checked, Generated};
-use crate::schema::{Builder, FillKind, SchemaShape};
+use crate::rules::{self, Generated};
+use crate::schema::{Builder, FillKind};
 use crate::serde_attr::FieldDefault;
 
 /// `use <crate>::__private as __annot;`, with `::annot` unless overridden. Each
@@ -41,7 +42,7 @@ fn option_str(value: Option<String>, p: &TokenStream) -> TokenStream {
 }
 
 /// The `AnnotatedTool` impl of a checked model.
-pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
+pub fn tool(tool: &Tool) -> TokenStream {
     let import = import_private(tool.options.krate.as_ref());
     let p = private();
     let ident = &tool.ident;
@@ -66,12 +67,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
     };
 
     let mut builder = Builder::default();
-    let shape = tool
-        .options
-        .schema
-        .as_ref()
-        .and_then(|name| SchemaShape::from_name(&name.value()))
-        .unwrap_or_default();
+    let shape = tool.options.schema_shape();
     // The exact schema too, when the advertised one is wider.
     let mut exact = None;
     let (schema, from_arguments) = match &tool.shape {
@@ -103,9 +99,10 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
         items,
         trait_items,
         resolve,
-    } = rules::generate(tool, checked, &p);
+    } = rules::generate(tool, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
+    let display = display_items(tool, &p);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -134,6 +131,7 @@ pub fn tool(tool: &Tool, checked: &Checked) -> TokenStream {
                 }
 
                 #action_fields
+                #display
                 #exact_input_schema
 
                 fn resolve(&self) -> #p::Annotations {
@@ -296,6 +294,32 @@ fn action_fields_item(shape: &Shape) -> TokenStream {
     });
     quote! {
         const ACTION_FIELDS: &'static [&'static [(&'static str, bool)]] = &[#(#rows),*];
+    }
+}
+
+/// `DISPLAY_TEMPLATE` and `DISPLAY_TEMPLATES`: the call previews. In the
+/// struct shape every action takes the tool's (their count is the action
+/// type's, known to the compiler).
+fn display_items(tool: &Tool, p: &TokenStream) -> TokenStream {
+    let listed = &tool.display.tool;
+    let per_action = match &tool.shape {
+        Shape::Struct(fields) => {
+            let action = fields
+                .iter()
+                .find(|field| field.name == tool.discriminator.0)
+                .expect("checked: the struct has its discriminator field");
+            let ty = &action.ty;
+            quote!(&[#listed; <#ty as #p::AnnotatedActions>::ACTIONS.len()])
+        }
+        _ => {
+            let templates = &tool.display.actions;
+            quote!(&[#(#templates),*])
+        }
+    };
+    quote! {
+        const DISPLAY_TEMPLATE: #p::core::option::Option<&'static str> =
+            #p::core::option::Option::Some(#listed);
+        const DISPLAY_TEMPLATES: &'static [&'static str] = #per_action;
     }
 }
 

@@ -1,9 +1,10 @@
 //! The attribute macros of annot: `#[mcp_tool]` and `#[mcp_actions]`. Use them
 //! through the `annot` crate, which documents them.
 //!
-//! Each call goes through three phases: the item is parsed into a typed model
-//! (`ast`), the model is checked (`check`), and the code is generated
-//! (`expand`, `actions`). Errors of all phases are collected and reported
+//! Each call goes through three phases, in one `run` for both macros: the
+//! item is parsed into one typed model (`ast`), the checks complete it
+//! (`check`, which checks the rules into the model), and the code is
+//! generated from that model alone (`expand`, `actions`). Errors of all phases are collected and reported
 //! together; the user's item is still emitted, stripped of the helper
 //! attributes, so that one mistake gives one error.
 
@@ -13,9 +14,11 @@ mod attr;
 mod case;
 mod check;
 mod ctxt;
+mod display;
 mod expand;
 mod hints;
 mod json;
+mod meta;
 mod rules;
 mod schema;
 mod serde_attr;
@@ -28,6 +31,7 @@ use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields};
 
+use crate::ast::Model;
 use crate::attr::{OptionsOf, derives_serde, is_annotate, is_serde, parse_options};
 use crate::ctxt::Errors;
 
@@ -364,33 +368,7 @@ use crate::ctxt::Errors;
 /// resolved Tool (see `annot::Authorization`).
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    let errors = Errors::new();
-    let options = parse_options(args.into(), OptionsOf::Tool, &errors);
-    let mut item: DeriveInput = match syn::parse(input.clone()) {
-        Ok(item) => item,
-        Err(error) => return with_error(input, error),
-    };
-    let krate = options.krate.clone();
-    let model = ast::tool(&item, options, &errors);
-    let checked = model.as_ref().map(|model| {
-        check::tool(model, &errors);
-        rules::check_tool(model, &errors)
-    });
-    strip_helper_attributes(&mut item);
-    let generated = match (errors.finish(), model, checked) {
-        (Ok(()), Some(model), Some(checked)) => expand::tool(&model, &checked),
-        (Err(error), ..) => {
-            let fallback = item
-                .generics
-                .params
-                .is_empty()
-                .then(|| expand::tool_fallback(&item.ident, krate.as_ref()));
-            let error = error.into_compile_error();
-            quote!(#fallback #error)
-        }
-        (Ok(()), ..) => unreachable!("an unusable item always records an error"),
-    };
-    quote!(#item #generated).into()
+    run(OptionsOf::Tool, args.into(), input.into()).into()
 }
 
 /// Generates `annot::AnnotatedActions` for an enum of unit variants, each an
@@ -423,38 +401,52 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro_attribute]
 pub fn mcp_actions(args: TokenStream, input: TokenStream) -> TokenStream {
+    run(OptionsOf::Actions, args.into(), input.into()).into()
+}
+
+/// Either macro, start to end: the options and the item are parsed into one
+/// model, the checks complete it, and the code is generated from it alone.
+/// With errors, the item is emitted with them and a fallback impl, so that
+/// code naming the trait's items reports nothing more.
+fn run(of: OptionsOf, args: TokenStream2, input: TokenStream2) -> TokenStream2 {
     let errors = Errors::new();
-    let options = parse_options(args.into(), OptionsOf::Actions, &errors);
-    let mut item: DeriveInput = match syn::parse(input.clone()) {
+    let options = parse_options(args, of, &errors);
+    let mut item: DeriveInput = match syn::parse2(input.clone()) {
         Ok(item) => item,
-        Err(error) => return with_error(input, error),
+        Err(error) => {
+            let error = error.into_compile_error();
+            return quote!(#input #error);
+        }
     };
     let krate = options.krate.clone();
-    let model = ast::actions(&item, options, &errors);
-    if let Some(model) = &model {
-        check::actions(model, &errors);
-        rules::check_actions_enum(model, &errors);
-    }
+    let model = ast::model(&item, options, of, &errors).map(|model| check::model(model, &errors));
     strip_helper_attributes(&mut item);
     let generated = match (errors.finish(), model) {
-        (Ok(()), Some(model)) => actions::actions(&model, &item.attrs),
+        (Ok(()), Some(Model::Tool(tool))) => expand::tool(&tool),
+        (Ok(()), Some(Model::Actions(actions))) => actions::actions(&actions),
         (Err(error), _) => {
-            let unit_enum = matches!(&item.data, Data::Enum(data)
-                if data.variants.iter().all(|variant| matches!(variant.fields, Fields::Unit)));
-            let fallback = (unit_enum && item.generics.params.is_empty())
-                .then(|| actions::actions_fallback(&item.ident, &item.attrs, krate.as_ref()));
+            let fallback = fallback(of, &item, krate.as_ref());
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }
         (Ok(()), None) => unreachable!("an unusable item always records an error"),
     };
-    quote!(#item #generated).into()
+    quote!(#item #generated)
 }
 
-fn with_error(input: TokenStream, error: syn::Error) -> TokenStream {
-    let input = TokenStream2::from(input);
-    let error = error.into_compile_error();
-    quote!(#input #error).into()
+/// The impl emitted beside errors, when the item's shape allows one.
+fn fallback(of: OptionsOf, item: &DeriveInput, krate: Option<&syn::Path>) -> Option<TokenStream2> {
+    if !item.generics.params.is_empty() {
+        return None;
+    }
+    match of {
+        OptionsOf::Tool => Some(expand::tool_fallback(&item.ident, krate)),
+        OptionsOf::Actions => {
+            let unit_enum = matches!(&item.data, Data::Enum(data)
+                if data.variants.iter().all(|variant| matches!(variant.fields, Fields::Unit)));
+            unit_enum.then(|| actions::actions_fallback(&item.ident, &item.attrs, krate))
+        }
+    }
 }
 
 /// Removes `#[annotate]` everywhere, and `#[serde]` too unless the item derives

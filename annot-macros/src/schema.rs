@@ -10,7 +10,8 @@
 //! MCP clients' lints accept (see docs/declaring.md, "Schema portability").
 //!
 //! Each field's schema accepts exactly what the generated parser accepts for
-//! it; how per-action rules are stated depends on the [`SchemaShape`].
+//! it; how per-action rules are stated depends on the
+//! [`SchemaShape`](crate::attr::SchemaShape).
 
 use quote::ToTokens;
 use syn::Type;
@@ -18,32 +19,6 @@ use syn::Type;
 use crate::ast::Field;
 use crate::json::Json;
 use crate::types::{Class, classify, peel};
-
-/// How a tool with several actions states its per-action fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SchemaShape {
-    /// One flat object: every field of every action, typed and described,
-    /// unknown fields refused; which action takes which field is in the
-    /// discriminator's description. Accepts a superset of what the parser
-    /// accepts (a field of another action, a missing per-action field).
-    #[default]
-    Portable,
-    /// The flat object plus an `if`/`then`/`else` chain on the discriminator
-    /// giving each action its `required` fields and closing it to its own
-    /// fields: accepts exactly what the parser accepts.
-    Exact,
-}
-
-impl SchemaShape {
-    /// The shape named in `#[mcp_tool(schema = "...")]`.
-    pub fn from_name(name: &str) -> Option<SchemaShape> {
-        match name {
-            "portable" => Some(SchemaShape::Portable),
-            "exact" => Some(SchemaShape::Exact),
-            _ => None,
-        }
-    }
-}
 
 /// What goes into a hole of the schema text.
 pub enum FillKind {

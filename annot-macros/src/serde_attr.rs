@@ -10,9 +10,10 @@ use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, ExprPath, Ident, LitStr};
 
-use crate::attr::{RawValue, is_serde, str_value, take_value};
+use crate::attr::is_serde;
 use crate::case::{RENAME_RULES, RenameRule};
 use crate::ctxt::Errors;
+use crate::meta::{RawValue, str_value, take_value};
 use crate::suggest::did_you_mean;
 
 /// Where a `#[serde]` attribute sits.

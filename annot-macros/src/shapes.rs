@@ -2,8 +2,9 @@
 //! field (b), and an `#[mcp_actions]` enum's own schema.
 
 use crate::ast::{Field, Variant};
+use crate::attr::SchemaShape;
 use crate::json::Json;
-use crate::schema::{Builder, FillKind, SchemaShape, describe};
+use crate::schema::{Builder, FillKind, describe};
 
 impl Builder {
     /// Closes a root schema: with `$defs` when nested types need them.

@@ -89,6 +89,27 @@ pub trait AnnotatedTool: Sized {
     #[doc(hidden)]
     const RULE_TABLE: Option<&'static RuleTable> = None;
 
+    /// Each action's call preview, in [`ACTIONS`](Self::ACTIONS) order: a
+    /// template of the `io.modelcontextprotocol/display-templates` extension
+    /// such as `"delete {path}"`, whose `{name}` placeholders a client fills
+    /// with the call's arguments (`{{` and `}}` are literal braces; see
+    /// [`client::display::preview`](crate::client::display::preview)).
+    /// `#[mcp_tool]` takes each action's `#[annotate(display = "...")]`, or
+    /// derives a plain one from the action's title and fields. Empty by
+    /// default: a tool that declares none.
+    const DISPLAY_TEMPLATES: &'static [&'static str] = &[];
+
+    /// The call preview listed on the tool itself, as
+    /// `_meta["io.modelcontextprotocol/display-templates"].template` of
+    /// `tools/list`. For a tool of one action, that action's
+    /// [`DISPLAY_TEMPLATES`](Self::DISPLAY_TEMPLATES) entry; for several,
+    /// one template over the discriminator (`#[mcp_tool(display = "...")]`,
+    /// by default `{action}` and the arguments every action takes), because
+    /// the extension's per-action key lives on `oneOf`/`anyOf` branches of
+    /// the `inputSchema`, which annot's portable schemas do not have.
+    /// `None` by default: nothing is listed.
+    const DISPLAY_TEMPLATE: Option<&'static str> = None;
+
     /// The union of every authorization a call can need: the `securitySchemes`
     /// of `tools/list`. `None` when the tool declares no authorization.
     const STATIC_AUTHORIZATION: Option<Authorization> = None;

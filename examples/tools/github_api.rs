@@ -20,6 +20,7 @@ use annot::{HttpMethod, mcp_tool};
     name = "github_api",
     title = "GitHub API",
     discriminator = "method",
+    display = "{method} {path}",
     open_world = true,
     sensitive_data,
     // Only organisation settings need privileges (the last rule).

@@ -36,7 +36,12 @@ pub enum HttpMethod {
 }
 
 /// Send an HTTP request to the configured API.
-#[mcp_tool(name = "http_request", discriminator = "method", open_world = true)]
+#[mcp_tool(
+    name = "http_request",
+    discriminator = "method",
+    open_world = true,
+    display = "{method} {path}"
+)]
 #[derive(Debug, PartialEq)]
 pub struct HttpApi {
     pub method: HttpMethod,

@@ -28,6 +28,9 @@ use annot::mcp_tool;
     privileged_access = false,
     sensitive_data = false,
     title = "Manage files",
+    // What a host shows before a call of the one resolvable tool, whatever
+    // the action: each action's own preview is below.
+    display = "{action} {path}",
     when(path path_matches "^/(etc|root|sys|proc|boot|dev|usr|var|bin|sbin|lib|lib64)(/|$)")
         => (privileged_access, sensitive_data),
 )]
@@ -35,13 +38,17 @@ use annot::mcp_tool;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ManageFiles {
     /// Return the contents of the file.
-    #[annotate(read_only, title = "Read a file")]
+    #[annotate(read_only, title = "Read a file", display = "read {path}")]
     Read {
         /// Path of the file, relative to the server's root.
         path: String,
     },
     /// Add text at the end of the file, creating it if needed.
-    #[annotate(destructive = false, title = "Append to a file")]
+    #[annotate(
+        destructive = false,
+        title = "Append to a file",
+        display = "append to {path}"
+    )]
     Append {
         /// Path of the file, relative to the server's root.
         path: String,
@@ -49,7 +56,12 @@ pub enum ManageFiles {
         content: String,
     },
     /// Replace the whole contents of the file.
-    #[annotate(destructive, idempotent, title = "Replace a file")]
+    #[annotate(
+        destructive,
+        idempotent,
+        title = "Replace a file",
+        display = "replace {path}"
+    )]
     Replace {
         /// Path of the file, relative to the server's root.
         path: String,
@@ -57,7 +69,12 @@ pub enum ManageFiles {
         content: String,
     },
     /// Delete the file.
-    #[annotate(destructive, idempotent, title = "Delete a file")]
+    #[annotate(
+        destructive,
+        idempotent,
+        title = "Delete a file",
+        display = "delete {path}"
+    )]
     Delete {
         /// Path of the file, relative to the server's root.
         path: String,

@@ -17,7 +17,13 @@
 use annot::mcp_tool;
 
 /// Run SQL against the application database.
-#[mcp_tool(name = "sql", title = "SQL", open_world = false, sensitive_data)]
+#[mcp_tool(
+    name = "sql",
+    title = "SQL",
+    open_world = false,
+    sensitive_data,
+    display = "{action} SQL: {statement}"
+)]
 #[serde(rename_all = "snake_case")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sql {
@@ -27,6 +33,7 @@ pub enum Sql {
         reversible = false,
         privileged_access,
         title = "Run SQL",
+        display = "run SQL: {statement}",
         when(statement is sql(sqlite, read)) => (read_only, privileged_access = false),
         when(statement is sql(sqlite, insert))
             => (destructive = false, privileged_access = false),
@@ -39,7 +46,7 @@ pub enum Sql {
     },
     /// Show the query plan of a statement (`EXPLAIN QUERY PLAN`) without
     /// running it.
-    #[annotate(read_only, title = "Explain SQL")]
+    #[annotate(read_only, title = "Explain SQL", display = "explain SQL: {statement}")]
     Explain {
         /// The SQL text.
         statement: String,

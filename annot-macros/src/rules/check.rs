@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 
-use super::patterns::{check_pattern_sets, collect_patterns, pattern_regex};
+use super::patterns::{check_pattern_sets, collect_patterns};
 use super::predicate_check::check_predicate;
 use super::scopes::check_authorization;
-use super::{Haystack, Rule, Test};
+use super::{Checked, CheckedRule, Place, Rule};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
 use crate::types::{Kind, kind_of};
@@ -25,62 +25,6 @@ pub enum Owner {
     Tool,
     /// The `#[annotate(...)]` of the variant at this position.
     Variant(usize),
-}
-
-/// A rule that passed the checks, with its place among the tool's rules.
-pub struct CheckedRule {
-    pub index: usize,
-    pub rule: Rule,
-    /// Whether it applies to each variant (shape a); all true for shape b.
-    pub applies: Vec<bool>,
-    /// The normalised source text.
-    pub source: String,
-}
-
-/// The patterns every rule tests one field against, read one way (raw, as
-/// a file path, as a URL path): one `RegexSet`.
-pub struct FieldPatterns {
-    pub field: String,
-    pub haystack: Haystack,
-    pub regexes: Vec<String>,
-}
-
-/// What the checks found, for code generation.
-#[derive(Default)]
-pub struct Checked {
-    pub rules: Vec<CheckedRule>,
-    pub patterns: Vec<FieldPatterns>,
-    /// Every scope named, in order of first appearance (bit `i` is `scopes[i]`).
-    pub scopes: Vec<String>,
-    /// Whether the tool declares authorization anywhere.
-    pub uses_auth: bool,
-}
-
-impl Checked {
-    /// The set and position of a `matches`/`matches_template` test of `field`.
-    pub fn pattern(&self, field: &str, test: &Test) -> Option<(usize, usize)> {
-        let regex = pattern_regex(test)?.ok()?;
-        let haystack = test.haystack()?;
-        let set = self
-            .patterns
-            .iter()
-            .position(|set| set.field == field && set.haystack == haystack)?;
-        let position = self.patterns[set]
-            .regexes
-            .iter()
-            .position(|r| *r == regex)?;
-        Some((set, position))
-    }
-
-    /// The bit of a scope in the table.
-    pub fn scope_bit(&self, scope: &str) -> u64 {
-        let index = self
-            .scopes
-            .iter()
-            .position(|known| known == scope)
-            .expect("checked: every scope is in the table");
-        1 << index
-    }
 }
 
 /// Rules and scopes are not for an `#[mcp_actions]` enum, which has no fields.
@@ -244,15 +188,6 @@ fn check_dead_hints(checked: &Checked, actions: &[(String, Annotations)], errors
             );
         }
     }
-}
-
-/// Where a predicate's fields come from, for messages.
-pub(super) enum Place<'a> {
-    Struct,
-    /// A variant's rule, and the tool's discriminator.
-    Variant(String, &'a str),
-    /// A tool-level rule on an enum of actions.
-    Tool,
 }
 
 fn field_kinds(fields: &[Field], discriminator: Option<&str>) -> HashMap<String, (Kind, bool)> {

@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::{Ident, Type};
 
-use super::check::{Checked, CheckedRule};
+use super::{Checked, CheckedRule};
 use super::{Comparison, Haystack, Literal, Predicate, SqlTest, Test};
 use crate::ast::Field;
 use crate::types::{Base, Kind, kind_of};

@@ -15,9 +15,9 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::AuthSpec;
-use super::check::{Checked, CheckedRule};
 use super::code;
 use super::dfa::serialized_dfa;
+use super::{Checked, CheckedRule};
 use crate::ast::{Field, Shape, Tool, Variant};
 
 /// The generated pieces: items of the `const _` block, items of the
@@ -29,7 +29,8 @@ pub struct Generated {
 }
 
 /// Everything about annotations, rules and authorization of a checked tool.
-pub fn generate(tool: &Tool, checked: &Checked, p: &TokenStream) -> Generated {
+pub fn generate(tool: &Tool, p: &TokenStream) -> Generated {
+    let checked = &tool.checked;
     let generator = Gen { tool, checked, p };
     let shared = generator.shared_items();
     let (items, resolve, evaluate) = match &tool.shape {

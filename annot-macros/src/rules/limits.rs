@@ -3,7 +3,7 @@
 
 use proc_macro2::Span;
 
-use super::check::FieldPatterns;
+use super::FieldPatterns;
 use crate::ctxt::Errors;
 
 /// The most rules a tool can have, and patterns a field can be tested

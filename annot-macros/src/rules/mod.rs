@@ -29,9 +29,59 @@ use syn::{LitBool, LitStr};
 
 use crate::hints::{HINTS, HintSet};
 
-pub use check::{Checked, check_actions_enum, check_tool};
+pub use check::{check_actions_enum, check_tool};
 pub use expand::{Generated, generate};
 pub use parse::{parse_auth, parse_rule};
+
+/// A rule that passed the checks, with its place among the tool's rules.
+pub struct CheckedRule {
+    pub index: usize,
+    pub rule: Rule,
+    /// Whether it applies to each variant (shape a); all true for shape b.
+    pub applies: Vec<bool>,
+    /// The normalised source text.
+    pub source: String,
+}
+
+/// The patterns every rule tests one field against, read one way (raw, as
+/// a file path, as a URL path): one `RegexSet`.
+pub struct FieldPatterns {
+    pub field: String,
+    pub haystack: Haystack,
+    pub regexes: Vec<String>,
+}
+
+/// What the checks found, for code generation.
+#[derive(Default)]
+pub struct Checked {
+    pub rules: Vec<CheckedRule>,
+    pub patterns: Vec<FieldPatterns>,
+    /// Every scope named, in order of first appearance (bit `i` is `scopes[i]`).
+    pub scopes: Vec<String>,
+    /// Whether the tool declares authorization anywhere.
+    pub uses_auth: bool,
+}
+
+impl Checked {
+    /// The bit of a scope in the table.
+    pub fn scope_bit(&self, scope: &str) -> u64 {
+        let index = self
+            .scopes
+            .iter()
+            .position(|known| known == scope)
+            .expect("checked: every scope is in the table");
+        1 << index
+    }
+}
+
+/// Where a predicate's fields come from, for messages.
+pub enum Place<'a> {
+    Struct,
+    /// A variant's rule, and the tool's discriminator.
+    Variant(String, &'a str),
+    /// A tool-level rule on an enum of actions.
+    Tool,
+}
 
 /// One rule as written.
 #[derive(Clone)]

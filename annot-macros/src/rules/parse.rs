@@ -11,9 +11,9 @@ use super::{
     AuthSpec, Comparison, FieldRef, Literal, Predicate, Rule, SQL_CLASSES, SQL_DIALECTS, SqlTest,
     Test,
 };
-use crate::attr::{RawValue, set_hint};
 use crate::ctxt::Errors;
 use crate::hints::{HINTS, HintSet, hint_index};
+use crate::meta::{RawValue, set_hint};
 use crate::suggest::did_you_mean;
 
 const COMBINATORS: [&str; 4] = ["all", "any", "not", "some"];
@@ -118,7 +118,7 @@ fn rule_hints(group: &Group, errors: &Errors) -> Option<(HintSet, Option<AuthSpe
         .collect();
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.get_ident().cloned();
-        let raw = crate::attr::take_value(&meta)?;
+        let raw = crate::meta::take_value(&meta)?;
         let Some(key) = key else {
             errors.spanned(
                 &meta.path,

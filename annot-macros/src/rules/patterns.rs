@@ -3,8 +3,8 @@
 
 use proc_macro2::Span;
 
-use super::check::{Checked, FieldPatterns};
 use super::template::template_regex;
+use super::{Checked, FieldPatterns};
 use super::{Predicate, Test};
 use crate::ctxt::Errors;
 
@@ -72,5 +72,22 @@ pub fn check_pattern_sets(checked: &Checked, errors: &Errors) {
                 ),
             );
         }
+    }
+}
+
+impl Checked {
+    /// The set and position of a `matches`/`matches_template` test of `field`.
+    pub fn pattern(&self, field: &str, test: &Test) -> Option<(usize, usize)> {
+        let regex = pattern_regex(test)?.ok()?;
+        let haystack = test.haystack()?;
+        let set = self
+            .patterns
+            .iter()
+            .position(|set| set.field == field && set.haystack == haystack)?;
+        let position = self.patterns[set]
+            .regexes
+            .iter()
+            .position(|r| *r == regex)?;
+        Some((set, position))
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use super::check::Place;
+use super::Place;
 use super::template::template_regex;
 use super::{Literal, Predicate, Test};
 use crate::ctxt::Errors;

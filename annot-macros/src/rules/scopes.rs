@@ -2,7 +2,7 @@
 //! requirement to start from for every call once the tool declares any.
 
 use super::AuthSpec;
-use super::check::Checked;
+use super::Checked;
 use crate::ast::{Shape, Tool};
 use crate::ctxt::Errors;
 

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::check::CheckedRule;
+use super::CheckedRule;
 use super::code;
 use super::expand::{Gen, binding, used_fields};
 use crate::ast::Field;

@@ -12,16 +12,11 @@ fn expand(args: TokenStream, item: TokenStream) -> Result<String, String> {
     let errors = Errors::new();
     let options = parse_options(args, OptionsOf::Tool, &errors);
     let item: syn::DeriveInput = syn::parse2(item).expect("an item");
-    let model = crate::ast::tool(&item, options, &errors);
-    let checked = model.as_ref().map(|model| {
-        crate::check::tool(model, &errors);
-        super::check_tool(model, &errors)
-    });
-    match (errors.finish(), model, checked) {
-        (Ok(()), Some(model), Some(checked)) => {
-            Ok(crate::expand::tool(&model, &checked).to_string())
-        }
-        (Err(error), ..) => Err(error.to_string()),
+    let model = crate::ast::model(&item, options, OptionsOf::Tool, &errors)
+        .map(|model| crate::check::model(model, &errors));
+    match (errors.finish(), model) {
+        (Ok(()), Some(crate::ast::Model::Tool(tool))) => Ok(crate::expand::tool(&tool).to_string()),
+        (Err(error), _) => Err(error.to_string()),
         _ => Err("no model".to_owned()),
     }
 }

@@ -9,8 +9,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
-use super::check::{Checked, CheckedRule};
 use super::code;
+use super::{Checked, CheckedRule};
 use crate::ast::{Field, Shape, Tool};
 use crate::serde_attr::FieldDefault;
 use crate::types::{Base, Class, IntRange, classify, holds_no_integer, kind_of};

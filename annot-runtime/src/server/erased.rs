@@ -47,6 +47,11 @@ pub(crate) struct ErasedTool {
     pub(super) description: Option<Cow<'static, str>>,
     pub(super) input_schema: Cow<'static, str>,
     pub(super) discriminator: Option<&'static str>,
+    /// The call preview listed on the tool (`AnnotatedTool::DISPLAY_TEMPLATE`).
+    pub(super) display_template: Option<&'static str>,
+    /// Each action's call preview (`AnnotatedTool::DISPLAY_TEMPLATES`), listed
+    /// on its per-action tool.
+    pub(super) display_templates: &'static [&'static str],
     pub(super) static_annotations: Annotations,
     pub(super) static_authorization: Option<Authorization>,
     pub(super) has_rules: bool,
@@ -126,6 +131,8 @@ impl ErasedTool {
             description: T::DESCRIPTION.map(Cow::Borrowed),
             input_schema: Cow::Borrowed(T::input_schema()),
             discriminator: T::DISCRIMINATOR,
+            display_template: T::DISPLAY_TEMPLATE,
+            display_templates: T::DISPLAY_TEMPLATES,
             static_annotations: T::STATIC_ANNOTATIONS,
             static_authorization: T::STATIC_AUTHORIZATION,
             has_rules: !T::RULES.is_empty(),

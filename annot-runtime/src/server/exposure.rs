@@ -178,6 +178,8 @@ pub(super) fn per_action_tools(tool: &ErasedTool, naming: &ActionNaming) -> Vec<
                 tool: tool.tool,
                 title,
                 description,
+                display_template: tool.display_templates.get(index).copied(),
+                display_templates: &[],
                 input_schema: Cow::Owned(
                     without_member(&schema, discriminator, action.name).unwrap_or(schema),
                 ),

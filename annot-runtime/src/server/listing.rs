@@ -10,10 +10,16 @@
 //! dialects A and B are left out for it (it resolves through C, and
 //! `tools/annotations` still answers for every tool carrying C's marker) and
 //! `securitySchemes` moves to `_meta["dev.annot/authorization"].securitySchemes`.
+//!
+//! A tool's call preview (`_meta["io.modelcontextprotocol/display-templates"]`)
+//! is in every form: the extension asks for no negotiation, and a client that
+//! does not know it ignores it.
 
 use super::negotiation::DialectSet;
 use crate::Authorization;
-use crate::protocol::{AUTHORIZATION_EXTENSION, Dialect, TOOL_RESOLUTION_EXTENSION};
+use crate::protocol::{
+    AUTHORIZATION_EXTENSION, DISPLAY_TEMPLATES_EXTENSION, Dialect, TOOL_RESOLUTION_EXTENSION,
+};
 
 /// The kind of client a listing is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +66,8 @@ pub(crate) struct ToolParts<'a> {
     pub authorization: Option<Authorization>,
     /// Whether its annotations can vary with its arguments.
     pub resolvable: bool,
+    /// Its call preview template, if it has one.
+    pub display_template: Option<&'a str>,
 }
 
 /// The four forms of one tool, indexed by [`Listing::index`].
@@ -92,6 +100,12 @@ fn render_one(parts: &ToolParts<'_>, dialects: DialectSet, listing: Listing) -> 
         meta.push(format!(
             "\"{AUTHORIZATION_EXTENSION}\":{{\"securitySchemes\":{}}}",
             schemes_json(authorization)
+        ));
+    }
+    if let Some(template) = parts.display_template {
+        let template = serde_json::to_string(template).expect("a string always serializes");
+        meta.push(format!(
+            "\"{DISPLAY_TEMPLATES_EXTENSION}\":{{\"template\":{template}}}"
         ));
     }
     if !meta.is_empty() {

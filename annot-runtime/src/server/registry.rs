@@ -114,6 +114,7 @@ impl ToolEntry {
                 annotations: static_json,
                 authorization: tool.static_authorization,
                 resolvable,
+                display_template: tool.display_template,
             },
             dialects,
         );
@@ -180,6 +181,7 @@ impl ToolEntry {
     }
 
     /// For a per-action tool, the action it stands for.
+    #[cfg(feature = "rmcp")]
     pub fn fixed(&self) -> Option<FixedAction> {
         self.fixed
     }
