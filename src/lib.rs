@@ -16,6 +16,7 @@ mod docs;
 #[doc(hidden)]
 pub mod __private {
     pub use annot_runtime::__private::*;
+    pub use annot_runtime::trust::TrustClaims;
     pub use annot_runtime::{
         Action, AnnotatedActions, AnnotatedTool, Annotations, ArgumentError, Explanation,
     };

@@ -18,9 +18,9 @@ use annot::client::{
     SessionConfig, Trust,
 };
 use annot::protocol::TOOL_RESOLUTION_EXTENSION;
-use annot::server::{Call, Content, Profile, Server, ToolError, ToolOutput};
+use annot::server::{Call, Content, Exposure, Profile, Server, ToolError, ToolOutput};
 use annot::trust::{EvidenceRef, TrustClaims};
-use annot::{AnnotatedTool, Tool};
+use annot::{AnnotatedTool, Tool, mcp_tool};
 use serde_json::{Map, Value, json};
 use server_support::{Client, ModernClient, modern_meta, request_capabilities};
 use trust_support::{
@@ -175,6 +175,34 @@ fn a_2026_request_is_judged_by_its_own_capabilities() {
     let result = session.result("tools/call", params);
     assert_eq!(result["resultType"], "complete", "{result}");
     assert_eq!(claims_of(&result), Value::Null, "{result}");
+}
+
+#[test]
+fn a_per_action_tool_claims_what_its_action_does() {
+    let server = Server::builder("annot-test", "1.2.3")
+        .exposure(Exposure::PerAction)
+        .tool_with_call(handle)
+        .build()
+        .unwrap();
+    let mut client = Client::initialized(&server, trust_capabilities());
+    // The discriminator is put back: the same floor as `mailbox` with it.
+    let table = [
+        (
+            "mailbox_read_inbox",
+            json!({}),
+            json!({"sensitive": true, "untrusted": true}),
+        ),
+        (
+            "mailbox_count",
+            json!({"folder": "spam"}),
+            json!({"untrusted": true}),
+        ),
+        ("mailbox_count", json!({"folder": "inbox"}), Value::Null),
+    ];
+    for (name, arguments, claims) in table {
+        let result = client.result("tools/call", json!({"name": name, "arguments": arguments}));
+        assert_eq!(claims_of(&result), claims, "{name} {arguments}");
+    }
 }
 
 #[test]
@@ -377,5 +405,63 @@ fn the_client_s_session_consumes_what_the_server_emits() {
                 "{arguments:?} trust={trust}"
             );
         }
+    }
+}
+
+/// A helpdesk declared with `#[mcp_tool]`: its results' claims written per
+/// action with `#[annotate(results(...))]`.
+#[mcp_tool(open_world = false)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum Helpdesk {
+    /// Read a ticket: a customer wrote it.
+    #[annotate(read_only, results(untrusted))]
+    ReadTicket { id: u32 },
+    /// Read a customer's record: private, and a customer wrote parts of it.
+    #[annotate(read_only, sensitive_data, results(sensitive, untrusted))]
+    ReadCustomer { id: u32 },
+    /// Count the open tickets: nothing anyone wrote.
+    #[annotate(read_only)]
+    Count,
+}
+
+#[test]
+fn the_macro_s_per_action_declaration_reaches_the_wire() {
+    // (arguments, claims), by hand from the declaration above.
+    let table = [
+        (
+            json!({"action": "read_ticket", "id": 7}),
+            json!({"untrusted": true}),
+        ),
+        (
+            json!({"action": "read_customer", "id": 7}),
+            json!({"sensitive": true, "untrusted": true}),
+        ),
+        (json!({"action": "count"}), Value::Null),
+    ];
+    let server = Server::builder("annot-test", "1.2.3")
+        .tool(|_: Helpdesk| Ok(ToolOutput::text("done")))
+        .build()
+        .unwrap();
+    let mut client = Client::initialized(&server, trust_capabilities());
+    for (arguments, claims) in table {
+        let declared = Helpdesk::from_arguments(&arguments)
+            .unwrap()
+            .result_claims();
+        assert_eq!(
+            declared.sensitive,
+            claims["sensitive"] == true,
+            "{arguments}"
+        );
+        assert_eq!(
+            declared.untrusted,
+            claims["untrusted"] == true,
+            "{arguments}"
+        );
+        let result = client.result(
+            "tools/call",
+            json!({"name": "helpdesk", "arguments": arguments}),
+        );
+        assert_eq!(claims_of(&result), claims, "{arguments}");
     }
 }

@@ -213,6 +213,9 @@ pub struct Annotate {
     pub title: Option<LitStr>,
     /// `display = "..."`: this action's call preview.
     pub display: Option<LitStr>,
+    /// `results(sensitive, untrusted)`: what this action's results claim
+    /// under the trust-annotations extension (see `results`).
+    pub results: Option<crate::results::ResultClaims>,
     pub hints: HintSet,
     /// Rules on this action's fields.
     pub rules: Vec<Rule>,
@@ -220,7 +223,7 @@ pub struct Annotate {
     pub auth: Option<AuthSpec>,
 }
 
-const ANNOTATE_EXTRA_KEYS: [&str; 2] = ["title", "display"];
+const ANNOTATE_EXTRA_KEYS: [&str; 3] = ["title", "display", "results"];
 
 pub fn is_annotate(attr: &Attribute) -> bool {
     attr.path().is_ident("annotate")
@@ -261,6 +264,10 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
             } else if name == "display" {
                 if let Some(display) = errors.ok(str_value(&key, raw)) {
                     set_once(&mut current.display, display, &key, errors);
+                }
+            } else if name == "results" {
+                if let Some(results) = crate::results::parse(&key, raw, errors) {
+                    set_once(&mut current.results, results, &key, errors);
                 }
             } else if TOOL_KEYS.contains(&name.as_str()) {
                 errors.spanned(

@@ -103,6 +103,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
     let display = display_items(tool, &p);
+    let result_claims = crate::results::trait_fn(&tool.shape, &p);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -132,6 +133,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
 
                 #action_fields
                 #display
+                #result_claims
                 #exact_input_schema
 
                 fn resolve(&self) -> #p::Annotations {

@@ -19,6 +19,7 @@ mod expand;
 mod hints;
 mod json;
 mod meta;
+mod results;
 mod rules;
 mod schema;
 mod serde_attr;
