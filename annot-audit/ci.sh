@@ -7,11 +7,15 @@
 #   - audits every Rust and Python lying fixture (caught by its check) and
 #     its honest twin (clean);
 #   - runs mcp-groundtruth beside annot-audit on the Python lying fixtures
-#     (same verdict wherever both can express a check);
+#     (same verdict wherever both can express a check, the documented
+#     differences of meaning printed as such);
 #   - audits, with the behaviour tier, a Python SDK server and a TypeScript
 #     SDK server written here (clean), and the official reference servers
 #     @modelcontextprotocol/server-filesystem and server-memory (findings
 #     recorded under target/annot-audit/real/, printed as they are).
+# The servers written in Python start slowly (importing the SDK takes seconds):
+# they are audited two at a time, one per core. Installs what it needs:
+# iproute2 (Debian) for the network namespaces, the rest pinned from PyPI and npm.
 # Prints 'audit: N passed, N failed' last; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +23,12 @@ root=$PWD
 work=$root/target/annot-audit
 fixtures=$root/annot-audit/fixtures
 mkdir -p "$work/real"
+
+if ! command -v ip >/dev/null 2>&1; then
+    echo "audit: installing iproute2 (Debian), for the servers' network namespaces"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null
+fi
 
 cargo build --quiet -p annot-audit
 cargo build --quiet -p annot --example manage_files --example rmcp_server --example github_api
@@ -57,40 +67,64 @@ for check in sorted(worst):
 PY
 }
 
-# run NAME OPTIONS... -- SERVER...: one audit, its report in $work/NAME.json.
+# run NAME OPTIONS... -- SERVER...: one audit, its report in $work/NAME.json,
+# its exit status in $work/NAME.status.
 run() {
     local name=$1
     shift
     local status=0
     "$audit" --json "$work/$name.json" "$@" >"$work/$name.txt" 2>&1 || status=$?
+    echo "$status" >"$work/$name.status"
     return $status
 }
 
-# expect_clean NAME OPTIONS... -- SERVER...: no VIOLATION, no INCONCLUSIVE.
-expect_clean() {
+# start NAME OPTIONS... -- SERVER...: `run` with --fail-on-violation, in the
+# background; `wait`, then judge it with is_clean or is_caught.
+start() {
     local name=$1
     shift
-    if ! run "$name" --fail-on-violation "$@"; then
-        bad "$name: exit status not 0"; tail -20 "$work/$name.txt"; return
+    run "$name" --fail-on-violation "$@" &
+}
+
+# is_clean NAME: the audit exited 0 with no VIOLATION and no INCONCLUSIVE.
+is_clean() {
+    local name=$1 status
+    status=$(cat "$work/$name.status" 2>/dev/null || echo missing)
+    if [ "$status" != 0 ]; then
+        bad "$name: exit status $status, not 0"; tail -20 "$work/$name.txt"; return
     fi
     local worst
     worst=$(verdicts "$work/$name.json" | grep -E ' (VIOLATION|INCONCLUSIVE)$' || true)
     if [ -n "$worst" ]; then bad "$name: $worst"; cat "$work/$name.txt"; else ok "$name: no false alarm"; fi
 }
 
-# expect_caught NAME CHECK OPTIONS... -- SERVER...: CHECK, and only CHECK, is a VIOLATION.
-expect_caught() {
-    local name=$1 check=$2
-    shift 2
-    local status=0
-    run "$name" --fail-on-violation "$@" || status=$?
+# is_caught NAME CHECK: the audit exited 1 with CHECK, and only CHECK, a VIOLATION.
+is_caught() {
+    local name=$1 check=$2 status
+    status=$(cat "$work/$name.status" 2>/dev/null || echo missing)
     local violations
-    violations=$(verdicts "$work/$name.json" | awk '$2 == "VIOLATION" { print $1 }' | tr '\n' ' ')
-    if [ "$status" -eq 1 ] && [ "$violations" = "$check " ]; then
+    violations=$(verdicts "$work/$name.json" 2>/dev/null | awk '$2 == "VIOLATION" { print $1 }' | tr '\n' ' ')
+    if [ "$status" = 1 ] && [ "$violations" = "$check " ]; then
         ok "$name: caught by $check"
     else
         bad "$name: expected $check, got status $status and violations '$violations'"; tail -20 "$work/$name.txt"
     fi
+}
+
+# expect_clean NAME OPTIONS... -- SERVER...: run, then is_clean.
+expect_clean() {
+    local name=$1
+    shift
+    run "$name" --fail-on-violation "$@" || true
+    is_clean "$name"
+}
+
+# expect_caught NAME CHECK OPTIONS... -- SERVER...: run, then is_caught.
+expect_caught() {
+    local name=$1 check=$2
+    shift 2
+    run "$name" --fail-on-violation "$@" || true
+    is_caught "$name" "$check"
 }
 
 echo "audit: annot's example servers"
@@ -121,11 +155,15 @@ extension-shape resolve.answer_schema
 foreign-meta resolve.meta_negotiated
 TABLE
 
-echo "audit: the Python SDK lying fixtures and their twins"
+echo "audit: the Python SDK lying fixtures and their twins (each pair at once)"
+# The options side_by_side.py's ANNOT_AUDIT_OPTIONS names: it reads these reports.
 slow=(--exercise --calls 3 --timeout-ms 120000)
 while read -r kind check; do
-    expect_caught "python-$kind" "$check" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind"
-    expect_clean "python-$kind-honest" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind" --honest
+    start "python-$kind" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind"
+    start "python-$kind-honest" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind" --honest
+    wait
+    is_caught "python-$kind" "$check"
+    is_clean "python-$kind-honest"
 done <<'TABLE'
 static-read-only-writes behaviour.read_only
 non-destructive-deletes behaviour.non_destructive
@@ -136,31 +174,35 @@ TABLE
 
 echo "audit: side by side with mcp-groundtruth 0.3.0"
 # mcp-groundtruth keeps its cache in the working directory: target/, not the tree.
-if (cd "$work" && "$python" -u "$fixtures/python/side_by_side.py" "$audit" "$work/side-by-side") | tee "$work/side-by-side.txt"; then
+if (cd "$work" && "$python" -u "$fixtures/python/side_by_side.py" "$audit" "$work/side-by-side" --reports "$work") \
+    | tee "$work/side-by-side.txt"; then
     ok "side by side: the same verdict wherever both tools express a check"
 else
     bad "side by side: the tools disagree (see above)"
 fi
 
 echo "audit: servers written with the official SDKs"
-expect_clean python-sdk-notes --exercise --calls 6 --timeout-ms 120000 -- "$python" "$fixtures/python/notes_server.py"
-expect_clean typescript-sdk-todo --exercise --calls 9 --timeout-ms 120000 -- node "$fixtures/typescript/todo_server.mjs"
+start python-sdk-notes --exercise --calls 6 --timeout-ms 120000 -- "$python" "$fixtures/python/notes_server.py"
+start typescript-sdk-todo --exercise --calls 9 --timeout-ms 120000 -- node "$fixtures/typescript/todo_server.mjs"
+wait
+is_clean python-sdk-notes
+is_clean typescript-sdk-todo
 
 echo "audit: the official reference servers (findings recorded as they are)"
-record() {
-    local name=$1
-    shift
-    if run "real/$name" "$@"; then
+# Both at once; each recorded as it is (exit 0: the audit ran).
+run real/server-filesystem --exercise --over-declarations --calls 60 --timeout-ms 120000 \
+    -- node "$modules/server-filesystem/dist/index.js" "{sandbox}" &
+run real/server-memory --exercise --over-declarations --calls 40 --timeout-ms 120000 \
+    --env "MEMORY_FILE_PATH={sandbox}/memory.json" -- node "$modules/server-memory/dist/index.js" &
+wait || true
+for name in server-filesystem server-memory; do
+    if [ "$(cat "$work/real/$name.status" 2>/dev/null)" = 0 ]; then
         ok "$name: audited"
     else
         bad "$name: the audit did not run"
     fi
     cat "$work/real/$name.txt"
-}
-record server-filesystem --exercise --over-declarations --calls 60 --timeout-ms 120000 \
-    -- node "$modules/server-filesystem/dist/index.js" "{sandbox}"
-record server-memory --exercise --over-declarations --calls 40 --timeout-ms 120000 --env "MEMORY_FILE_PATH={sandbox}/memory.json" \
-    -- node "$modules/server-memory/dist/index.js"
+done
 
 echo "audit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
