@@ -282,3 +282,34 @@ fn a_tool_without_a_template_lists_none() {
     assert!(plain.get("_meta").is_none(), "{plain}");
     assert_eq!(preview(&plain, &Map::new()), None);
 }
+
+/// A handler's line for the person watching rides on the result's first
+/// content block, beside the model's text, valid by the MCP schema.
+#[test]
+fn a_handler_sets_the_result_display_text() {
+    let server = Server::builder("t", "0")
+        .tool(|query: RunQuery| {
+            Ok(ToolOutput::text(r#"{"rows":1}"#)
+                .with_display_text(format!("ran {} and got 1 row", query.sql)))
+        })
+        .tool(|_: Ping| Ok(ToolOutput::text("pong")))
+        .build()
+        .expect("a server");
+    let mut client = Client::initialized(&server, json!({}));
+    let result = client.result(
+        "tools/call",
+        json!({"name": "run_query", "arguments": {"sql": "select 1"}}),
+    );
+    server_support::assert_mcp("CallToolResult", &result);
+    assert_eq!(
+        result["content"],
+        json!([{
+            "type": "text",
+            "text": "{\"rows\":1}",
+            "_meta": {"io.modelcontextprotocol/display-templates": {"text": "ran select 1 and got 1 row"}}
+        }])
+    );
+    // Without one, the block is as before.
+    let pong = client.result("tools/call", json!({"name": "ping", "arguments": {}}));
+    assert_eq!(pong["content"], json!([{"type": "text", "text": "pong"}]));
+}

@@ -3,7 +3,10 @@
 use core::fmt;
 
 use serde::Serialize;
+use serde::ser::{SerializeSeq, Serializer};
 use serde_json::{Map, Value};
+
+use crate::protocol::DISPLAY_TEMPLATES_EXTENSION;
 
 /// One block of a tool result's `content`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,13 +36,15 @@ impl Content {
 }
 
 /// The successful output of a tool handler: the `content` and optional
-/// `structuredContent` of a `CallToolResult`.
+/// `structuredContent` of a `CallToolResult`, and optionally a line for the
+/// person watching the session.
 ///
 /// ```
 /// use annot_runtime::server::ToolOutput;
 ///
-/// let output = ToolOutput::text("3 lines appended");
+/// let output = ToolOutput::text("{\"appended\":3}").with_display_text("appended 3 lines to notes.md");
 /// assert_eq!(output.content.len(), 1);
+/// assert_eq!(output.display_text.as_deref(), Some("appended 3 lines to notes.md"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolOutput {
@@ -47,6 +52,12 @@ pub struct ToolOutput {
     pub content: Vec<Content>,
     /// A JSON object for clients that read structured results.
     pub structured_content: Option<Map<String, Value>>,
+    /// What happened, rendered for a person rather than the model: the
+    /// display-templates extension's result-side text, sent on the first
+    /// content block as `_meta["io.modelcontextprotocol/display-templates"].text`
+    /// (an output without content has no block to carry it). The extension
+    /// asks for no negotiation; a client that does not know it ignores it.
+    pub display_text: Option<String>,
 }
 
 impl ToolOutput {
@@ -55,6 +66,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: None,
+            display_text: None,
         }
     }
 
@@ -66,7 +78,16 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: Some(object),
+            display_text: None,
         }
+    }
+
+    /// Sets [`display_text`](Self::display_text): a line for the person
+    /// watching, such as "moved 14 items to /archive".
+    #[must_use]
+    pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
+        self.display_text = Some(text.into());
+        self
     }
 
     /// Adds a content block.
@@ -129,11 +150,46 @@ impl<E: std::error::Error> From<E> for ToolError {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult<'a> {
-    content: &'a [Content],
+    content: Blocks<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     is_error: bool,
+}
+
+/// The content blocks, the first one carrying the display text, if any.
+struct Blocks<'a> {
+    content: &'a [Content],
+    display_text: Option<&'a str>,
+}
+
+/// A content block with the display-templates `_meta` beside its fields.
+#[derive(Serialize)]
+struct DisplayedBlock<'a> {
+    #[serde(flatten)]
+    content: &'a Content,
+    #[serde(rename = "_meta")]
+    meta: Map<String, Value>,
+}
+
+impl Serialize for Blocks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut blocks = serializer.serialize_seq(Some(self.content.len()))?;
+        for (index, content) in self.content.iter().enumerate() {
+            match self.display_text.filter(|_| index == 0) {
+                Some(text) => {
+                    let mut meta = Map::new();
+                    meta.insert(
+                        DISPLAY_TEMPLATES_EXTENSION.to_owned(),
+                        serde_json::json!({ "text": text }),
+                    );
+                    blocks.serialize_element(&DisplayedBlock { content, meta })?;
+                }
+                None => blocks.serialize_element(content)?,
+            }
+        }
+        blocks.end()
+    }
 }
 
 /// Appends the `CallToolResult` JSON of a successful call to `out`.
@@ -141,7 +197,10 @@ pub(crate) fn write_success(out: &mut Vec<u8>, output: &ToolOutput) {
     write(
         out,
         &CallToolResult {
-            content: &output.content,
+            content: Blocks {
+                content: &output.content,
+                display_text: output.display_text.as_deref(),
+            },
             structured_content: output.structured_content.as_ref(),
             is_error: false,
         },
@@ -153,7 +212,10 @@ pub(crate) fn write_failure(out: &mut Vec<u8>, message: &str) {
     write(
         out,
         &CallToolResult {
-            content: &[Content::text(message)],
+            content: Blocks {
+                content: &[Content::text(message)],
+                display_text: None,
+            },
             structured_content: None,
             is_error: true,
         },
@@ -199,6 +261,24 @@ mod tests {
                 "content": [{"type": "text", "text": "{\"lines\":3}"}],
                 "structuredContent": {"lines": 3}
             })
+        );
+    }
+
+    #[test]
+    fn display_text_rides_on_the_first_block() {
+        let output = ToolOutput::text("{\"moved\":14}")
+            .with_content(Content::text("second"))
+            .with_display_text("moved 14 items to /archive");
+        let mut out = vec![];
+        write_success(&mut out, &output);
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            json!({"content": [
+                {"type": "text", "text": "{\"moved\":14}", "_meta": {
+                    "io.modelcontextprotocol/display-templates": {"text": "moved 14 items to /archive"}
+                }},
+                {"type": "text", "text": "second"}
+            ]})
         );
     }
 
