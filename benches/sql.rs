@@ -11,7 +11,6 @@
 mod support;
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use annot::AnnotatedTool;
 use annot::rules::sql::{SqlDialect, classify};
@@ -73,16 +72,9 @@ fn sql(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = support::short_runs();
     targets = sql
 }
 criterion_main!(benches);

@@ -21,6 +21,8 @@
 //! example holds `repo` and `public_repo`, not `delete_repo` nor `admin:org`.
 //! Logs go to stderr; stdout carries only protocol messages.
 
+#[path = "common/exposure.rs"]
+mod exposure_flag;
 #[path = "tools/github_api.rs"]
 mod tool;
 
@@ -28,7 +30,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use annot::guard::http::{HttpGuard, Method, Url};
-use annot::server::{Call, Profile, Server, ToolError, ToolOutput};
+use annot::server::{Call, Exposure, Profile, Server, ToolError, ToolOutput};
 use annot::{AnnotatedTool, Authorization, HttpMethod};
 use fake::FakeGithub;
 use serde_json::{Value, json};
@@ -38,24 +40,39 @@ pub use tool::GithubApi;
 pub const TOKEN_SCOPES: &[&str] = &["repo", "public_repo"];
 
 fn main() -> ExitCode {
-    // Each argument is a profile flag, as in `examples/manage_files.rs`.
+    let usage = || {
+        eprintln!(
+            "usage: github_api {} [--read-only] [--no-destructive] [--closed-world] \
+             [--no-privileged]",
+            exposure_flag::USAGE
+        )
+    };
+    let (exposure, rest) = match exposure_flag::take_exposure(std::env::args_os().skip(1)) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("github_api: {error}");
+            usage();
+            return ExitCode::from(2);
+        }
+    };
+    // Every other argument is a profile flag, as in `examples/manage_files.rs`.
     let mut profile = Profile::any();
-    for argument in std::env::args().skip(1) {
+    for argument in rest {
+        let argument = argument.to_string_lossy();
         match argument.strip_prefix("--").and_then(Profile::named) {
             Some(named) => profile = profile.and(named),
             None => {
-                eprintln!(
-                    "github_api: unknown argument `{argument}`; usage: github_api \
-                     [--read-only] [--no-destructive] [--closed-world] [--no-privileged]"
-                );
+                eprintln!("github_api: unknown argument `{argument}`");
+                usage();
                 return ExitCode::from(2);
             }
         }
     }
-    let server = server_with(FakeGithub::seeded(), TOKEN_SCOPES, profile);
+    let server = server_exposed(FakeGithub::seeded(), TOKEN_SCOPES, profile, exposure);
     eprintln!(
-        "github_api: serving a fake GitHub over stdio (profile: {})",
-        server.profile()
+        "github_api: serving a fake GitHub over stdio (profile: {}, exposure: {})",
+        server.profile(),
+        server.exposure()
     );
     match server.serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
@@ -77,10 +94,21 @@ pub fn server_with(
     scopes: &'static [&'static str],
     profile: Profile,
 ) -> Server {
+    server_exposed(github, scopes, profile, Exposure::Resolvable)
+}
+
+/// [`server_with`], exposing `github_api` as `exposure` says.
+pub fn server_exposed(
+    github: FakeGithub,
+    scopes: &'static [&'static str],
+    profile: Profile,
+    exposure: Exposure,
+) -> Server {
     let github = Mutex::new(github);
     Server::builder("annot-github", env!("CARGO_PKG_VERSION"))
         .title("annot example: github_api")
         .profile(profile)
+        .exposure(exposure)
         .tool_with_call(move |arguments: GithubApi, call: &Call| {
             let mut github = github
                 .lock()

@@ -13,6 +13,8 @@
 //! profile flags are those of `examples/manage_files.rs`. Logs go to stderr;
 //! stdout carries only protocol messages.
 
+#[path = "common/exposure.rs"]
+mod exposure_flag;
 #[path = "tools/http_api.rs"]
 mod tool;
 
@@ -21,13 +23,25 @@ use std::time::Duration;
 
 use annot::AnnotatedActions;
 use annot::guard::http::{HttpGuard, Url};
-use annot::server::{Call, Profile, Server, ToolError, ToolOutput};
+use annot::server::{Call, Exposure, Profile, Server, ToolError, ToolOutput};
 pub use tool::HttpApi;
 
 fn main() -> ExitCode {
+    let usage = format!(
+        "usage: http_api {} [--read-only] [--no-destructive] <base-url>",
+        exposure_flag::USAGE
+    );
+    let (exposure, rest) = match exposure_flag::take_exposure(std::env::args_os().skip(1)) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("http_api: {error}\n{usage}");
+            return ExitCode::from(2);
+        }
+    };
     let mut profile = Profile::any();
     let mut base = None;
-    for argument in std::env::args().skip(1) {
+    for argument in rest {
+        let argument = argument.to_string_lossy().into_owned();
         match argument.strip_prefix("--") {
             Some(flag) => match Profile::named(flag) {
                 Some(named) => profile = profile.and(named),
@@ -40,10 +54,10 @@ fn main() -> ExitCode {
         }
     }
     let Some(Ok(base)) = base.as_deref().map(Url::parse) else {
-        eprintln!("usage: http_api [--read-only] [--no-destructive] <base-url>");
+        eprintln!("{usage}");
         return ExitCode::from(2);
     };
-    let server = server(base, profile);
+    let server = server_exposed(base, profile, exposure);
     match server.serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -55,9 +69,15 @@ fn main() -> ExitCode {
 
 /// The server of this example, sending to `base`, under `profile`.
 pub fn server(base: Url, profile: Profile) -> Server {
+    server_exposed(base, profile, Exposure::Resolvable)
+}
+
+/// [`server`], exposing `http_request` as `exposure` says.
+pub fn server_exposed(base: Url, profile: Profile, exposure: Exposure) -> Server {
     Server::builder("annot-http-api", env!("CARGO_PKG_VERSION"))
         .title("annot example: http_api")
         .profile(profile)
+        .exposure(exposure)
         .tool_with_call(move |arguments: HttpApi, call: &Call| send(&base, &arguments, call))
         .build()
         .expect("the http_api server is consistent")

@@ -4,7 +4,14 @@
 //! ```sh
 //! cargo run --example manage_files -- ./sandbox
 //! cargo run --example manage_files -- --read-only ./sandbox
+//! cargo run --example manage_files -- --exposure auto ./sandbox
 //! ```
+//!
+//! `--exposure per-action` lists one tool per action (`manage_files_read`,
+//! ...), each with its own exact annotations, for hosts that never resolve;
+//! `--exposure auto` lists the resolvable `manage_files` to clients that
+//! negotiated tool resolution and the per-action tools to every other one
+//! (see the `exposure` chapter of the docs).
 //!
 //! With `--read-only` (or `--no-destructive`, `--closed-world`,
 //! `--no-privileged`, combinable) the server serves under that profile: the
@@ -29,12 +36,24 @@ use annot::server::{Call, Profile, Server, ToolError, ToolOutput};
 pub use manage_files::ManageFiles;
 use sandbox::Sandbox;
 
+#[path = "common/exposure.rs"]
+mod exposure_flag;
 #[path = "tools/manage_files.rs"]
 mod manage_files;
 
 fn main() -> ExitCode {
-    let usage = || eprintln!("usage: manage_files {} <sandbox-dir>", flags_usage());
-    let (profile, rest) = match profile_flags(std::env::args_os().skip(1)) {
+    let usage = || {
+        eprintln!(
+            "usage: manage_files {} {} <sandbox-dir>",
+            exposure_flag::USAGE,
+            flags_usage()
+        )
+    };
+    let parsed =
+        exposure_flag::take_exposure(std::env::args_os().skip(1)).and_then(|(exposure, rest)| {
+            profile_flags(rest).map(|(profile, rest)| (exposure, profile, rest))
+        });
+    let (exposure, profile, rest) = match parsed {
         Ok(parsed) => parsed,
         Err(error) => {
             eprintln!("manage_files: {error}");
@@ -56,13 +75,15 @@ fn main() -> ExitCode {
     let server = Server::builder("annot-manage-files", env!("CARGO_PKG_VERSION"))
         .title("annot example: manage_files")
         .profile(profile)
+        .exposure(exposure)
         .tool_with_call(move |arguments: ManageFiles, call: &Call| run(&sandbox, arguments, call))
         .build()
         .expect("the manage_files server is consistent");
     eprintln!(
-        "manage_files: serving {} over stdio (profile: {})",
+        "manage_files: serving {} over stdio (profile: {}, exposure: {})",
         directory.display(),
-        server.profile()
+        server.profile(),
+        server.exposure()
     );
     match server.serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,

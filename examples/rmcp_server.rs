@@ -6,7 +6,12 @@
 //! cargo run --example rmcp_server -- --stdio
 //! cargo run --example rmcp_server -- --http 127.0.0.1:8080
 //! cargo run --example rmcp_server -- --http 127.0.0.1:8081 --tag b1
+//! cargo run --example rmcp_server -- --http 127.0.0.1:8080 --exposure per-action
 //! ```
+//!
+//! `--exposure per-action` lists one tool per action (`manage_files_read`,
+//! ...); `--exposure auto` lists those to clients without tool resolution and
+//! the resolvable `manage_files` to the others (the `exposure` chapter).
 //!
 //! Files live under a sandbox directory (`--root DIR`, by default a fresh
 //! directory in the system's temporary directory); a path that would leave it is
@@ -24,6 +29,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LiftHttp, TaggedSessionManager, lifted};
+use annot::server::Exposure;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -33,6 +39,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
+#[path = "common/exposure.rs"]
+mod exposure_flag;
 #[path = "tools/manage_files.rs"]
 mod manage_files;
 
@@ -130,6 +138,7 @@ struct Options {
     root: PathBuf,
     /// The prefix of legacy session ids (`--tag`), for a load balancer.
     tag: Option<String>,
+    exposure: Exposure,
 }
 
 const USAGE: &str = "usage: rmcp_server (--stdio | --http ADDR:PORT [--tag NAME]) [--root DIR]";
@@ -138,7 +147,10 @@ fn options() -> Result<Options, String> {
     let mut mode = None;
     let mut root = None;
     let mut tag = None;
-    let mut args = std::env::args().skip(1);
+    let (exposure, rest) = exposure_flag::take_exposure(std::env::args_os().skip(1))?;
+    let mut args = rest
+        .into_iter()
+        .map(|arg| arg.to_string_lossy().into_owned());
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--stdio" => mode = Some(Mode::Stdio),
@@ -168,18 +180,26 @@ fn options() -> Result<Options, String> {
     if tag.is_some() && matches!(mode, Mode::Stdio) {
         return Err("--tag names HTTP sessions; stdio has none".into());
     }
-    Ok(Options { mode, root, tag })
+    Ok(Options {
+        mode,
+        root,
+        tag,
+        exposure,
+    })
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = options().map_err(|e| format!("{e}\n{USAGE}"))?;
+    let options = options().map_err(|e| format!("{e}\n{USAGE} {}", exposure_flag::USAGE))?;
     std::fs::create_dir_all(&options.root)?;
     eprintln!("sandbox: {}", options.root.display());
     let files = Files {
         root: Arc::new(options.root),
     };
-    let tools = AnnotatedTools::builder().tool::<ManageFiles>().build()?;
+    let tools = AnnotatedTools::builder()
+        .exposure(options.exposure)
+        .tool::<ManageFiles>()
+        .build()?;
     let server = Annotated::new(files, tools);
     match options.mode {
         Mode::Stdio => {

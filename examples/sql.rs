@@ -22,6 +22,8 @@ use annot::guard::sqlite::{Rows, SqliteGuard};
 use annot::server::{Call, Server, ToolError, ToolOutput};
 use sql::Sql;
 
+#[path = "common/exposure.rs"]
+mod exposure_flag;
 #[path = "tools/sql.rs"]
 mod sql;
 
@@ -43,9 +45,16 @@ const SEED: &str = "
 ";
 
 fn main() -> ExitCode {
-    let arguments: Vec<_> = std::env::args_os().skip(1).collect();
+    let usage = format!("usage: sql {} <database-file>", exposure_flag::USAGE);
+    let (exposure, arguments) = match exposure_flag::take_exposure(std::env::args_os().skip(1)) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("sql: {error}\n{usage}");
+            return ExitCode::from(2);
+        }
+    };
     let [path] = arguments.as_slice() else {
-        eprintln!("usage: sql <database-file>");
+        eprintln!("{usage}");
         return ExitCode::from(2);
     };
     let connection = match open(Path::new(path)) {
@@ -58,6 +67,7 @@ fn main() -> ExitCode {
     let connection = Mutex::new(connection);
     let server = Server::builder("annot-sql", env!("CARGO_PKG_VERSION"))
         .title("annot example: sql")
+        .exposure(exposure)
         .tool_with_call(move |arguments: Sql, call: &Call| run(&connection, &arguments, call))
         .build()
         .expect("the sql server is consistent");

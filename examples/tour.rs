@@ -22,10 +22,12 @@
 //! `annot::client::display::preview`.
 //! Nothing printed is a constant: every row and count comes from those calls.
 
-#[allow(dead_code)]
+// Both examples load the `--exposure` flag's module (`common/exposure.rs`),
+// each its own private copy.
+#[allow(dead_code, clippy::duplicate_mod)]
 #[path = "manage_files.rs"]
 mod files_example;
-#[allow(dead_code)]
+#[allow(dead_code, clippy::duplicate_mod)]
 #[path = "github_api.rs"]
 mod github_example;
 #[path = "tour/report.rs"]

@@ -22,6 +22,7 @@ pages! {
     Declaring => "../docs/declaring.md",
     Serving => "../docs/serving.md",
     Profiles => "../docs/profiles.md",
+    Exposure => "../docs/exposure.md",
     Client => "../docs/client.md",
     Rmcp => "../docs/rmcp.md",
     Guards => "../docs/guards.md",

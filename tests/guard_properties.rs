@@ -1,13 +1,14 @@
 //! The guards hold a handler to its call's resolution: for generated
 //! arguments of every example tool, a handler served with `tool_with_call`
-//! attempts every effect the file and HTTP guards expose, and succeeds in
-//! exactly those its call's resolution claims.
+//! attempts every effect the file, HTTP and SQLite guards expose, and
+//! succeeds in exactly those its call's resolution claims.
 //!
 //! The resolution is what the server answers to `tools/annotations` for the
 //! same arguments; what each effect needs is the hand-written table
-//! [`EFFECTS`] (from docs/guards.md), not the guards' code. Every refused
-//! file effect leaves the sandbox byte-identical, and a refused request never
-//! reaches the HTTP server.
+//! [`EFFECTS`] (from docs/guards.md and docs/sql.md), not the guards' code.
+//! Every refused file effect leaves the sandbox byte-identical, every
+//! refused statement leaves its real SQLite database file byte-identical,
+//! and a refused request never reaches the HTTP server.
 
 mod examples_support;
 mod guard_support;
@@ -18,6 +19,8 @@ use std::sync::{Arc, OnceLock};
 
 use annot::AnnotatedTool;
 use annot::guard::http::HttpGuard;
+use annot::guard::sqlite::SqliteGuard;
+use annot::guard::sqlite::rusqlite::Connection;
 use annot::guard::{self, Claims, fs::GuardedDir};
 use annot::server::{Call, Server, ToolError, ToolOutput};
 use examples_support::example_tool_files;
@@ -39,6 +42,8 @@ enum Needs {
     Destroy,
     /// `openWorldHint: true`.
     OpenWorld,
+    /// `readOnlyHint: false` and `privilegedAccessHint: true`.
+    Privileged,
 }
 
 /// Every effect the guards expose, and what it needs.
@@ -62,7 +67,36 @@ const EFFECTS: &[(&str, Needs)] = &[
     ("PATCH a configured host", Needs::Destroy),
     ("DELETE on a configured host", Needs::Destroy),
     ("GET another host", Needs::OpenWorld),
+    ("SELECT rows", Needs::Nothing),
+    ("INSERT a row", Needs::Write),
+    ("CREATE a table", Needs::Write),
+    ("UPDATE a row", Needs::Destroy),
+    ("DELETE a row", Needs::Destroy),
+    ("REPLACE a row", Needs::Destroy),
+    ("DROP a table", Needs::Destroy),
+    ("PRAGMA user_version", Needs::Privileged),
 ];
+
+/// The statement of each SQLite effect, on the tables of [`SQL_SEED`].
+const STATEMENTS: &[(&str, &str)] = &[
+    ("SELECT rows", "SELECT id, body FROM notes ORDER BY id"),
+    ("INSERT a row", "INSERT INTO notes (body) VALUES ('three')"),
+    ("CREATE a table", "CREATE TABLE tags (name TEXT)"),
+    (
+        "UPDATE a row",
+        "UPDATE notes SET body = 'changed' WHERE id = 1",
+    ),
+    ("DELETE a row", "DELETE FROM notes WHERE id = 1"),
+    (
+        "REPLACE a row",
+        "REPLACE INTO notes (id, body) VALUES (1, 'replaced')",
+    ),
+    ("DROP a table", "DROP TABLE notes"),
+    ("PRAGMA user_version", "PRAGMA user_version = 7"),
+];
+
+const SQL_SEED: &str = "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+    INSERT INTO notes (body) VALUES ('one'), ('two');";
 
 /// Whether `annotations` (the wire JSON of a resolution) claim `needs`.
 fn claims(annotations: &Value, needs: Needs) -> bool {
@@ -73,6 +107,7 @@ fn claims(annotations: &Value, needs: Needs) -> bool {
         Needs::Write => !read_only,
         Needs::Destroy => !read_only && hint("destructiveHint", true),
         Needs::OpenWorld => hint("openWorldHint", true),
+        Needs::Privileged => !read_only && hint("privilegedAccessHint", false),
     }
 }
 
@@ -156,12 +191,40 @@ fn http_effect(effect: &str, call: &Call) -> Result<bool, String> {
     }
 }
 
+/// Runs one statement through the SQLite guard on a fresh, seeded database
+/// file: `Ok(true)` done, `Ok(false)` refused with the file byte-identical.
+fn sqlite_effect(effect: &str, call: &Call) -> Result<bool, String> {
+    let statement = STATEMENTS
+        .iter()
+        .find(|(name, _)| *name == effect)
+        .map(|(_, statement)| *statement)
+        .ok_or_else(|| format!("no statement for {effect}"))?;
+    let sandbox = TempDir::new("sqlite-effect");
+    let path = sandbox.path.join("notes.db");
+    let connection = Connection::open(&path).map_err(|e| e.to_string())?;
+    connection
+        .execute_batch(SQL_SEED)
+        .map_err(|e| e.to_string())?;
+    let before = std::fs::read(&path).map_err(|e| e.to_string())?;
+    let done =
+        SqliteGuard::for_call(&connection, call).and_then(|guard| guard.run_batch(statement));
+    drop(connection);
+    match done {
+        Ok(_) => Ok(true),
+        Err(guard::Error::Refused(_)) if std::fs::read(&path).ok() == Some(before) => Ok(false),
+        Err(guard::Error::Refused(refusal)) => Err(format!("{refusal}, and the file changed")),
+        Err(error) => Err(format!("{effect}: {error}")),
+    }
+}
+
 /// The handler of every tool: every effect, and how it went.
 fn attempt_everything(call: &Call) -> Result<ToolOutput, ToolError> {
     let mut outcomes = serde_json::Map::new();
     for &(effect, _) in EFFECTS {
         let outcome = if effect.contains("host") {
             http_effect(effect, call)
+        } else if STATEMENTS.iter().any(|(name, _)| *name == effect) {
+            sqlite_effect(effect, call)
         } else {
             file_effect(effect, call)
         };
@@ -275,8 +338,10 @@ fn sql_effects_follow_the_resolution() {
     run::<sql::Sql>();
 }
 
-/// The generated arguments reach every class of resolution the table
-/// distinguishes, so the properties above are not vacuous.
+/// The example tools resolve to every class of resolution the table
+/// distinguishes (and the generator offers SQL of each class, see
+/// `robust_support::generate::rule_values`), so the properties above are
+/// not vacuous.
 #[test]
 fn the_example_tools_cover_reads_appends_writes_and_both_worlds() {
     let examples = [
@@ -287,6 +352,16 @@ fn the_example_tools_cover_reads_appends_writes_and_both_worlds() {
         ),
         (json!({"action": "delete", "path": "a"}), "manage_files"),
         (json!({"method": "GET", "path": "/a"}), "http_request"),
+        (json!({"action": "run", "statement": "SELECT 1"}), "sql"),
+        (
+            json!({"action": "run", "statement": "INSERT INTO t VALUES (1)"}),
+            "sql",
+        ),
+        (
+            json!({"action": "run", "statement": "DELETE FROM t"}),
+            "sql",
+        ),
+        (json!({"action": "run", "statement": "DROP TABLE t"}), "sql"),
     ];
     let mut seen = Vec::new();
     for (arguments, tool) in examples {
@@ -296,17 +371,26 @@ fn the_example_tools_cover_reads_appends_writes_and_both_worlds() {
         );
         let annotations = &resolved["result"]["annotations"];
         seen.push(
-            [Needs::Write, Needs::Destroy, Needs::OpenWorld]
-                .map(|needs| claims(annotations, needs)),
+            [
+                Needs::Write,
+                Needs::Destroy,
+                Needs::OpenWorld,
+                Needs::Privileged,
+            ]
+            .map(|needs| claims(annotations, needs)),
         );
     }
     assert_eq!(
         seen,
         [
-            [false, false, false],
-            [true, false, false],
-            [true, true, false],
-            [false, false, true],
+            [false, false, false, false],
+            [true, false, false, false],
+            [true, true, false, false],
+            [false, false, true, false],
+            [false, false, false, false],
+            [true, false, false, false],
+            [true, true, false, false],
+            [true, true, false, true],
         ]
     );
 }

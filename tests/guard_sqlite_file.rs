@@ -12,8 +12,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use annot::guard::sqlite::SqliteGuard;
 use annot::guard::sqlite::rusqlite::Connection;
-use annot::guard::sqlite::{GuardError, SqliteGuard};
+use annot::guard::{Claims, Error};
 use annot::{Annotations, Hint};
 use robust_support::{TempDir, example_binary, initialize_with_extension, parse_response, request};
 use serde_json::{Value, json};
@@ -74,12 +75,12 @@ fn a_read_only_call_refuses_every_write_and_leaves_the_file_byte_identical() {
     let dir = TempDir::new("guard-sqlite-read");
     let (path, connection) = seeded(&dir, "read.db");
     let before = std::fs::read(&path).unwrap();
-    let read_only = Annotations::new().read_only(true);
+    let read_only = Claims::of("sql", &Annotations::new().read_only(true));
     for sql in WRITES {
-        let guard = SqliteGuard::new(&connection, &read_only).unwrap();
+        let guard = SqliteGuard::new(&connection, read_only).unwrap();
         match guard.run_batch(sql) {
-            Err(GuardError::Refused(refusal)) => {
-                assert_eq!(refusal.hint, Some(Hint::ReadOnly), "{sql}");
+            Err(Error::Refused(refusal)) => {
+                assert_eq!(refusal.hint, Hint::ReadOnly, "{sql}");
                 assert!(
                     refusal.to_string().contains("readOnlyHint: true"),
                     "{sql}: {refusal}"
@@ -119,7 +120,7 @@ fn a_call_that_is_not_destructive_may_insert_but_not_delete_or_replace() {
         )
         .unwrap();
     let append = Annotations::new().read_only(false).destructive(false);
-    let guard = SqliteGuard::new(&connection, &append).unwrap();
+    let guard = SqliteGuard::new(&connection, Claims::of("sql", &append)).unwrap();
     guard
         .run_batch("INSERT INTO notes (body) VALUES ('three')")
         .unwrap();
@@ -176,7 +177,7 @@ fn a_call_that_is_not_destructive_may_insert_but_not_delete_or_replace() {
     ];
     for (sql, hint) in refused {
         match guard.run_batch(sql) {
-            Err(GuardError::Refused(refusal)) => assert_eq!(refusal.hint, Some(*hint), "{sql}"),
+            Err(Error::Refused(refusal)) => assert_eq!(refusal.hint, *hint, "{sql}"),
             other => panic!("{sql}: {other:?}"),
         }
         assert_eq!(
@@ -193,8 +194,14 @@ fn a_call_that_is_not_destructive_may_insert_but_not_delete_or_replace() {
     // A destructive resolution may delete.
     drop(guard);
     let destructive = Annotations::new().read_only(false).destructive(true);
-    let guard = SqliteGuard::new(&connection, &destructive).unwrap();
+    let guard = SqliteGuard::new(&connection, Claims::of("sql", &destructive)).unwrap();
     guard.run_batch("DELETE FROM notes WHERE id = 3").unwrap();
+    assert_eq!(count(&connection, "notes"), 2);
+    // Whatever the resolution, the guard keeps transaction control for itself.
+    match guard.run_batch("BEGIN; DELETE FROM notes; COMMIT") {
+        Err(Error::Reserved(effect)) => assert!(effect.contains("transaction"), "{effect}"),
+        other => panic!("BEGIN under a destructive resolution: {other:?}"),
+    }
     assert_eq!(count(&connection, "notes"), 2);
 }
 

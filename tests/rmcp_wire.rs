@@ -228,7 +228,11 @@ async fn rmcp_answers_each_dialect_as_the_protocol_says() {
         initialized["result"]["capabilities"],
         json!({
             "tools": {"resolve": true, "dynamicAnnotations": true},
-            "extensions": {"io.modelcontextprotocol/tool-resolution": {}, "dev.annot/resolution": {}}
+            "extensions": {
+                "io.modelcontextprotocol/tool-resolution": {},
+                "dev.annot/resolution": {},
+                "io.modelcontextprotocol/trust-annotations": {}
+            }
         })
     );
     assert_eq!(initialized["result"]["protocolVersion"], "2025-11-25");

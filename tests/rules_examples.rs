@@ -5,15 +5,15 @@
 #[path = "../examples/tools/github_api.rs"]
 mod github_api;
 mod macro_support;
-#[path = "../examples/tools/sql.rs"]
-mod sql;
+mod sql_support;
 
 use annot::rules::Source;
 use annot::{AnnotatedTool, Annotations, Authorization, Hint};
 use github_api::GithubApi;
 use macro_support::{assert_schema_and_parser_agree, assert_within_static_bound};
 use serde_json::{Value, json};
-use sql::Sql;
+use sql_support::sql::Sql;
+use sql_support::{check_rows, resolve};
 
 /// `(readOnly, destructive, idempotent)` after defaults.
 fn core(annotations: Annotations) -> (bool, bool, bool) {
@@ -290,25 +290,32 @@ fn sql_statements_value_by_value() {
         ("not sql at all", destructive, Some(false), true),
         ("", destructive, Some(false), true),
     ];
-    for &(statement, expected, reversible, privileged) in table {
-        let resolved = Sql::from_arguments(&json!({"action": "run", "statement": statement}))
-            .unwrap()
-            .resolve();
-        assert_eq!(core(resolved), expected, "{statement:?}");
-        assert_eq!(resolved.reversible, reversible, "{statement:?}");
-        assert_eq!(
+    check_rows(table, |&(statement, expected, reversible, privileged)| {
+        let resolved = resolve("run", statement);
+        let found = (
+            core(resolved),
+            resolved.reversible,
             resolved.privileged_access,
-            Some(privileged),
-            "{statement:?}"
+            resolved.open_world,
+            resolved.sensitive_data,
         );
-        assert_eq!(resolved.open_world, Some(false));
-        assert_eq!(resolved.sensitive_data, Some(true));
+        let wanted = (
+            expected,
+            reversible,
+            Some(privileged),
+            Some(false),
+            Some(true),
+        );
+        if found != wanted {
+            return Err(format!("{statement:?}: {found:?}, expected {wanted:?}"));
+        }
         // `explain` plans, whatever the text; the guard holds it to that.
-        let explain = Sql::from_arguments(&json!({"action": "explain", "statement": statement}))
-            .unwrap()
-            .resolve();
-        assert_eq!(core(explain), read, "{statement:?}");
-    }
+        let explain = core(resolve("explain", statement));
+        if explain != read {
+            return Err(format!("{statement:?} explained: {explain:?}"));
+        }
+        Ok(())
+    });
 }
 
 #[test]

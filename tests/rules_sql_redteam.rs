@@ -7,13 +7,13 @@
 //! statement and never runs it: it is read-only whatever the text, a claim
 //! the SQLite guard holds its handler to, see tests/guard_sqlite_file.rs.)
 
-#[path = "../examples/tools/sql.rs"]
-mod sql;
+mod sql_support;
 
 use annot::rules::sql::{MAX_SQL_LEN, SqlClass, SqlDialect, classify};
 use annot::{AnnotatedTool, Annotations, mcp_tool};
 use serde_json::json;
-use sql::Sql;
+use sql_support::sql::Sql;
+use sql_support::{check_rows, resolve};
 
 use SqlClass::{Destructive, Insert, Read, Riskiest};
 use SqlDialect::{Generic, MySql, Postgres, Sqlite};
@@ -364,34 +364,33 @@ fn the_table_is_large_and_covers_every_dialect() {
 
 #[test]
 fn the_classifier_gives_each_text_its_class() {
-    let mut wrong = Vec::new();
-    for &(text, dialect, class, matching) in TABLE {
+    check_rows(TABLE, |&(text, dialect, class, matching)| {
         let found = classify(text, dialect);
         let ok = match matching {
             Exactly => found == class,
             AtLeast => found >= class,
         };
-        if !ok {
-            wrong.push(format!(
-                "{text:?} in {dialect}: {found}, expected {class} ({matching:?})"
-            ));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        ok.then_some(()).ok_or_else(|| {
+            format!("{text:?} in {dialect}: {found}, expected {class} ({matching:?})")
+        })
+    });
 }
 
 #[test]
 fn generic_is_never_less_risky_than_any_dialect() {
-    for &(text, dialect, class, _) in TABLE {
+    check_rows(TABLE, |&(text, dialect, class, _)| {
         let generic = classify(text, Generic);
-        assert!(generic >= class, "{text:?} ({dialect}): generic {generic}");
-        for one in SqlDialect::ALL {
-            assert!(
-                generic >= classify(text, one),
-                "{text:?}: generic below {one}"
-            );
+        if generic < class {
+            return Err(format!("{text:?} ({dialect}): generic {generic}"));
         }
-    }
+        match SqlDialect::ALL
+            .into_iter()
+            .find(|&one| generic < classify(text, one))
+        {
+            Some(one) => Err(format!("{text:?}: generic below {one}")),
+            None => Ok(()),
+        }
+    });
 }
 
 /// Whether `resolved` claims at least the risk of `class`: its hints, and
@@ -409,19 +408,20 @@ fn at_least(resolved: &Annotations, class: SqlClass, action_worst: &Annotations)
 fn the_example_tool_resolves_no_text_below_its_class() {
     // The example speaks SQLite: the rows of SQLite, and those written for
     // any server.
-    for &(text, dialect, class, _) in TABLE {
+    let worst = Sql::ACTIONS[0].annotations;
+    check_rows(TABLE, |&(text, dialect, class, _)| {
         if !matches!(dialect, Sqlite | Generic) {
-            continue;
+            return Ok(());
         }
-        let call = Sql::from_arguments(&json!({"action": "run", "statement": text})).unwrap();
-        let resolved = call.resolve();
-        let worst = Sql::ACTIONS[0].annotations;
-        assert!(
-            at_least(&resolved, class, &worst),
-            "{text:?}: {resolved:?} below {class}"
-        );
-        assert!(resolved.is_within(&Sql::STATIC_ANNOTATIONS), "{text:?}");
-    }
+        let resolved = resolve("run", text);
+        if !at_least(&resolved, class, &worst) {
+            return Err(format!("{text:?}: {resolved:?} below {class}"));
+        }
+        if !resolved.is_within(&Sql::STATIC_ANNOTATIONS) {
+            return Err(format!("{text:?}: {resolved:?} beyond the static bound"));
+        }
+        Ok(())
+    });
 }
 
 /// What the README's first example becomes: a single-action tool whose
@@ -441,15 +441,14 @@ struct RunQuery {
 #[test]
 fn the_readme_tool_resolves_no_text_below_its_class() {
     let worst = RunQuery::ACTIONS[0].annotations;
-    for &(text, dialect, class, _) in TABLE {
+    check_rows(TABLE, |&(text, dialect, class, _)| {
         let resolved = RunQuery::from_arguments(&json!({ "sql": text }))
-            .unwrap()
+            .map_err(|error| format!("{text:?}: {error}"))?
             .resolve();
-        assert!(
-            at_least(&resolved, class, &worst),
-            "{text:?} ({dialect}): {resolved:?} below {class}"
-        );
-    }
+        at_least(&resolved, class, &worst)
+            .then_some(())
+            .ok_or_else(|| format!("{text:?} ({dialect}): {resolved:?} below {class}"))
+    });
 }
 
 #[test]
@@ -470,9 +469,7 @@ fn the_issue_examples_are_not_read_only() {
             .unwrap()
             .resolve();
         assert_eq!(readme.read_only, Some(false), "{text}");
-        let example = Sql::from_arguments(&json!({"action": "run", "statement": text}))
-            .unwrap()
-            .resolve();
+        let example = resolve("run", text);
         assert_eq!(example.read_only, Some(false), "{text}");
         assert_eq!(example.destructive, Some(true), "{text}");
     }

@@ -35,7 +35,10 @@ fn server_discover_answers_every_required_field() {
             "supportedVersions": SUPPORTED,
             "capabilities": {
                 "tools": {"dynamicAnnotations": true},
-                "extensions": {"io.modelcontextprotocol/tool-resolution": {}}
+                "extensions": {
+                    "io.modelcontextprotocol/tool-resolution": {},
+                    "io.modelcontextprotocol/trust-annotations": {}
+                }
             },
             "resultType": "complete",
             "ttlMs": 0,

@@ -14,9 +14,12 @@ struct Lookup {
     key: String,
 }
 
+/// A server offering `dialects` only: trust-annotations, which it would
+/// offer whatever the dialects, is turned off (`tests/server_trust.rs`).
 fn server(dialects: &[Dialect]) -> Server {
     Server::builder("negotiation", "0")
         .dialects(dialects.iter().copied())
+        .trust_annotations(false)
         .tool(|lookup: Lookup| Ok(ToolOutput::text(lookup.key)))
         .build()
         .unwrap()

@@ -20,7 +20,10 @@ fn initialize_echoes_a_supported_version_and_declares_every_dialect() {
             result["capabilities"],
             json!({
                 "tools": {"dynamicAnnotations": true, "resolve": true},
-                "extensions": {"io.modelcontextprotocol/tool-resolution": {}}
+                "extensions": {
+                    "io.modelcontextprotocol/tool-resolution": {},
+                    "io.modelcontextprotocol/trust-annotations": {}
+                }
             })
         );
         assert_extension("ToolResolutionServerCapabilities", &result["capabilities"]);
@@ -54,13 +57,18 @@ fn initialize_declares_only_the_enabled_dialects() {
     let result = Client::new(&server).initialize("2025-11-25", json!({}));
     assert_eq!(
         result["capabilities"],
-        json!({"tools": {"dynamicAnnotations": true}})
+        json!({
+            "tools": {"dynamicAnnotations": true},
+            "extensions": {"io.modelcontextprotocol/trust-annotations": {}}
+        })
     );
     assert_eq!(result["serverInfo"]["title"], "Annot test");
     assert_eq!(result["instructions"], "Be careful.");
 
+    // Trust-annotations is offered whatever the dialects, unless turned off.
     let plain = tools::builder(Files::default())
         .dialects([])
+        .trust_annotations(false)
         .build()
         .unwrap();
     let result = Client::new(&plain).initialize("2025-06-18", json!({}));

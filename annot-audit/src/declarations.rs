@@ -5,100 +5,12 @@
 
 use annot_model::Hint;
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
-use serde_json::{Map, Value};
+use annot_runtime::schema::portability;
+use serde_json::Value;
 
 use crate::report::{Finding, Verdict};
+use crate::resolution::Dialect;
 use crate::wire::{Exchange, duplicate_keys};
-
-/// Keywords that constrain an instance: a schema with none of them accepts
-/// anything (MCP Inspector's `untyped-schema`).
-const CONSTRAINING: [&str; 43] = [
-    "type",
-    "enum",
-    "const",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "format",
-    "contentMediaType",
-    "contentEncoding",
-    "contentSchema",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxContains",
-    "minContains",
-    "maxProperties",
-    "minProperties",
-    "required",
-    "dependentRequired",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "items",
-    "prefixItems",
-    "contains",
-    "additionalItems",
-    "unevaluatedItems",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "dependentSchemas",
-    "dependencies",
-    "$ref",
-    "$dynamicRef",
-    "$recursiveRef",
-];
-
-/// Where a bare `true`/`false` is a fine sub-schema.
-const BOOLEAN_VALUED: [&str; 4] = [
-    "additionalProperties",
-    "unevaluatedProperties",
-    "additionalItems",
-    "unevaluatedItems",
-];
-
-/// Keywords whose value is a map of sub-schemas, an array of them, or one.
-const MAP_KEYWORDS: [&str; 6] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
-const ARRAY_KEYWORDS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const SINGLE_KEYWORDS: [&str; 13] = [
-    "items",
-    "additionalItems",
-    "unevaluatedItems",
-    "contains",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contentSchema",
-    "additionalItems",
-];
-
-/// Root keywords model APIs refuse in a function's parameters (OpenAI's
-/// function calling rejects a root that is not a plain object).
-const ROOT_FORBIDDEN: [&str; 6] = ["oneOf", "anyOf", "allOf", "enum", "const", "not"];
-
-const TYPE_NAMES: [&str; 7] = [
-    "null", "boolean", "object", "array", "number", "string", "integer",
-];
 
 /// Tier a over one listing.
 pub fn check(listing: &[Exchange], tools: &[Value], capabilities: &Value) -> Vec<Finding> {
@@ -239,7 +151,12 @@ fn schema_portable(name: &str, tool: &Value, evidence: &[Exchange]) -> Finding {
             "",
         );
     };
-    let problems = portability(schema);
+    // annot's own rules for its schemas (MCP Inspector's lint and the
+    // plain-object root), the same function its tests call.
+    let problems: Vec<String> = portability(schema)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     if problems.is_empty() {
         Finding::new(
             "schema.portable",
@@ -259,129 +176,6 @@ fn schema_portable(name: &str, tool: &Value, evidence: &[Exchange]) -> Finding {
     .with_cases(1)
 }
 
-/// MCP Inspector's four lint rules and the plain-object root model APIs
-/// require: every finding, with its JSON pointer.
-pub fn portability(schema: &Value) -> Vec<String> {
-    let mut problems: Vec<String> = ROOT_FORBIDDEN
-        .iter()
-        .filter(|keyword| schema.get(**keyword).is_some())
-        .map(|keyword| format!("root-keyword `{keyword}` (model APIs refuse it at the root)"))
-        .collect();
-    let has_id = declares_id(schema, 0);
-    walk(schema, "", None, 0, &mut |node, pointer, keyword| {
-        let at = if pointer.is_empty() { "/" } else { pointer };
-        if node.is_boolean() {
-            if !keyword.is_some_and(|k| BOOLEAN_VALUED.contains(&k)) {
-                problems.push(format!("boolean-schema (error) at {at}"));
-            }
-            return;
-        }
-        let Some(object) = node.as_object() else {
-            return;
-        };
-        if let Some(Value::Array(types)) = object.get("type") {
-            let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
-            let distinct: std::collections::BTreeSet<_> = names.iter().collect();
-            if !types.is_empty()
-                && names.len() == types.len()
-                && names.iter().all(|name| TYPE_NAMES.contains(name))
-                && distinct.len() == names.len()
-            {
-                problems.push(format!("type-union (warning) at {at}"));
-            }
-        }
-        if let Some(Value::String(reference)) = object.get("$ref")
-            && !reference.is_empty()
-            && !reference.starts_with('#')
-            && !has_id
-        {
-            problems.push(format!("remote-ref (warning) at {at}"));
-        }
-        if !constrains(object) && keyword != Some("not") {
-            problems.push(format!("untyped-schema (warning) at {at}"));
-        }
-    });
-    problems
-}
-
-fn constrains(object: &Map<String, Value>) -> bool {
-    object
-        .keys()
-        .any(|key| CONSTRAINING.contains(&key.as_str()))
-        || (object.contains_key("if")
-            && (object.contains_key("then") || object.contains_key("else")))
-}
-
-fn declares_id(node: &Value, depth: usize) -> bool {
-    if depth > 64 {
-        return false;
-    }
-    match node {
-        Value::Object(object) => {
-            matches!(object.get("$id"), Some(Value::String(id)) if !id.is_empty())
-                || object.values().any(|child| declares_id(child, depth + 1))
-        }
-        Value::Array(items) => items.iter().any(|child| declares_id(child, depth + 1)),
-        _ => false,
-    }
-}
-
-fn walk<'a>(
-    node: &'a Value,
-    pointer: &str,
-    keyword: Option<&'a str>,
-    depth: usize,
-    visit: &mut dyn FnMut(&'a Value, &str, Option<&'a str>),
-) {
-    if !(node.is_object() || node.is_boolean()) || depth > 64 {
-        return;
-    }
-    visit(node, pointer, keyword);
-    let Some(object) = node.as_object() else {
-        return;
-    };
-    let escape = |token: &str| token.replace('~', "~0").replace('/', "~1");
-    for (key, value) in object {
-        let key = key.as_str();
-        if let Some(k) = MAP_KEYWORDS.iter().find(|k| **k == key) {
-            for (name, sub) in value.as_object().into_iter().flatten() {
-                walk(
-                    sub,
-                    &format!("{pointer}/{k}/{}", escape(name)),
-                    Some(k),
-                    depth + 1,
-                    visit,
-                );
-            }
-        } else if let Some(k) = ARRAY_KEYWORDS.iter().find(|k| **k == key) {
-            for (index, sub) in value.as_array().into_iter().flatten().enumerate() {
-                walk(
-                    sub,
-                    &format!("{pointer}/{k}/{index}"),
-                    Some(k),
-                    depth + 1,
-                    visit,
-                );
-            }
-        } else if let Some(k) = SINGLE_KEYWORDS.iter().find(|k| **k == key) {
-            match value {
-                Value::Array(items) if key == "items" => {
-                    for (index, sub) in items.iter().enumerate() {
-                        walk(
-                            sub,
-                            &format!("{pointer}/{k}/{index}"),
-                            Some(k),
-                            depth + 1,
-                            visit,
-                        );
-                    }
-                }
-                sub => walk(sub, &format!("{pointer}/{k}"), Some(k), depth + 1, visit),
-            }
-        }
-    }
-}
-
 /// Which dialects the server's capabilities announce.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Announced {
@@ -391,6 +185,15 @@ pub struct Announced {
 }
 
 impl Announced {
+    /// Whether `dialect` is among those announced.
+    pub fn offers(self, dialect: Dialect) -> bool {
+        match dialect {
+            Dialect::Annotations => self.dynamic_annotations,
+            Dialect::ResolveTool => self.resolve,
+            Dialect::Extension => self.extension,
+        }
+    }
+
     pub fn of(capabilities: &Value) -> Announced {
         Announced {
             dynamic_annotations: capabilities["tools"]["dynamicAnnotations"] == Value::Bool(true),
@@ -464,25 +267,18 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn portability_names_each_rule() {
-        let schema = json!({"type": "object", "properties": {
-            "a": true, "b": {"description": "anything"}, "c": {"type": ["string", "null"]},
-            "d": {"$ref": "https://example.com/x"}}});
+    fn a_schema_that_is_not_portable_is_a_violation_naming_each_finding() {
+        let tool = json!({"name": "t", "inputSchema": {"type": "object", "anyOf": [],
+            "properties": {"a": true, "b": {"description": "anything"}}}});
+        let finding = schema_portable("t", &tool, &[]);
+        assert_eq!(finding.verdict, Verdict::Violation);
         assert_eq!(
-            portability(&schema),
-            [
-                "boolean-schema (error) at /properties/a",
-                "untyped-schema (warning) at /properties/b",
-                "type-union (warning) at /properties/c",
-                "remote-ref (warning) at /properties/d",
-            ]
+            finding.detail,
+            "root-keyword (error): `anyOf` at the root, which model APIs refuse; \
+             boolean-schema (error) at /properties/a; untyped-schema (warning) at /properties/b"
         );
-        let plain = json!({"type": "object", "properties": {"a": {"type": "string"}},
-            "additionalProperties": false});
-        assert!(portability(&plain).is_empty());
-        assert_eq!(
-            portability(&json!({"type": "object", "anyOf": []})).len(),
-            1
-        );
+        let plain = json!({"name": "t", "inputSchema": {"type": "object",
+            "properties": {"a": {"type": "string"}}, "additionalProperties": false}});
+        assert_eq!(schema_portable("t", &plain, &[]).verdict, Verdict::Pass);
     }
 }

@@ -262,22 +262,33 @@ fn run(cli: &Cli) -> Result<Report, String> {
             keep.extend(other);
             Ok(connection)
         };
+    // One dialect on a pair of connections: the tools marked for it, each
+    // resolved on `first` and again on `second`.
+    let resolve_in =
+        |dialect: Dialect, first: &mut Connection, second: &mut Connection, tools: &[Value]| {
+            resolution::check(
+                resolution::Plan {
+                    dialect,
+                    first,
+                    second,
+                    tools,
+                    seed: cli.seed,
+                    count: cli.resolutions,
+                    extra: &extra_for,
+                    only,
+                    progress: &progress,
+                },
+                |tool| marked(tool).offers(dialect),
+            )
+        };
     let mut resolution_findings = Vec::new();
     if announced.extension {
         let mut second = open(Offer::Extension, &mut server, &mut keep)?;
-        resolution_findings.extend(resolution::check(
-            resolution::Plan {
-                dialect: Dialect::Extension,
-                first: &mut main,
-                second: &mut second,
-                tools: &tools,
-                seed: cli.seed,
-                count: cli.resolutions,
-                extra: &extra_for,
-                only,
-                progress: &progress,
-            },
-            |tool| marked(tool).extension,
+        resolution_findings.extend(resolve_in(
+            Dialect::Extension,
+            &mut main,
+            &mut second,
+            &tools,
         ));
     }
     if announced.resolve || announced.dynamic_annotations {
@@ -299,38 +310,31 @@ fn run(cli: &Cli) -> Result<Report, String> {
         };
         if announced.resolve {
             if first.era == Era::Legacy {
-                resolution_findings.extend(resolution::check(
-                    resolution::Plan {
-                        dialect: Dialect::ResolveTool,
-                        first: &mut first,
-                        second: &mut second,
-                        tools: &plain_tools,
-                        seed: cli.seed,
-                        count: cli.resolutions,
-                        extra: &extra_for,
-                        only,
-                        progress: &progress,
-                    },
-                    |tool| marked(tool).resolve,
+                resolution_findings.extend(resolve_in(
+                    Dialect::ResolveTool,
+                    &mut first,
+                    &mut second,
+                    &plain_tools,
                 ));
             } else {
-                resolution_findings.push(Finding::new("resolve.within_bound", "server [tools/resolve (SEP-1862)]", Verdict::NotApplicable("SEP-1862's shape belongs to handshake sessions; the server speaks 2026-07-28".into()), ""));
+                resolution_findings.push(Finding::new(
+                    "resolve.within_bound",
+                    "server [tools/resolve (SEP-1862)]",
+                    Verdict::NotApplicable(
+                        "SEP-1862's shape belongs to handshake sessions; the server speaks \
+                         2026-07-28"
+                            .into(),
+                    ),
+                    "",
+                ));
             }
         }
         if announced.dynamic_annotations {
-            resolution_findings.extend(resolution::check(
-                resolution::Plan {
-                    dialect: Dialect::Annotations,
-                    first: &mut first,
-                    second: &mut second,
-                    tools: &plain_tools,
-                    seed: cli.seed,
-                    count: cli.resolutions,
-                    extra: &extra_for,
-                    only,
-                    progress: &progress,
-                },
-                |tool| marked(tool).dynamic_annotations,
+            resolution_findings.extend(resolve_in(
+                Dialect::Annotations,
+                &mut first,
+                &mut second,
+                &plain_tools,
             ));
         }
     }

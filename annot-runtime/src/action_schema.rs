@@ -181,6 +181,69 @@ fn narrow_text(
     Some(root.text())
 }
 
+/// `schema` (already narrowed to `action`) without the property `member`,
+/// in `properties` and in `required`: the `inputSchema` of a per-action
+/// tool, whose discriminator is implied. A field's description that is the
+/// action's line alone loses its "`action`: " opening. `None` when the schema
+/// is not an object with `properties`.
+pub(crate) fn without_member(schema: &str, member: &str, action: &str) -> Option<String> {
+    let mut root = Members::parse(schema)?;
+    let mut properties = Members::parse(root.get("properties")?)?;
+    properties.0.retain(|(name, _)| name != member);
+    let opening = format!("`{action}`: ");
+    for (_, value) in &mut properties.0 {
+        let Some(mut field) = Members::parse(value.get()) else {
+            continue;
+        };
+        let Some(text) = field
+            .get("description")
+            .and_then(|text| serde_json::from_str::<String>(text).ok())
+        else {
+            continue;
+        };
+        if let Some(own) = text.strip_prefix(&opening) {
+            field.set("description", quoted(own));
+            *value = RawValue::from_string(field.text()).expect("valid JSON");
+        }
+    }
+    root.set("properties", properties.text());
+    if let Some(required) = root.get("required") {
+        let mut names: Vec<String> = serde_json::from_str(required).ok()?;
+        names.retain(|name| name != member);
+        root.set(
+            "required",
+            serde_json::to_string(&names).expect("names serialize"),
+        );
+    }
+    Some(root.text())
+}
+
+/// What the discriminator's description of `schema` says of `action`: its
+/// paragraph (see [`kept_lines`]) without the "`name`: " that opens it, or
+/// `None` when it says nothing of it.
+pub(crate) fn action_description(
+    schema: &str,
+    discriminator: &str,
+    action: &str,
+) -> Option<String> {
+    let root = Members::parse(schema)?;
+    let properties = Members::parse(root.get("properties")?)?;
+    let choice = Members::parse(properties.get(discriminator)?)?;
+    let text: String = serde_json::from_str(choice.get("description")?).ok()?;
+    let opening = format!("`{action}`: ");
+    let start = text.lines().position(|line| line.starts_with(&opening))?;
+    let mut lines = text.lines().skip(start);
+    let mut paragraph = vec![lines.next()?[opening.len()..].to_owned()];
+    // Continuation lines, up to the next action's line.
+    paragraph.extend(
+        lines
+            .take_while(|line| !(line.starts_with('`') && line.contains("`: ")))
+            .map(str::to_owned),
+    );
+    let paragraph = paragraph.join("\n").trim().to_owned();
+    (!paragraph.is_empty()).then_some(paragraph)
+}
+
 /// The lines of a description that concern kept actions: a line starting
 /// with "`name`: " opens that action's paragraph (its continuation lines go
 /// with it); lines before the first action's are about all of them.
@@ -235,5 +298,30 @@ mod tests {
             narrow_schema(schema, Some("action"), ACTIONS, fields, &[0, 1]),
             schema
         );
+    }
+
+    #[test]
+    fn a_per_action_schema_leaves_the_discriminator_out() {
+        let narrowed = r#"{"type":"object","properties":{"action":{"type":"string","enum":["put"]},"key":{"type":"string"},"value":{"type":"string","description":"`put`: The value."}},"required":["action","key","value"],"additionalProperties":false}"#;
+        assert_eq!(
+            without_member(narrowed, "action", "put").unwrap(),
+            r#"{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","description":"The value."}},"required":["key","value"],"additionalProperties":false}"#
+        );
+        assert_eq!(without_member("[]", "action", "put"), None);
+    }
+
+    #[test]
+    fn an_action_is_described_by_its_paragraph() {
+        let schema = r#"{"type":"object","properties":{"action":{"type":"string","description":"Pick one.\n`get`: Read.\nSlowly.\n`put`: Write."}}}"#;
+        assert_eq!(
+            action_description(schema, "action", "get").as_deref(),
+            Some("Read.\nSlowly.")
+        );
+        assert_eq!(
+            action_description(schema, "action", "put").as_deref(),
+            Some("Write.")
+        );
+        assert_eq!(action_description(schema, "action", "drop"), None);
+        assert_eq!(action_description(schema, "method", "get"), None);
     }
 }

@@ -18,6 +18,7 @@ mod read;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub mod rules;
+pub mod schema;
 pub mod server;
 mod tool;
 pub mod trust;

@@ -11,8 +11,22 @@ pub mod limits;
 #[path = "../../examples/tools/manage_files.rs"]
 pub mod manage_files;
 
+use std::time::Duration;
+
 use annot::AnnotatedTool;
+use criterion::Criterion;
 use serde_json::{Value, json};
+
+/// Criterion's settings for benches of many small functions (benches/rules.rs,
+/// benches/sql.rs): each is measured in nanoseconds to microseconds, so half a
+/// second of warm-up and two of measurement over 50 samples settle it while
+/// keeping a whole run within minutes.
+pub fn short_runs() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50)
+}
 
 /// How many inputs one iteration goes through: enough that every action
 /// appears many times and the order cannot be learnt as one short pattern.

@@ -2,7 +2,7 @@
 # MCP Inspector's schema-portability lint against every example server:
 # `inspector --cli <server> --method tools/list --strict` must report no
 # finding (no error, no warning) for manage_files, github_api and rmcp_server
-# (stdio). Installs @modelcontextprotocol/inspector (pinned) under
+# (stdio), each also with `--exposure per-action` (one tool per action). Installs @modelcontextprotocol/inspector (pinned) under
 # target/interop/inspector, then prints 'inspector: N passed, N failed'.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -67,6 +67,9 @@ examples=$root/target/debug/examples
 check manage_files "$examples/manage_files" "$sandbox/files"
 check github_api "$examples/github_api"
 check rmcp_server "$examples/rmcp_server" --stdio --root "$sandbox/rmcp"
+check manage_files_per_action "$examples/manage_files" --exposure=per-action "$sandbox/files"
+check github_api_per_action "$examples/github_api" --exposure=per-action
+check rmcp_server_per_action "$examples/rmcp_server" --stdio --root "$sandbox/rmcp" --exposure=per-action
 
 echo "inspector: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,7 +3,9 @@
 # handshake versions, mcp.Client in mode="2026-07-28" for the current one) and
 # TypeScript SDK (Client) each launch the manage_files example over stdio and
 # run every method; the Python SDK also drives the github_api example in both
-# eras, and manage_files under --read-only (profile.py). (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
+# eras, and manage_files under --read-only (profile.py). Both SDKs also drive
+# per-action exposure (--exposure auto) over stdio against manage_files and over
+# rmcp's Streamable HTTP against rmcp_server (exposure.py, exposure.mjs). (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
 # Exits non-zero on any failed check, or when a client dies without a summary.
 set -euo pipefail
@@ -12,9 +14,10 @@ root=$PWD
 work=$root/target/interop
 mkdir -p "$work"
 
-cargo build --quiet --example manage_files --example github_api
+cargo build --quiet --example manage_files --example github_api --example rmcp_server
 binary=$root/target/debug/examples/manage_files
 github=$root/target/debug/examples/github_api
+rmcp=$root/target/debug/examples/rmcp_server
 schemas=$root/tests/schemas
 
 echo "interop: installing the Python client (mcp, jsonschema)"
@@ -84,6 +87,8 @@ run_client python 22 "$binary" "$work/venv/bin/python" tests/interop/python/clie
 run_client github 4 "$github" "$work/venv/bin/python" tests/interop/python/github.py
 run_client profile 8 "$binary" "$work/venv/bin/python" tests/interop/python/profile.py
 run_client typescript 15 "$binary" node tests/interop/typescript/client.mjs
+run_client exposure 12 "$binary" "$work/venv/bin/python" tests/interop/python/exposure.py "$rmcp"
+run_client exposure 8 "$binary" node tests/interop/typescript/exposure.mjs "$rmcp"
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

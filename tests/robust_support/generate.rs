@@ -11,7 +11,8 @@
 //!
 //! A tool's rules on argument values (`AnnotatedTool::RULES`) add values that
 //! make them fire: strings their `matches` patterns match, paths their
-//! `matches_template` templates match, the literals they compare with.
+//! `matches_template` templates match, the literals they compare with, and
+//! SQL of every class for their `is sql(...)` predicates.
 
 use std::collections::BTreeMap;
 
@@ -321,15 +322,41 @@ pub fn junk(known: &[String]) -> BoxedStrategy<Value> {
     .boxed()
 }
 
+/// SQL of each class an `is sql(...)` predicate tells apart (read, insert,
+/// destructive, the riskiest), as a client would send it.
+const SQL_TEXTS: &[&str] = &[
+    "SELECT id, body FROM notes WHERE id = 1",
+    "EXPLAIN SELECT count(*) FROM notes",
+    "INSERT INTO notes (body) VALUES ('more')",
+    "UPDATE notes SET body = 'x' WHERE id = 2",
+    "DELETE FROM notes WHERE id = 1",
+    "REPLACE INTO notes (id, body) VALUES (1, 'y')",
+    "DROP TABLE notes",
+    "PRAGMA user_version = 3",
+    "SELECT 1; DELETE FROM notes",
+    "SELECT load_extension('x')",
+];
+
 /// Values the rules test fields for, by field: `field matches "re"`,
-/// `field matches_template "/a/:b/*"` and `field == literal`.
+/// `field matches_template "/a/:b/*"`, `field == literal` and
+/// `field is sql(...)`.
 pub fn rule_values(rules: &[&str]) -> BTreeMap<String, Vec<BoxedStrategy<Value>>> {
     let tests = regex::Regex::new(
         r#"(\w+) (matches_template|path_matches|matches|==) (r"[^"]*"|"(?:[^"\\]|\\.)*"|true|false|-?[0-9.]+)"#,
     )
     .expect("a valid regex");
+    let sql = regex::Regex::new(r"(\w+) is sql\(").expect("a valid regex");
     let mut values: BTreeMap<String, Vec<BoxedStrategy<Value>>> = BTreeMap::new();
     for rule in rules {
+        for test in sql.captures_iter(rule) {
+            let texts = SQL_TEXTS
+                .iter()
+                .map(|text| Value::String((*text).to_owned()));
+            values
+                .entry(test[1].to_owned())
+                .or_default()
+                .push(select(texts.collect::<Vec<_>>()).boxed());
+        }
         for test in tests.captures_iter(rule) {
             let (field, operator, literal) = (&test[1], &test[2], &test[3]);
             let text = match literal.strip_prefix("r\"") {

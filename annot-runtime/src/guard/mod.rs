@@ -15,7 +15,8 @@
 //! | `http::HttpGuard` | `guard-http` | under `readOnlyHint: true` every method but `GET`, `HEAD`, `OPTIONS`, `TRACE`; under `destructiveHint: false` also `PUT`, `PATCH`, `DELETE`; under `openWorldHint: false` every host not configured; redirects outside the same |
 //! | `sqlite::SqliteGuard` | `guard-sqlite` | under `readOnlyHint: true` every write (SQLite's authorizer, `PRAGMA query_only`); under `destructiveHint: false` every delete, update, drop, alter and `REPLACE`; `ATTACH`, `PRAGMA` unless `privilegedAccessHint: true` |
 //!
-//! A refusal is an [`Error::Refused`] naming the hint, which `?` turns into
+//! Every guard fails with the one [`Error`]. A refusal is an
+//! [`Error::Refused`] naming the hint, which `?` turns into
 //! a [`ToolError`](crate::server::ToolError): the client gets an `isError`
 //! result and the server keeps serving. See `docs/guards.md` for what
 //! resolution can and cannot promise.
@@ -178,6 +179,15 @@ pub enum Error {
     Io(std::io::Error),
     /// The effect was allowed and the HTTP exchange failed.
     Http(String),
+    /// The effect was allowed and SQLite failed it (a syntax error, a
+    /// constraint); nothing the call did was kept.
+    #[cfg(feature = "guard-sqlite")]
+    Sqlite(rusqlite::Error),
+    /// An effect the guard keeps for itself whatever the resolution: the
+    /// SQLite guard runs each call in its own savepoint, so `BEGIN`,
+    /// `COMMIT`, `SAVEPOINT` and the like are refused inside it; nothing
+    /// changed.
+    Reserved(String),
 }
 
 impl Error {
@@ -196,6 +206,13 @@ impl fmt::Display for Error {
             Error::Refused(refusal) => refusal.fmt(f),
             Error::Io(error) => error.fmt(f),
             Error::Http(message) => f.write_str(message),
+            #[cfg(feature = "guard-sqlite")]
+            Error::Sqlite(error) => write!(f, "SQLite: {error}"),
+            Error::Reserved(effect) => write!(
+                f,
+                "refused: the guard keeps {effect} for itself (each call runs in the \
+                 guard's own savepoint)"
+            ),
         }
     }
 }
@@ -205,7 +222,9 @@ impl std::error::Error for Error {
         match self {
             Error::Refused(refusal) => Some(refusal),
             Error::Io(error) => Some(error),
-            Error::Http(_) => None,
+            #[cfg(feature = "guard-sqlite")]
+            Error::Sqlite(error) => Some(error),
+            Error::Http(_) | Error::Reserved(_) => None,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! resolution did not claim, even where a classifier of SQL text was wrong
 //! (views, triggers, a statement it misread).
 //!
-//! Built from the call's [`Annotations`]:
+//! Built from the call's [`Claims`] (its resolved annotations, defaults applied):
 //!
 //! - `readOnlyHint: true`: SQLite's authorizer denies every write action
 //!   (insert, update, delete, DDL, `ATTACH`, `PRAGMA`, transaction control),
@@ -21,11 +21,12 @@
 //!   `load_extension` are denied.
 //!
 //! The guard owns the call's transaction: `BEGIN`, `COMMIT`, `SAVEPOINT`
-//! and the like are refused inside it. A refusal is a [`GuardError::Refused`]
-//! naming the hint, which a handler returns as an `isError` result.
+//! and the like are refused inside it ([`Error::Reserved`]). A refusal is
+//! the guards' one [`Error::Refused`] naming the hint, which a handler
+//! returns as an `isError` result; SQLite's own failures are
+//! [`Error::Sqlite`].
 
 use std::collections::HashSet;
-use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 pub use rusqlite;
@@ -34,10 +35,11 @@ use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::types::Value;
 use rusqlite::{Batch, Connection};
 
+use super::{Claims, Error};
+use crate::Hint;
 use crate::server::Call;
-use crate::{Annotations, Hint};
 
-/// What the call's resolution allows, read once from its annotations.
+/// What the call's resolution allows, read once from its claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Policy {
     read_only: bool,
@@ -46,73 +48,36 @@ struct Policy {
 }
 
 impl Policy {
-    fn of(annotations: &Annotations) -> Policy {
-        let effective = annotations.effective();
+    fn of(claims: &Claims) -> Policy {
         Policy {
-            read_only: effective.is_read_only(),
-            destructive: effective.destructive == Some(true),
-            privileged: effective.privileged_access == Some(true),
+            read_only: !claims.may_write(),
+            destructive: claims.may_destroy(),
+            privileged: claims.annotations().privileged_access == Some(true),
         }
     }
 }
 
-/// An effect the guard refused: the hint the call's resolution set, and
-/// what the SQL tried.
+/// What the authorizer denied, before it becomes the guards' [`Error`]: the
+/// hint that would have to be at its risky value (`None` for the
+/// transaction control the guard keeps for itself), and what the SQL tried.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// The hint whose value does not allow the effect; `None` for the
-    /// transaction control the guard keeps for itself.
-    pub hint: Option<Hint>,
-    /// What was tried, such as `delete on table "notes"`.
-    pub effect: String,
+struct Denial {
+    hint: Option<Hint>,
+    effect: String,
 }
 
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Denial {
+    fn into_error(self, claims: &Claims) -> Error {
         match self.hint {
-            Some(hint) => write!(
-                f,
-                "refused by the SQLite guard: the call was resolved with {}: {}, which does \
-                 not allow {}",
-                hint.wire_name(),
-                matches!(hint, Hint::ReadOnly),
-                self.effect
-            ),
-            None => write!(
-                f,
-                "refused by the SQLite guard: it runs each call in its own savepoint, so {} \
-                 is not allowed",
-                self.effect
-            ),
+            Some(hint) => Error::Refused(claims.refusal(self.effect, hint)),
+            None => Error::Reserved(self.effect),
         }
     }
 }
 
-/// Why a guarded call failed.
-#[derive(Debug)]
-pub enum GuardError {
-    /// The guard refused an effect the resolution did not claim; nothing
-    /// the call did was kept.
-    Refused(Refusal),
-    /// SQLite failed (a syntax error, a constraint...); nothing the call
-    /// did was kept.
-    Sqlite(rusqlite::Error),
-}
-
-impl fmt::Display for GuardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GuardError::Refused(refusal) => refusal.fmt(f),
-            GuardError::Sqlite(error) => write!(f, "SQLite: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for GuardError {}
-
-impl From<rusqlite::Error> for GuardError {
+impl From<rusqlite::Error> for Error {
     fn from(error: rusqlite::Error) -> Self {
-        GuardError::Sqlite(error)
+        Error::Sqlite(error)
     }
 }
 
@@ -129,10 +94,11 @@ pub struct Rows {
 /// documentation.
 pub struct SqliteGuard<'c> {
     connection: &'c Connection,
+    claims: Claims,
     policy: Policy,
-    /// The first refusal of the authorizer during
+    /// The first denial of the authorizer during
     /// the statement being run.
-    refused: Arc<Mutex<Option<Refusal>>>,
+    refused: Arc<Mutex<Option<Denial>>>,
     /// `PRAGMA query_only` before the guard set it.
     query_only_before: Option<bool>,
     /// Under a resolution that is not destructive: the tables and triggers
@@ -174,12 +140,10 @@ impl Replacing {
 const SAVEPOINT: &str = "annot_guard";
 
 impl<'c> SqliteGuard<'c> {
-    /// Guards `connection` for one call resolved as `annotations`.
-    pub fn new(
-        connection: &'c Connection,
-        annotations: &Annotations,
-    ) -> Result<SqliteGuard<'c>, GuardError> {
-        let policy = Policy::of(annotations);
+    /// Guards `connection` for one call that claims `claims` (built from
+    /// its resolved annotations, as [`Claims::of`] does).
+    pub fn new(connection: &'c Connection, claims: Claims) -> Result<SqliteGuard<'c>, Error> {
+        let policy = Policy::of(&claims);
         let mut query_only_before = None;
         if policy.read_only {
             let before: bool = connection.query_row("PRAGMA query_only", [], |row| row.get(0))?;
@@ -193,6 +157,7 @@ impl<'c> SqliteGuard<'c> {
         };
         Ok(SqliteGuard {
             connection,
+            claims,
             policy,
             refused: Arc::new(Mutex::new(None)),
             query_only_before,
@@ -202,17 +167,19 @@ impl<'c> SqliteGuard<'c> {
 
     /// Guards `connection` for a handler's call (see
     /// [`ServerBuilder::tool_with_call`](crate::server::ServerBuilder::tool_with_call)).
-    pub fn for_call(
-        connection: &'c Connection,
-        call: &Call,
-    ) -> Result<SqliteGuard<'c>, GuardError> {
-        SqliteGuard::new(connection, call.annotations())
+    pub fn for_call(connection: &'c Connection, call: &Call) -> Result<SqliteGuard<'c>, Error> {
+        SqliteGuard::new(connection, Claims::of_call(call))
+    }
+
+    /// What the call claims, which the guard holds it to.
+    pub fn claims(&self) -> &Claims {
+        &self.claims
     }
 
     /// Runs every statement of `sql` in order, inside one savepoint, and
     /// returns the rows of each that returns rows. On any refusal or error,
     /// nothing any of them did is kept.
-    pub fn run_batch(&self, sql: &str) -> Result<Vec<Rows>, GuardError> {
+    pub fn run_batch(&self, sql: &str) -> Result<Vec<Rows>, Error> {
         if !self.policy.read_only {
             self.connection
                 .execute_batch(&format!("SAVEPOINT {SAVEPOINT}"))?;
@@ -232,7 +199,7 @@ impl<'c> SqliteGuard<'c> {
         result
     }
 
-    fn run_statements(&self, sql: &str) -> Result<Vec<Rows>, GuardError> {
+    fn run_statements(&self, sql: &str) -> Result<Vec<Rows>, Error> {
         let mut results = Vec::new();
         let mut batch = Batch::new(self.connection, sql);
         loop {
@@ -243,20 +210,20 @@ impl<'c> SqliteGuard<'c> {
                 Err(error) => return Err(self.refusal_or(error)),
             };
             if self.policy.read_only && !statement.readonly() {
-                return Err(GuardError::Refused(Refusal {
-                    hint: Some(Hint::ReadOnly),
-                    effect: "a statement that writes to the database".to_owned(),
-                }));
+                return Err(Error::Refused(self.claims.refusal(
+                    "a statement that writes to the database",
+                    Hint::ReadOnly,
+                )));
             }
             let text = statement.expanded_sql().unwrap_or_default();
             if !self.policy.destructive
                 && !self.policy.read_only
                 && (text.is_empty() || text.to_lowercase().contains("replace"))
             {
-                return Err(GuardError::Refused(Refusal {
-                    hint: Some(Hint::Destructive),
-                    effect: "REPLACE, which deletes the rows it conflicts with".to_owned(),
-                }));
+                return Err(Error::Refused(self.claims.refusal(
+                    "REPLACE, which deletes the rows it conflicts with",
+                    Hint::Destructive,
+                )));
             }
             let columns: Vec<String> = statement
                 .column_names()
@@ -276,28 +243,28 @@ impl<'c> SqliteGuard<'c> {
                 }
                 results.push(Rows { columns, rows });
             }
-            if let Some(refusal) = self.take_refusal() {
-                return Err(GuardError::Refused(refusal));
+            if let Some(denial) = self.take_denial() {
+                return Err(denial.into_error(&self.claims));
             }
         }
     }
 
-    /// The refusal recorded while `error` happened, if any, else `error`.
-    fn refusal_or(&self, error: rusqlite::Error) -> GuardError {
-        match self.take_refusal() {
-            Some(refusal) => GuardError::Refused(refusal),
-            None => GuardError::Sqlite(error),
+    /// The denial recorded while `error` happened, if any, else `error`.
+    fn refusal_or(&self, error: rusqlite::Error) -> Error {
+        match self.take_denial() {
+            Some(denial) => denial.into_error(&self.claims),
+            None => Error::Sqlite(error),
         }
     }
 
-    fn take_refusal(&self) -> Option<Refusal> {
+    fn take_denial(&self) -> Option<Denial> {
         self.refused
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take()
     }
 
-    fn install(&self) -> Result<(), GuardError> {
+    fn install(&self) -> Result<(), Error> {
         let policy = self.policy;
         let refused = Arc::clone(&self.refused);
         let replacing = Arc::clone(&self.replacing);
@@ -305,8 +272,8 @@ impl<'c> SqliteGuard<'c> {
             .authorizer(Some(move |context: AuthContext<'_>| {
                 match decide(policy, &replacing, &context) {
                     Ok(()) => Authorization::Allow,
-                    Err(refusal) => {
-                        record(&refused, refusal);
+                    Err(denial) => {
+                        record(&refused, denial);
                         Authorization::Deny
                     }
                 }
@@ -314,7 +281,7 @@ impl<'c> SqliteGuard<'c> {
         Ok(())
     }
 
-    fn uninstall(&self) -> Result<(), GuardError> {
+    fn uninstall(&self) -> Result<(), Error> {
         self.connection
             .authorizer(None::<fn(AuthContext<'_>) -> Authorization>)?;
         Ok(())
@@ -331,10 +298,10 @@ impl Drop for SqliteGuard<'_> {
     }
 }
 
-fn record(slot: &Mutex<Option<Refusal>>, refusal: Refusal) {
+fn record(slot: &Mutex<Option<Denial>>, denial: Denial) {
     let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
     if slot.is_none() {
-        *slot = Some(refusal);
+        *slot = Some(denial);
     }
 }
 
@@ -343,13 +310,13 @@ fn record(slot: &Mutex<Option<Refusal>>, refusal: Refusal) {
 /// included): [`decide_action`], and under a resolution that is not
 /// destructive, no insert into a table that replaces on conflict and no
 /// write at all by a trigger that may replace.
-fn decide(policy: Policy, replacing: &Replacing, context: &AuthContext<'_>) -> Result<(), Refusal> {
+fn decide(policy: Policy, replacing: &Replacing, context: &AuthContext<'_>) -> Result<(), Denial> {
     decide_action(policy, &context.action)?;
     if policy.read_only || policy.destructive {
         return Ok(());
     }
     let replaces = |effect: String| {
-        Err(Refusal {
+        Err(Denial {
             hint: Some(Hint::Destructive),
             effect,
         })
@@ -376,10 +343,10 @@ fn decide(policy: Policy, replacing: &Replacing, context: &AuthContext<'_>) -> R
 }
 
 /// Whether `policy` allows `action` in itself.
-fn decide_action(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal> {
+fn decide_action(policy: Policy, action: &AuthAction<'_>) -> Result<(), Denial> {
     use AuthAction as A;
     let refuse = |hint: Hint, effect: String| {
-        Err(Refusal {
+        Err(Denial {
             hint: Some(hint),
             effect,
         })
@@ -468,7 +435,7 @@ fn decide_action(policy: Policy, action: &AuthAction<'_>) -> Result<(), Refusal>
             if policy.read_only {
                 refuse(Hint::ReadOnly, effect)
             } else {
-                Err(Refusal { hint: None, effect })
+                Err(Denial { hint: None, effect })
             }
         }
         // An action this version of the guard does not know: allowed only
@@ -498,6 +465,7 @@ fn is_internal(table: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Annotations;
 
     const READ: Policy = Policy {
         read_only: true,
@@ -518,7 +486,7 @@ mod tests {
     fn hint(policy: Policy, action: AuthAction<'_>) -> Option<Option<Hint>> {
         decide_action(policy, &action)
             .err()
-            .map(|refusal| refusal.hint)
+            .map(|denial| denial.hint)
     }
 
     #[test]
@@ -547,13 +515,12 @@ mod tests {
 
     #[test]
     fn policies_follow_the_effective_annotations() {
-        let read = Annotations::new().read_only(true);
-        assert_eq!(Policy::of(&read), READ);
+        let policy = |annotations: Annotations| Policy::of(&Claims::of("sql", &annotations));
+        assert_eq!(policy(Annotations::new().read_only(true)), READ);
         // Unset core hints take the specification's defaults: destructive.
-        let unset = Annotations::new();
-        assert!(Policy::of(&unset).destructive);
-        assert!(!Policy::of(&unset).privileged);
+        assert!(policy(Annotations::new()).destructive);
+        assert!(!policy(Annotations::new()).privileged);
         let append = Annotations::new().read_only(false).destructive(false);
-        assert_eq!(Policy::of(&append), APPEND);
+        assert_eq!(policy(append), APPEND);
     }
 }

@@ -167,6 +167,7 @@ impl<'de: 'a, 'a> Object<'de> for Extensions<'a> {
             keys::EXTENSION_TOOL_RESOLUTION => once(&mut self.tool_resolution, map),
             keys::EXTENSION_ANNOT_RESOLUTION => once(&mut self.annot_resolution, map),
             keys::EXTENSION_ANNOT_AUTHORIZATION => once(&mut self.annot_authorization, map),
+            keys::EXTENSION_TRUST_ANNOTATIONS => once(&mut self.trust_annotations, map),
             _ => Ok(false),
         }
     }

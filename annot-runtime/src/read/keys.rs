@@ -6,7 +6,7 @@
 
 use crate::protocol::{
     ANNOT_META, AUTHORIZATION_EXTENSION, CLIENT_CAPABILITIES_META, CLIENT_INFO_META,
-    PROTOCOL_VERSION_META, TOOL_RESOLUTION_EXTENSION,
+    PROTOCOL_VERSION_META, TOOL_RESOLUTION_EXTENSION, TRUST_ANNOTATIONS_EXTENSION,
 };
 
 // The envelope of a JSON-RPC message.
@@ -38,6 +38,7 @@ pub(crate) const EXTENSIONS: &[u8] = b"extensions";
 pub(crate) const EXTENSION_TOOL_RESOLUTION: &[u8] = TOOL_RESOLUTION_EXTENSION.as_bytes();
 pub(crate) const EXTENSION_ANNOT_RESOLUTION: &[u8] = ANNOT_META.as_bytes();
 pub(crate) const EXTENSION_ANNOT_AUTHORIZATION: &[u8] = AUTHORIZATION_EXTENSION.as_bytes();
+pub(crate) const EXTENSION_TRUST_ANNOTATIONS: &[u8] = TRUST_ANNOTATIONS_EXTENSION.as_bytes();
 
 // `_meta["dev.annot/resolution"]` of a request.
 pub(crate) const EXPLAIN: &[u8] = b"explain";

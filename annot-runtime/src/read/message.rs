@@ -90,4 +90,6 @@ pub(crate) struct Extensions<'a> {
     pub annot_resolution: Option<Json<'a>>,
     /// `dev.annot/authorization`.
     pub annot_authorization: Option<Json<'a>>,
+    /// `io.modelcontextprotocol/trust-annotations`.
+    pub trust_annotations: Option<Json<'a>>,
 }

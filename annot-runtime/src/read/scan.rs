@@ -417,6 +417,9 @@ impl<'a> Scan<'a, '_> {
             keys::EXTENSION_ANNOT_AUTHORIZATION => {
                 once(&mut extensions.annot_authorization, scan.value()?)
             }
+            keys::EXTENSION_TRUST_ANNOTATIONS => {
+                once(&mut extensions.trust_annotations, scan.value()?)
+            }
             _ => scan.skip(),
         })?;
         Some(extensions)

@@ -73,6 +73,7 @@
 //! }
 //! ```
 
+mod claims;
 mod convert;
 mod handler;
 #[cfg(feature = "rmcp-http")]
@@ -83,6 +84,7 @@ mod session;
 mod tools;
 mod transport;
 
+pub use claims::{claim_content, claim_result};
 pub use convert::{ToolConversionError, rmcp_tool};
 pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]

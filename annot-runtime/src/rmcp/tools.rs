@@ -20,14 +20,15 @@ use futures_util::FutureExt;
 use serde_json::{Value, json};
 
 use super::LIFT_META;
+use super::claims;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
 use crate::server::shared::{
-    Listing, answer_resolution, argument_errors_are_tool_errors, capabilities, invalid_arguments,
-    listed_tools, listing_for, panic_message, quote_message, unknown_tool,
+    Listing, answer_resolution, argument_errors_are_tool_errors, called_tool, capabilities,
+    invalid_arguments, listed_tools, listing_for, panic_message, quote_message, unknown_tool,
 };
-use crate::server::{Call, Profile, Server, ServerBuilder};
+use crate::server::{Call, Exposure, Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
 
 /// Runs one annotated tool: implemented by your server type once per tool.
@@ -53,12 +54,14 @@ pub(crate) type CallFuture<'a> =
 
 /// The typed call of one tool: `Err` when the arguments do not fit; an
 /// `isError` result, without running the handler, when they resolve outside
-/// the profile.
+/// the profile. The flag says whether the client negotiated the
+/// trust-annotations extension.
 type CallFn<S> = for<'a> fn(
     &'a S,
     &Value,
     RequestContext<RoleServer>,
     Profile,
+    bool,
 ) -> Result<CallFuture<'a>, ArgumentError>;
 
 /// The annotated tools a server of type `S` serves through rmcp, each with the
@@ -140,13 +143,32 @@ impl<S> AnnotatedToolsBuilder<S> {
         self
     }
 
+    /// How each tool of several actions is exposed, as
+    /// [`ServerBuilder::exposure`]: one resolvable tool (the default), one
+    /// tool per action, or each client the form it can use
+    /// ([`Exposure::Auto`], judged on the request's capabilities, else the
+    /// session's).
+    pub fn exposure(mut self, exposure: Exposure) -> Self {
+        self.server = self.server.exposure(exposure);
+        self
+    }
+
+    /// The naming scheme of per-action tools, as [`ServerBuilder::action_names`].
+    pub fn action_names(
+        mut self,
+        scheme: impl Fn(&str, &str) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.server = self.server.action_names(scheme);
+        self
+    }
+
     /// Checks the tools as the built-in server does and renders them.
     ///
     /// # Errors
     ///
     /// What [`ServerBuilder::build`] refuses: an input schema whose root is not
     /// `"type": "object"`, an action outside the static annotations, a
-    /// duplicate or empty name.
+    /// duplicate or empty name (a per-action name included).
     pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
         let server = self.server.build()?;
         let mut listed: [Vec<RmcpTool>; 4] = Default::default();
@@ -208,24 +230,55 @@ impl<S> AnnotatedTools<S> {
     /// (SEP-1303) and `-32602` before; a handler that panics gives a tool error
     /// and the server keeps serving. A name that is no annotated tool gives
     /// `-32602` (check [`get`](Self::get) first to pass other tools on).
+    ///
+    /// The handler's result carries trust-annotations claims only for a
+    /// client that negotiated the extension (per request, or else in
+    /// `initialize`): at least the call's floor
+    /// ([`Call::trust_floor`]), joined with what the handler claimed
+    /// ([`claim_result`](super::claim_result),
+    /// [`claim_content`](super::claim_content)). For every other client
+    /// the adapter takes the handler's claims out.
     pub fn call<'a>(
         &self,
         server: &'a S,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> CallFuture<'a> {
-        let Some(&(name, call)) = self.calls.iter().find(|(name, _)| *name == request.name) else {
-            return ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
+        let unknown = || ready(Err(rpc_to_rmcp(unknown_tool(&request.name))));
+        let Some((tool, fixed)) = called_tool(&self.server, &request.name) else {
+            return unknown();
         };
+        let Some(&(_, call)) = self.calls.iter().find(|(name, _)| *name == tool) else {
+            return unknown();
+        };
+        // Errors name the tool as it was called; a panic, the registered one.
+        let called = request.name;
+        let name = tool;
         let version = context.protocol_version();
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = match call(server, &arguments, context, self.server.profile()) {
+        let trust = claims::negotiated(&self.server, &context);
+        let mut arguments = request.arguments.unwrap_or_default();
+        // A per-action tool's call is its tool's, the discriminator put back.
+        let with_action = match fixed {
+            None => Ok(()),
+            Some(fixed) if arguments.contains_key(fixed.discriminator) => {
+                Err(fixed.discriminator_given())
+            }
+            Some(fixed) => {
+                arguments.insert(fixed.discriminator.to_owned(), fixed.action.into());
+                Ok(())
+            }
+        };
+        let arguments = Value::Object(arguments);
+        let profile = self.server.profile();
+        let called_with =
+            with_action.and_then(|()| call(server, &arguments, context, profile, trust));
+        let call = match called_with {
             Ok(call) => call,
             Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
                 let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
                 return ready(Ok(CallToolResult::error(vec![ContentBlock::text(message)])));
             }
-            Err(error) => return ready(Err(rpc_to_rmcp(invalid_arguments(name, &error)))),
+            Err(error) => return ready(Err(rpc_to_rmcp(invalid_arguments(&called, &error)))),
         };
         Box::pin(async move {
             AssertUnwindSafe(call)
@@ -324,13 +377,14 @@ fn call_typed<'a, S, T>(
     arguments: &Value,
     context: RequestContext<RoleServer>,
     profile: Profile,
+    trust: bool,
 ) -> Result<CallFuture<'a>, ArgumentError>
 where
     T: AnnotatedTool + Send + 'static,
     S: HandleTool<T>,
 {
     let tool = T::from_arguments(arguments)?;
-    let call = Call::of(&tool, profile);
+    let call = Call::of(&tool, profile).with_trust_negotiated(trust);
     // The built-in server's check and message: the handler never sees it.
     if let Err(violation) = profile.check(call.annotations()) {
         let message = format!("refused: this call of `{}` is {violation}", T::NAME);
@@ -338,9 +392,15 @@ where
             message,
         )]))));
     }
+    let floor = trust.then(|| call.trust_floor());
     let mut context = context;
     context.extensions.insert(call);
-    Ok(Box::pin(server.handle(tool, context)))
+    let handled = server.handle(tool, context);
+    Ok(Box::pin(async move {
+        let mut result = handled.await?;
+        claims::settle(&mut result, floor.as_ref());
+        Ok(result)
+    }))
 }
 
 /// The [`Call`] of the `tools/call` request that `context` belongs to: the

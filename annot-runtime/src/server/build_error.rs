@@ -14,6 +14,20 @@ pub enum BuildError {
         /// The name.
         name: String,
     },
+    /// The name of a per-action tool
+    /// ([`ServerBuilder::exposure`](super::ServerBuilder::exposure)) is one
+    /// another tool, registered or per-action, already has.
+    #[error(
+        "`{name}`, the per-action tool of action `{action}` of `{tool}`, is another tool's name"
+    )]
+    ActionNameTaken {
+        /// The name both have.
+        name: String,
+        /// The registered tool whose action it names.
+        tool: String,
+        /// The action.
+        action: String,
+    },
     /// A tool's name is the empty string.
     #[error("a tool's name is empty")]
     EmptyToolName,

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::build_error::BuildError;
 use super::call::Call;
 use super::erased::ErasedTool;
+use super::exposure::{self, ActionNaming, Exposed, Exposure};
 use super::extras::AnnotExtensions;
 use super::modern::{ModernForms, ServerInfo};
 use super::negotiation::DialectSet;
@@ -52,6 +53,9 @@ pub struct ServerBuilder {
     max_message_size: usize,
     tools: Vec<ErasedTool>,
     profile: Profile,
+    trust_annotations: bool,
+    exposure: Exposure,
+    action_names: ActionNaming,
 }
 
 impl ServerBuilder {
@@ -66,6 +70,9 @@ impl ServerBuilder {
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             tools: Vec::new(),
             profile: Profile::any(),
+            trust_annotations: true,
+            exposure: Exposure::Resolvable,
+            action_names: Box::new(exposure::default_action_name),
         }
     }
 
@@ -121,6 +128,71 @@ impl ServerBuilder {
     /// ```
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = self.profile.and(profile);
+        self
+    }
+
+    /// Whether the server offers the trust-annotations extension
+    /// (`io.modelcontextprotocol/trust-annotations`); it does by default.
+    ///
+    /// Offered, it is advertised in `capabilities.extensions`, and the
+    /// `tools/call` results of a client that takes it up (in `initialize`, or
+    /// per request, as 2026-07-28 does) carry `sensitive` and `untrusted`
+    /// claims in `_meta`: at least the call's floor
+    /// ([`Call::trust_floor`]), joined with what the handler adds
+    /// ([`ToolOutput::with_claims`]). Every other client sees no claim.
+    ///
+    /// ```
+    /// use annot_runtime::server::Server;
+    ///
+    /// let server = Server::builder("files", "1.0.0").build().unwrap();
+    /// assert!(server.offers_trust_annotations());
+    /// let quiet = Server::builder("files", "1.0.0").trust_annotations(false).build().unwrap();
+    /// assert!(!quiet.offers_trust_annotations());
+    /// ```
+    pub fn trust_annotations(mut self, offered: bool) -> Self {
+        self.trust_annotations = offered;
+        self
+    }
+
+    /// How each tool of several actions is exposed: one resolvable tool
+    /// ([`Exposure::Resolvable`], the default), one tool per action
+    /// ([`Exposure::PerAction`]), or each client the form it can use
+    /// ([`Exposure::Auto`]). See [`Exposure`] and the `exposure` chapter.
+    ///
+    /// ```
+    /// use annot_runtime::server::{Exposure, Server};
+    ///
+    /// let server = Server::builder("files", "1.0.0")
+    ///     .exposure(Exposure::Auto)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(server.exposure(), Exposure::Auto);
+    /// ```
+    pub fn exposure(mut self, exposure: Exposure) -> Self {
+        self.exposure = exposure;
+        self
+    }
+
+    /// The naming scheme of per-action tools: their name from the tool's and
+    /// the action's wire names; [`default_action_name`](super::default_action_name)
+    /// (`<tool>_<action>`) unless set. A name that is empty, or that another
+    /// tool (registered or per-action) already has, is a [`BuildError`].
+    ///
+    /// ```
+    /// use annot_runtime::server::{Exposure, Server};
+    ///
+    /// let server = Server::builder("files", "1.0.0")
+    ///     .exposure(Exposure::PerAction)
+    ///     .action_names(|tool, action| format!("{tool}.{}", action.to_lowercase()))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn action_names(
+        mut self,
+        scheme: impl Fn(&str, &str) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.action_names = Box::new(scheme);
         self
     }
 
@@ -191,23 +263,40 @@ impl ServerBuilder {
         if self.max_message_size == 0 {
             return Err(BuildError::ZeroMessageSize);
         }
-        let mut by_name = HashMap::with_capacity_and_hasher(self.tools.len(), Default::default());
-        for (index, tool) in self.tools.iter().enumerate() {
-            if by_name.insert(tool.name(), index).is_some() {
-                return Err(BuildError::DuplicateTool {
-                    name: tool.name().to_owned(),
-                });
-            }
-        }
         let extensions = AnnotExtensions {
             resolution: self.tools.iter().any(ErasedTool::has_rules),
             authorization: self.tools.iter().any(ErasedTool::has_authorization),
+            trust_annotations: self.trust_annotations,
         };
-        let tools = self
+        let exposed = expose(self.tools, self.exposure, &self.action_names)?;
+        let mut by_name =
+            HashMap::with_capacity_and_hasher(exposed.accepted.len(), Default::default());
+        for &index in &exposed.accepted {
+            let tool = &exposed.tools[index];
+            if by_name.insert(tool.name().into(), index).is_some() {
+                return Err(match tool.fixed {
+                    None => BuildError::DuplicateTool {
+                        name: tool.name().to_owned(),
+                    },
+                    Some(fixed) => BuildError::ActionNameTaken {
+                        name: tool.name().to_owned(),
+                        tool: fixed.tool.to_owned(),
+                        action: fixed.action.to_owned(),
+                    },
+                });
+            }
+        }
+        let tools = exposed
             .tools
             .into_iter()
             .map(|tool| ToolEntry::render(tool, self.dialects, self.profile))
             .collect::<Result<Vec<_>, _>>()?;
+        let exposed = Exposed {
+            exposure: self.exposure,
+            resolvable: exposed.resolvable,
+            per_action: exposed.per_action,
+            accepted: exposed.accepted,
+        };
         let info = ServerInfo {
             name: &self.name,
             title: self.title.as_deref(),
@@ -221,7 +310,7 @@ impl ServerBuilder {
             tools.remove("resolve");
         }
         let modern = ModernForms::render(&info, capabilities, self.instructions.as_deref());
-        let pages = ToolPages::render(&tools, self.page_size, &modern.cacheable_tail);
+        let pages = ToolPages::render(&tools, &exposed, self.page_size, &modern.cacheable_tail);
         let initialize_results = PROTOCOL_VERSIONS
             .iter()
             .map(|version| {
@@ -241,6 +330,7 @@ impl ServerBuilder {
                 dialects: self.dialects,
                 extensions,
                 tools,
+                exposed,
                 by_name,
                 pages,
                 initialize_results,
@@ -250,6 +340,61 @@ impl ServerBuilder {
             }),
         })
     }
+}
+
+/// Every tool to render, and which of them each listing shows.
+struct Expose {
+    /// The registered tools, in registration order, then the per-action
+    /// tools of those listed per action.
+    tools: Vec<ErasedTool>,
+    resolvable: Vec<usize>,
+    per_action: Vec<usize>,
+    /// Every tool `tools/call` accepts, each once, in listing order.
+    accepted: Vec<usize>,
+}
+
+/// Derives the per-action tools `exposure` lists, named by `naming`.
+fn expose(
+    registered: Vec<ErasedTool>,
+    exposure: Exposure,
+    naming: &ActionNaming,
+) -> Result<Expose, BuildError> {
+    let resolvable: Vec<usize> = (0..registered.len()).collect();
+    let mut tools = registered;
+    let mut per_action = Vec::new();
+    if exposure.lists_per_action() {
+        for index in 0..resolvable.len() {
+            let derived = exposure::per_action_tools(&tools[index], naming);
+            if derived.is_empty() {
+                // A tool of one action is listed as it is.
+                per_action.push(index);
+                continue;
+            }
+            for tool in derived {
+                if tool.name.is_empty() {
+                    return Err(BuildError::EmptyToolName);
+                }
+                per_action.push(tools.len());
+                tools.push(tool);
+            }
+        }
+    }
+    let mut accepted = Vec::new();
+    if exposure.lists_resolvable() {
+        accepted.extend(&resolvable);
+    }
+    // A tool of one action is in both listings; it is accepted once.
+    let mut taken = vec![false; tools.len()];
+    for &index in &accepted {
+        taken[index] = true;
+    }
+    accepted.extend(per_action.iter().filter(|&&index| !taken[index]));
+    Ok(Expose {
+        tools,
+        resolvable,
+        per_action,
+        accepted,
+    })
 }
 
 /// The `initialize` result, fields in the schema's order.

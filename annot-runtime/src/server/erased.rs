@@ -2,9 +2,12 @@
 //! constant or a function pointer, and its calls and resolutions behind them.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use super::call::Call;
+use super::claims::Floor;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use crate::read::SplitArguments;
@@ -17,8 +20,9 @@ use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Ru
 pub(crate) enum CallOutcome {
     /// The arguments do not fit the tool; the handler did not run.
     Invalid(ArgumentError),
-    /// The handler returned.
-    Returned(Result<ToolOutput, ToolError>),
+    /// The handler returned, with the floor of its trust claims when the
+    /// client negotiated the trust-annotations extension.
+    Returned(Result<ToolOutput, ToolError>, Option<Floor>),
     /// The handler panicked, with this message.
     Panicked(String),
     /// The arguments resolve outside the server's profile; the handler did
@@ -27,18 +31,27 @@ pub(crate) enum CallOutcome {
 }
 
 /// Runs a call on the arguments' JSON text (an object), unless its resolved
-/// annotations are outside the profile.
-pub(super) type ErasedCall = Box<dyn Fn(&str, Profile) -> CallOutcome + Send + Sync>;
+/// annotations are outside the profile; the flag says whether the client
+/// negotiated the trust-annotations extension. Shared by a tool and the
+/// per-action tools exposed for it.
+pub(super) type ErasedCall = Arc<dyn Fn(&str, Profile, bool) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
 pub(crate) struct ErasedTool {
-    pub(super) name: &'static str,
-    pub(super) title: Option<&'static str>,
-    pub(super) description: Option<&'static str>,
+    /// The name it is listed and called by.
+    pub(super) name: Cow<'static, str>,
+    /// The registered tool's name ([`AnnotatedTool::NAME`]).
+    pub(super) tool: &'static str,
+    pub(super) title: Option<Cow<'static, str>>,
+    pub(super) description: Option<Cow<'static, str>>,
+    pub(super) input_schema: Cow<'static, str>,
+    pub(super) discriminator: Option<&'static str>,
     /// The call preview listed on the tool (`AnnotatedTool::DISPLAY_TEMPLATE`).
     pub(super) display_template: Option<&'static str>,
-    pub(super) input_schema: &'static str,
+    /// Each action's call preview (`AnnotatedTool::DISPLAY_TEMPLATES`), listed
+    /// on its per-action tool.
+    pub(super) display_templates: &'static [&'static str],
     pub(super) static_annotations: Annotations,
     pub(super) static_authorization: Option<Authorization>,
     pub(super) has_rules: bool,
@@ -48,6 +61,22 @@ pub(crate) struct ErasedTool {
     pub(super) narrowed_schema: fn(&[usize]) -> String,
     pub(super) resolve: ErasedResolve,
     pub(super) call: ErasedCall,
+    /// For a per-action tool: the action of the registered tool it stands
+    /// for, whose discriminator its calls leave out.
+    pub(super) fixed: Option<FixedAction>,
+}
+
+/// The action a per-action tool stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FixedAction {
+    /// The registered tool's name.
+    pub tool: &'static str,
+    /// The registered tool's discriminator.
+    pub discriminator: &'static str,
+    /// The action's wire name.
+    pub action: &'static str,
+    /// The action's row in the registered tool's `ACTIONS`.
+    pub index: usize,
 }
 
 /// Resolves arguments (their JSON text, an object, and its members when the
@@ -70,10 +99,11 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, profile: Profile| {
-            run_call::<T>(arguments, profile, false, |parsed, _| handler(parsed))
+        let call = move |arguments: &str, profile: Profile, trust: bool| {
+            let wants = Wants { call: false, trust };
+            run_call::<T>(arguments, profile, wants, |parsed, _| handler(parsed))
         };
-        Self::erase::<T>(Box::new(call))
+        Self::erase::<T>(Arc::new(call))
     }
 
     /// A tool whose handler also receives the call's [`Call`]: its resolved
@@ -83,22 +113,26 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, profile: Profile| {
-            run_call::<T>(arguments, profile, true, |parsed, call| {
+        let call = move |arguments: &str, profile: Profile, trust: bool| {
+            let wants = Wants { call: true, trust };
+            run_call::<T>(arguments, profile, wants, |parsed, call| {
                 let call = call.expect("asked for");
                 handler(parsed, call)
             })
         };
-        Self::erase::<T>(Box::new(call))
+        Self::erase::<T>(Arc::new(call))
     }
 
     fn erase<T: AnnotatedTool + 'static>(call: ErasedCall) -> Self {
         ErasedTool {
-            name: T::NAME,
-            title: T::TITLE,
-            description: T::DESCRIPTION,
+            name: Cow::Borrowed(T::NAME),
+            tool: T::NAME,
+            title: T::TITLE.map(Cow::Borrowed),
+            description: T::DESCRIPTION.map(Cow::Borrowed),
+            input_schema: Cow::Borrowed(T::input_schema()),
+            discriminator: T::DISCRIMINATOR,
             display_template: T::DISPLAY_TEMPLATE,
-            input_schema: T::input_schema(),
+            display_templates: T::DISPLAY_TEMPLATES,
             static_annotations: T::STATIC_ANNOTATIONS,
             static_authorization: T::STATIC_AUTHORIZATION,
             has_rules: !T::RULES.is_empty(),
@@ -108,11 +142,12 @@ impl ErasedTool {
             narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
             call,
+            fixed: None,
         }
     }
 
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether the tool has rules on argument values.
@@ -126,12 +161,22 @@ impl ErasedTool {
     }
 }
 
+/// What a call needs besides the handler's answer.
+#[derive(Clone, Copy)]
+struct Wants {
+    /// The handler takes the [`Call`].
+    call: bool,
+    /// The client negotiated the trust-annotations extension: the answer
+    /// carries the floor of its claims.
+    trust: bool,
+}
+
 /// Parses `arguments` for `T`, checks them against `profile` and runs
-/// `handler` on them, with their [`Call`] when `with_call` is set.
+/// `handler` on them, with their [`Call`] when it wants one.
 fn run_call<T: AnnotatedTool>(
     arguments: &str,
     profile: Profile,
-    with_call: bool,
+    wants: Wants,
     handler: impl FnOnce(T, Option<&Call>) -> Result<ToolOutput, ToolError>,
 ) -> CallOutcome {
     // The arguments go to the tool's parser as text: one entry point,
@@ -141,17 +186,20 @@ fn run_call<T: AnnotatedTool>(
         Err(error) => return CallOutcome::Invalid(error),
         Ok(parsed) => parsed,
     };
-    // One evaluation serves both the profile and the handler.
-    let call = with_call.then(|| Call::of(&parsed, profile));
+    // One evaluation serves the profile, the handler and the claims' floor.
+    let evaluated = (wants.call || wants.trust)
+        .then(|| Call::of(&parsed, profile).with_trust_negotiated(wants.trust));
     // The profile judges the value the handler would receive.
     if !profile.is_any() {
-        let resolved = call.map_or_else(|| parsed.resolve(), |call| *call.annotations());
+        let resolved = evaluated.map_or_else(|| parsed.resolve(), |call| *call.annotations());
         if let Err(violation) = profile.check(&resolved) {
             return CallOutcome::Refused(violation);
         }
     }
+    let floor = evaluated.filter(|_| wants.trust).map(|call| call.floor());
+    let call = evaluated.filter(|_| wants.call);
     match catch_unwind(AssertUnwindSafe(|| handler(parsed, call.as_ref()))) {
-        Ok(result) => CallOutcome::Returned(result),
+        Ok(result) => CallOutcome::Returned(result, floor),
         Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),
     }
 }

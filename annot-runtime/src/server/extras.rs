@@ -9,24 +9,39 @@ use serde_json::{Map, Value, json};
 use crate::read::Json;
 
 use crate::Authorization;
-use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, Dialect};
+use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, Dialect, TRUST_ANNOTATIONS_EXTENSION};
 use crate::read::{self, Meta};
 use crate::rules::Explanation;
 
-/// The extensions of this project a server advertises: each only when one of
-/// its tools has something to say under it.
+/// The extensions of this project a server advertises, each only when one of
+/// its tools has something to say under it, and whether it offers the
+/// trust-annotations extension.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct AnnotExtensions {
     /// Some tool has rules, so explanations say more than "the resolver".
     pub resolution: bool,
     /// Some tool declares authorization.
     pub authorization: bool,
+    /// `io.modelcontextprotocol/trust-annotations`: every call has a floor
+    /// of claims, so it is offered whatever the dialects, unless the
+    /// builder turned it off.
+    pub trust_annotations: bool,
 }
 
 impl AnnotExtensions {
-    /// Adds the advertised extensions to `capabilities.extensions`, which
-    /// exists only when the server speaks dialect C.
+    /// Adds the advertised extensions to `capabilities.extensions`: this
+    /// project's only when it exists (the server speaks dialect C), the
+    /// trust-annotations extension in any case.
     pub fn advertise(self, capabilities: &mut Value) {
+        if self.trust_annotations
+            && let Some(capabilities) = capabilities.as_object_mut()
+            && let Some(extensions) = capabilities
+                .entry("extensions")
+                .or_insert_with(|| json!({}))
+                .as_object_mut()
+        {
+            extensions.insert(TRUST_ANNOTATIONS_EXTENSION.to_owned(), json!({}));
+        }
         let Some(extensions) = capabilities
             .get_mut("extensions")
             .and_then(Value::as_object_mut)
@@ -57,6 +72,9 @@ pub(crate) struct Extras {
 pub(crate) struct Negotiated {
     pub resolution: bool,
     pub authorization: bool,
+    /// `io.modelcontextprotocol/trust-annotations`, not this project's own
+    /// but negotiated alike.
+    pub trust_annotations: bool,
 }
 
 impl Negotiated {
@@ -72,6 +90,7 @@ impl Negotiated {
         Negotiated {
             resolution: negotiated(ANNOT_META),
             authorization: negotiated(AUTHORIZATION_EXTENSION),
+            trust_annotations: negotiated(TRUST_ANNOTATIONS_EXTENSION),
         }
     }
 }
@@ -143,6 +162,7 @@ mod tests {
     const BOTH: AnnotExtensions = AnnotExtensions {
         resolution: true,
         authorization: true,
+        trust_annotations: false,
     };
 
     fn meta(value: &Value) -> Meta<'_> {

@@ -44,8 +44,10 @@
 mod build_error;
 mod builder;
 mod call;
+mod claims;
 mod connection;
 mod erased;
+mod exposure;
 mod extras;
 mod jsonrpc;
 mod listing;
@@ -68,6 +70,7 @@ pub use build_error::BuildError;
 pub use builder::{DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};
 pub use call::Call;
 pub use connection::Connection;
+pub use exposure::{Exposure, default_action_name};
 pub use output::{Content, ToolError, ToolOutput};
 pub use profile::{Profile, ProfileViolation};
 pub use state::Server;

@@ -193,6 +193,19 @@ impl ModernForms {
         out.push(b'}');
     }
 
+    /// [`close`](Self::close), with the keys of `extra` (another `_meta`
+    /// object's text) in the server's `_meta`, if any.
+    pub fn close_with(&self, out: &mut Vec<u8>, extra: Option<&str>) {
+        let Some(extra) = extra else {
+            return self.close(out);
+        };
+        debug_assert_eq!(out.last(), Some(&b'}'));
+        out.pop();
+        out.extend_from_slice(br#","resultType":"complete","_meta":"#);
+        out.extend_from_slice(self.meta_with(Some(extra)).as_bytes());
+        out.push(b'}');
+    }
+
     /// A result `_meta` object's text: the server's identity, then the keys of
     /// `extra` (another `_meta` object's text), if any.
     pub fn meta_with(&self, extra: Option<&str>) -> Cow<'_, str> {

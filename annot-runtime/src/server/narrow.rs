@@ -1,8 +1,6 @@
 //! What a [`Profile`] leaves of a tool: the actions kept, and the
 //! `inputSchema` narrowed to them (by [`crate::action_schema`]).
 
-use std::borrow::Cow;
-
 use super::call::normalise;
 use super::erased::ErasedTool;
 use super::profile::Profile;
@@ -13,7 +11,7 @@ pub(super) struct Narrowed {
     /// The actions kept, in declaration order.
     pub actions: Vec<Action>,
     /// The `inputSchema` to list.
-    pub schema: Cow<'static, str>,
+    pub schema: String,
     /// Whether anything is left to list.
     pub listed: bool,
 }
@@ -28,7 +26,7 @@ pub(super) struct Narrowed {
 pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
     let whole = |listed| Narrowed {
         actions: tool.actions.to_vec(),
-        schema: Cow::Borrowed(tool.input_schema.trim()),
+        schema: tool.input_schema.trim().to_owned(),
         listed,
     };
     if profile.is_any() {
@@ -41,7 +39,9 @@ pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
         None => profile.can_satisfy(bound, tool.rules),
     };
     if tool.actions.is_empty() {
-        return whole(can_pass(0, &tool.static_annotations));
+        // A per-action tool is its action's row of the compiled rules.
+        let row = tool.fixed.map_or(0, |fixed| fixed.index);
+        return whole(can_pass(row, &tool.static_annotations));
     }
     let kept: Vec<usize> = (0..tool.actions.len())
         .filter(|&index| {
@@ -70,7 +70,7 @@ pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
     }
     Narrowed {
         actions,
-        schema: Cow::Owned((tool.narrowed_schema)(&kept)),
+        schema: (tool.narrowed_schema)(&kept),
         listed: true,
     }
 }

@@ -1,12 +1,13 @@
-//! What a tool handler returns, and how it becomes a `CallToolResult`.
+//! What a tool handler returns, and how it becomes a `CallToolResult` (the
+//! trust claims it may carry are `claims.rs`'s).
 
 use core::fmt;
 
 use serde::Serialize;
-use serde::ser::{SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
-use crate::protocol::DISPLAY_TEMPLATES_EXTENSION;
+use super::claims::{self, Blocks, Floor, OutputClaims};
+use crate::trust::TrustClaims;
 
 /// One block of a tool result's `content`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,15 +37,15 @@ impl Content {
 }
 
 /// The successful output of a tool handler: the `content` and optional
-/// `structuredContent` of a `CallToolResult`, and optionally a line for the
-/// person watching the session.
+/// `structuredContent` of a `CallToolResult`, and the trust-annotations
+/// claims the handler adds ([`with_claims`](Self::with_claims),
+/// [`with_claimed_content`](Self::with_claimed_content)).
 ///
 /// ```
 /// use annot_runtime::server::ToolOutput;
 ///
-/// let output = ToolOutput::text("{\"appended\":3}").with_display_text("appended 3 lines to notes.md");
+/// let output = ToolOutput::text("3 lines appended");
 /// assert_eq!(output.content.len(), 1);
-/// assert_eq!(output.display_text.as_deref(), Some("appended 3 lines to notes.md"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolOutput {
@@ -52,12 +53,12 @@ pub struct ToolOutput {
     pub content: Vec<Content>,
     /// A JSON object for clients that read structured results.
     pub structured_content: Option<Map<String, Value>>,
-    /// What happened, rendered for a person rather than the model: the
-    /// display-templates extension's result-side text, sent on the first
-    /// content block as `_meta["io.modelcontextprotocol/display-templates"].text`
-    /// (an output without content has no block to carry it). The extension
-    /// asks for no negotiation; a client that does not know it ignores it.
-    pub display_text: Option<String>,
+    /// Only ever added to: see `claims.rs`. Boxed: most outputs claim
+    /// nothing of their own.
+    pub(super) claims: Option<Box<OutputClaims>>,
+    /// The display-templates result-side text: see
+    /// [`with_display_text`](Self::with_display_text).
+    display_text: Option<Box<str>>,
 }
 
 impl ToolOutput {
@@ -66,6 +67,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: None,
+            claims: None,
             display_text: None,
         }
     }
@@ -78,16 +80,33 @@ impl ToolOutput {
         ToolOutput {
             content: vec![Content::text(text)],
             structured_content: Some(object),
+            claims: None,
             display_text: None,
         }
     }
 
-    /// Sets [`display_text`](Self::display_text): a line for the person
-    /// watching, such as "moved 14 items to /archive".
+    /// Adds what happened, rendered for a person rather than the model
+    /// ("moved 14 items to /archive"): the display-templates extension's
+    /// result-side text, sent on the first content block as
+    /// `_meta["io.modelcontextprotocol/display-templates"].text` (an output
+    /// without content has no block to carry it). The extension asks for no
+    /// negotiation; a client that does not know it ignores it.
+    ///
+    /// ```
+    /// use annot_runtime::server::ToolOutput;
+    ///
+    /// let output = ToolOutput::text("{\"moved\":14}").with_display_text("moved 14 items");
+    /// assert_eq!(output.display_text(), Some("moved 14 items"));
+    /// ```
     #[must_use]
     pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
-        self.display_text = Some(text.into());
+        self.display_text = Some(text.into().into_boxed_str());
         self
+    }
+
+    /// The text set by [`with_display_text`](Self::with_display_text).
+    pub fn display_text(&self) -> Option<&str> {
+        self.display_text.as_deref()
     }
 
     /// Adds a content block.
@@ -95,6 +114,86 @@ impl ToolOutput {
     pub fn with_content(mut self, content: Content) -> Self {
         self.content.push(content);
         self
+    }
+}
+
+// The trust claims a handler adds, which only ever strengthen (see
+// `claims.rs` for how they are written).
+impl ToolOutput {
+    /// Adds `claims` to the whole result. Claims only add up: each holds when
+    /// any call to this method (or the call's floor) makes it, so passing
+    /// [`TrustClaims::NONE`] changes nothing. The first evidence given is
+    /// kept.
+    ///
+    /// The server sends the claims only to a client that negotiated the
+    /// trust-annotations extension, joined with the call's floor
+    /// ([`Call::trust_floor`](super::Call::trust_floor)).
+    ///
+    /// ```
+    /// use annot_runtime::server::ToolOutput;
+    /// use annot_runtime::trust::TrustClaims;
+    ///
+    /// let output = ToolOutput::text("the collaborator roster")
+    ///     .with_claims(TrustClaims::NONE.sensitive())
+    ///     .with_claims(TrustClaims::NONE); // no claim taken back
+    /// assert!(output.claims().sensitive);
+    /// ```
+    #[must_use]
+    pub fn with_claims(mut self, claims: TrustClaims) -> Self {
+        self.claims.get_or_insert_default().add(&claims);
+        self
+    }
+
+    /// Adds a content block that makes `claims` on its own `_meta`: one block
+    /// of a result may be sensitive or untrusted when the others are not. A
+    /// block's claim raises the result's, never lowers it.
+    ///
+    /// ```
+    /// use annot_runtime::server::{Content, ToolOutput};
+    /// use annot_runtime::trust::TrustClaims;
+    ///
+    /// let output = ToolOutput::text("README.md")
+    ///     .with_claimed_content(Content::text("draft advisory"), TrustClaims::NONE.sensitive());
+    /// assert_eq!(output.block_claims(0), None);
+    /// assert!(output.block_claims(1).unwrap().sensitive);
+    /// ```
+    #[must_use]
+    pub fn with_claimed_content(mut self, content: Content, claims: TrustClaims) -> Self {
+        self.content.push(content);
+        let index = self.content.len() - 1;
+        self.claim_block(index, claims)
+    }
+
+    /// Adds `claims` to the content block at `index` (as
+    /// [`with_claimed_content`](Self::with_claimed_content)). A claim for a
+    /// block the result no longer has when it is sent counts for the whole
+    /// result: a claim is never dropped.
+    #[must_use]
+    pub fn claim_block(mut self, index: usize, claims: TrustClaims) -> Self {
+        self.claims
+            .get_or_insert_default()
+            .add_to_block(index, claims);
+        self
+    }
+
+    /// What the handler claimed for the whole result (the server joins the
+    /// call's floor with it when it sends them).
+    pub fn claims(&self) -> &TrustClaims {
+        self.claims
+            .as_ref()
+            .map_or(&TrustClaims::NONE, |own| own.result())
+    }
+
+    /// What the handler claimed for the content block at `index`, if anything.
+    pub fn block_claims(&self, index: usize) -> Option<&TrustClaims> {
+        self.block_claim_list()
+            .iter()
+            .find(|(at, _)| *at == index)
+            .map(|(_, claims)| claims)
+    }
+
+    fn block_claim_list(&self) -> &[(usize, TrustClaims)] {
+        self.claims.as_ref().map_or(&[], |own| own.blocks())
     }
 }
 
@@ -150,61 +249,40 @@ impl<E: std::error::Error> From<E> for ToolError {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CallToolResult<'a> {
-    content: Blocks<'a>,
+    content: Blocks<'a, Content>,
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     is_error: bool,
 }
 
-/// The content blocks, the first one carrying the display text, if any.
-struct Blocks<'a> {
-    content: &'a [Content],
-    display_text: Option<&'a str>,
-}
-
-/// A content block with the display-templates `_meta` beside its fields.
-#[derive(Serialize)]
-struct DisplayedBlock<'a> {
-    #[serde(flatten)]
-    content: &'a Content,
-    #[serde(rename = "_meta")]
-    meta: Map<String, Value>,
-}
-
-impl Serialize for Blocks<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut blocks = serializer.serialize_seq(Some(self.content.len()))?;
-        for (index, content) in self.content.iter().enumerate() {
-            match self.display_text.filter(|_| index == 0) {
-                Some(text) => {
-                    let mut meta = Map::new();
-                    meta.insert(
-                        DISPLAY_TEMPLATES_EXTENSION.to_owned(),
-                        serde_json::json!({ "text": text }),
-                    );
-                    blocks.serialize_element(&DisplayedBlock { content, meta })?;
-                }
-                None => blocks.serialize_element(content)?,
-            }
-        }
-        blocks.end()
-    }
-}
-
-/// Appends the `CallToolResult` JSON of a successful call to `out`.
-pub(crate) fn write_success(out: &mut Vec<u8>, output: &ToolOutput) {
+/// Appends the `CallToolResult` JSON of a successful call to `out`, with its
+/// blocks' claims when the client gets claims (`floor`, the call's). Returns
+/// the text of the result's `_meta` object for its own claims, which the
+/// caller closes the result with.
+pub(crate) fn write_success(
+    out: &mut Vec<u8>,
+    output: &ToolOutput,
+    floor: Option<Floor>,
+) -> Option<String> {
     write(
         out,
         &CallToolResult {
-            content: Blocks {
-                content: &output.content,
-                display_text: output.display_text.as_deref(),
-            },
+            content: Blocks::new(
+                &output.content,
+                if floor.is_some() {
+                    output.block_claim_list()
+                } else {
+                    &[]
+                },
+            )
+            .with_display_text(output.display_text()),
             structured_content: output.structured_content.as_ref(),
             is_error: false,
         },
     );
+    let blocks = output.content.len();
+    floor.and_then(|floor| claims::result_meta(floor, output.claims.as_deref(), blocks))
 }
 
 /// Appends the `CallToolResult` JSON of a failed call (`isError: true`) to `out`.
@@ -212,14 +290,21 @@ pub(crate) fn write_failure(out: &mut Vec<u8>, message: &str) {
     write(
         out,
         &CallToolResult {
-            content: Blocks {
-                content: &[Content::text(message)],
-                display_text: None,
-            },
+            content: Blocks::new(&[Content::text(message)], &[]),
             structured_content: None,
             is_error: true,
         },
     );
+}
+
+/// Adds `_meta` (an object's JSON text) to the result object written to the
+/// end of `out`, which has none.
+pub(crate) fn append_meta(out: &mut Vec<u8>, meta: &str) {
+    debug_assert_eq!(out.last(), Some(&b'}'));
+    out.pop();
+    out.extend_from_slice(br#","_meta":"#);
+    out.extend_from_slice(meta.as_bytes());
+    out.push(b'}');
 }
 
 fn write(out: &mut Vec<u8>, result: &CallToolResult<'_>) {
@@ -235,7 +320,7 @@ mod tests {
     #[test]
     fn results_have_the_wire_shape() {
         let mut out = vec![];
-        write_success(&mut out, &ToolOutput::text("hi"));
+        assert_eq!(write_success(&mut out, &ToolOutput::text("hi"), None), None);
         assert_eq!(
             serde_json::from_slice::<Value>(&out).unwrap(),
             json!({"content": [{"type": "text", "text": "hi"}]})
@@ -254,31 +339,13 @@ mod tests {
         let mut object = Map::new();
         object.insert("lines".into(), json!(3));
         let mut out = vec![];
-        write_success(&mut out, &ToolOutput::structured(object));
+        write_success(&mut out, &ToolOutput::structured(object), None);
         assert_eq!(
             serde_json::from_slice::<Value>(&out).unwrap(),
             json!({
                 "content": [{"type": "text", "text": "{\"lines\":3}"}],
                 "structuredContent": {"lines": 3}
             })
-        );
-    }
-
-    #[test]
-    fn display_text_rides_on_the_first_block() {
-        let output = ToolOutput::text("{\"moved\":14}")
-            .with_content(Content::text("second"))
-            .with_display_text("moved 14 items to /archive");
-        let mut out = vec![];
-        write_success(&mut out, &output);
-        assert_eq!(
-            serde_json::from_slice::<Value>(&out).unwrap(),
-            json!({"content": [
-                {"type": "text", "text": "{\"moved\":14}", "_meta": {
-                    "io.modelcontextprotocol/display-templates": {"text": "moved 14 items to /archive"}
-                }},
-                {"type": "text", "text": "second"}
-            ]})
         );
     }
 

@@ -2,6 +2,7 @@
 
 use std::hash::Hasher;
 
+use super::exposure::Exposed;
 use super::listing::Listing;
 use super::registry::ToolEntry;
 use super::render::FxHasher;
@@ -49,6 +50,10 @@ impl PageForm {
     fn modern(self) -> bool {
         matches!(self, PageForm::Modern | PageForm::ModernExtension)
     }
+
+    fn extension(self) -> bool {
+        matches!(self, PageForm::LegacyExtension | PageForm::ModernExtension)
+    }
 }
 
 /// Every `tools/list` result, one per page and [`PageForm`].
@@ -56,61 +61,38 @@ impl PageForm {
 pub(crate) struct ToolPages {
     /// `forms[form as usize][page]`.
     forms: [Vec<Box<str>>; 4],
-    /// `cursors[i]` is the cursor that fetches page `i` (`cursors[0]` is never
-    /// issued: the first page is asked for without one).
-    cursors: Vec<Box<str>>,
+    /// `cursors[form as usize][i]` is the cursor that fetches page `i`
+    /// (`[0]` is never issued: the first page is asked for without one). A
+    /// form's cursors name its own tool set, so a cursor of a listing of
+    /// another [`Exposure`](super::Exposure) form is refused.
+    cursors: [Vec<Box<str>>; 4],
 }
 
 impl ToolPages {
-    /// Splits `tools`, in order, into pages of `page_size` (at least 1).
-    /// `modern_tail` closes a 2026-07-28 result: its `resultType`, caching
-    /// hints and `_meta`, each after a comma.
-    /// A tool a profile left nothing of is not listed.
-    pub fn render(tools: &[ToolEntry], page_size: usize, modern_tail: &str) -> Self {
-        let tools: Vec<&ToolEntry> = tools.iter().filter(|tool| tool.is_listed()).collect();
-        let chunks: Vec<&[&ToolEntry]> = if tools.is_empty() {
-            vec![&[]]
-        } else {
-            tools.chunks(page_size).collect()
-        };
-        // The cursor carries a fingerprint of the tool set, so a cursor of another
-        // server (or of an earlier build of this one) is refused, not misread.
-        let mut fingerprint = FxHasher::default();
-        for tool in &tools {
-            fingerprint.write(tool.name().as_bytes());
-            fingerprint.write_u8(0);
-        }
-        fingerprint.write_usize(page_size);
-        let fingerprint = fingerprint.finish();
-        let cursors: Vec<Box<str>> = (0..chunks.len())
-            .map(|page| format!("{fingerprint:016x}.{page}").into_boxed_str())
-            .collect();
-
-        let forms = PageForm::ALL.map(|form| {
-            chunks
+    /// Splits the tools each form lists (`exposed`, indices into `tools`),
+    /// in order, into pages of `page_size` (at least 1). `modern_tail` closes
+    /// a 2026-07-28 result: its `resultType`, caching hints and `_meta`, each
+    /// after a comma. A tool a profile left nothing of is not listed.
+    pub fn render(
+        tools: &[ToolEntry],
+        exposed: &Exposed,
+        page_size: usize,
+        modern_tail: &str,
+    ) -> Self {
+        let rendered = PageForm::ALL.map(|form| {
+            let listed: Vec<&ToolEntry> = exposed
+                .listed_to(form.extension())
                 .iter()
-                .enumerate()
-                .map(|(page, chunk)| {
-                    let mut json = String::from("{\"tools\":[");
-                    for (index, tool) in chunk.iter().enumerate() {
-                        if index > 0 {
-                            json.push(',');
-                        }
-                        json.push_str(tool.listed(form.listing()));
-                    }
-                    json.push(']');
-                    if let Some(next) = cursors.get(page + 1) {
-                        json.push_str(&format!(",\"nextCursor\":\"{next}\""));
-                    }
-                    if form.modern() {
-                        json.push_str(modern_tail);
-                    }
-                    json.push('}');
-                    json.into_boxed_str()
-                })
-                .collect()
+                .map(|&index| &tools[index])
+                .filter(|tool| tool.is_listed())
+                .collect();
+            render_form(&listed, form, page_size, modern_tail)
         });
-        ToolPages { forms, cursors }
+        let [legacy, legacy_extension, modern, modern_extension] = rendered;
+        ToolPages {
+            forms: [legacy.0, legacy_extension.0, modern.0, modern_extension.0],
+            cursors: [legacy.1, legacy_extension.1, modern.1, modern_extension.1],
+        }
     }
 
     /// The page a cursor names, in `form`; the first page without one.
@@ -119,8 +101,7 @@ impl ToolPages {
     pub fn page(&self, cursor: Option<&str>, form: PageForm) -> Result<&str, RpcError> {
         let index = match cursor {
             None => 0,
-            Some(cursor) => self
-                .cursors
+            Some(cursor) => self.cursors[form as usize]
                 .iter()
                 .skip(1)
                 .position(|issued| **issued == *cursor)
@@ -134,4 +115,53 @@ impl ToolPages {
         };
         Ok(&self.forms[form as usize][index])
     }
+}
+
+/// The pages of one form, and their cursors.
+fn render_form(
+    tools: &[&ToolEntry],
+    form: PageForm,
+    page_size: usize,
+    modern_tail: &str,
+) -> (Vec<Box<str>>, Vec<Box<str>>) {
+    let chunks: Vec<&[&ToolEntry]> = if tools.is_empty() {
+        vec![&[]]
+    } else {
+        tools.chunks(page_size).collect()
+    };
+    // The cursor carries a fingerprint of the tool set, so a cursor of another
+    // server (or of an earlier build of this one) is refused, not misread.
+    let mut fingerprint = FxHasher::default();
+    for tool in tools {
+        fingerprint.write(tool.name().as_bytes());
+        fingerprint.write_u8(0);
+    }
+    fingerprint.write_usize(page_size);
+    let fingerprint = fingerprint.finish();
+    let cursors: Vec<Box<str>> = (0..chunks.len())
+        .map(|page| format!("{fingerprint:016x}.{page}").into_boxed_str())
+        .collect();
+    let pages = chunks
+        .iter()
+        .enumerate()
+        .map(|(page, chunk)| {
+            let mut json = String::from("{\"tools\":[");
+            for (index, tool) in chunk.iter().enumerate() {
+                if index > 0 {
+                    json.push(',');
+                }
+                json.push_str(tool.listed(form.listing()));
+            }
+            json.push(']');
+            if let Some(next) = cursors.get(page + 1) {
+                json.push_str(&format!(",\"nextCursor\":\"{next}\""));
+            }
+            if form.modern() {
+                json.push_str(modern_tail);
+            }
+            json.push('}');
+            json.into_boxed_str()
+        })
+        .collect();
+    (pages, cursors)
 }

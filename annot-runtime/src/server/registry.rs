@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::build_error::BuildError;
 use super::call::normalise;
-use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool};
+use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool, FixedAction};
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
@@ -41,7 +41,11 @@ pub(crate) struct Resolution {
 
 /// A registered tool with its wire forms rendered.
 pub(crate) struct ToolEntry {
-    name: &'static str,
+    name: Box<str>,
+    /// The registered tool's name: `name` but for a per-action tool.
+    tool: &'static str,
+    /// For a per-action tool, the action its calls and resolutions reach.
+    fixed: Option<FixedAction>,
     static_annotations: Annotations,
     /// The bound `static_annotations` set, made once: every resolution is
     /// checked against it.
@@ -81,7 +85,7 @@ impl ToolEntry {
         if tool.name.is_empty() {
             return Err(BuildError::EmptyToolName);
         }
-        check_input_schema(tool.name, tool.input_schema)?;
+        check_input_schema(&tool.name, &tool.input_schema)?;
         for action in tool.actions {
             action_within_bound(&tool, action)?;
         }
@@ -115,7 +119,7 @@ impl ToolEntry {
             dialects,
         );
 
-        let extension_results = ExtensionResults::new(tool.name);
+        let extension_results = ExtensionResults::new(&tool.name);
         // Each dialect's result with the longest annotations, with
         // `resultType`, its closing brace and the response's on top.
         // A rule-based resolution can combine hints no action declares: the
@@ -136,7 +140,9 @@ impl ToolEntry {
             extension_results.longest() + extra,
         ];
         Ok(ToolEntry {
-            name: tool.name,
+            name: tool.name.into(),
+            tool: tool.tool,
+            fixed: tool.fixed,
             static_annotations: tool.static_annotations,
             bound: Bound::new(&tool.static_annotations),
             static_authorization: tool.static_authorization,
@@ -164,8 +170,20 @@ impl ToolEntry {
         self.listed_at_all
     }
 
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The registered tool's name (the same as [`name`](Self::name) but for
+    /// a per-action tool).
+    pub fn tool(&self) -> &'static str {
+        self.tool
+    }
+
+    /// For a per-action tool, the action it stands for.
+    #[cfg(feature = "rmcp")]
+    pub fn fixed(&self) -> Option<FixedAction> {
+        self.fixed
     }
 
     /// The Tool JSON of `tools/list` for one kind of client.
@@ -199,6 +217,17 @@ impl ToolEntry {
         split: Option<&SplitArguments<'_>>,
         explain: bool,
     ) -> Result<Resolution, ResolveFailure> {
+        let with_action;
+        let (arguments, split) = match self.fixed {
+            None => (arguments, split),
+            Some(fixed) => {
+                with_action = fixed
+                    .arguments(arguments)
+                    .map_err(ResolveFailure::Invalid)?;
+                // The split belongs to the text without the discriminator.
+                (with_action.as_str(), None)
+            }
+        };
         let evaluation =
             (self.resolve)(arguments, split, explain).map_err(ResolveFailure::Invalid)?;
         // Before the bound: a dropped action is outside the narrowed bound too,
@@ -279,9 +308,17 @@ impl ToolEntry {
         out.push(b'}');
     }
 
-    /// Validates `arguments` (JSON text) and runs the handler on them.
-    pub fn call(&self, arguments: &str) -> CallOutcome {
-        (self.call)(arguments, self.profile)
+    /// Validates `arguments` (JSON text) and runs the handler on them; with
+    /// `trust`, the outcome carries the floor of the result's claims.
+    /// A per-action tool's arguments reach it with the discriminator put back.
+    pub fn call(&self, arguments: &str, trust: bool) -> CallOutcome {
+        match self.fixed {
+            None => (self.call)(arguments, self.profile, trust),
+            Some(fixed) => match fixed.arguments(arguments) {
+                Ok(with_action) => (self.call)(&with_action, self.profile, trust),
+                Err(error) => CallOutcome::Invalid(error),
+            },
+        }
     }
 }
 
@@ -321,11 +358,11 @@ fn check_input_schema(tool: &str, schema: &str) -> Result<(), BuildError> {
 /// in the field order of [`crate::Tool`].
 fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     let quoted = |text: &str| serde_json::to_string(text).expect("a string always serializes");
-    let mut head = format!("{{\"name\":{}", quoted(tool.name));
-    if let Some(title) = tool.title {
+    let mut head = format!("{{\"name\":{}", quoted(&tool.name));
+    if let Some(title) = &tool.title {
         head.push_str(&format!(",\"title\":{}", quoted(title)));
     }
-    if let Some(description) = tool.description {
+    if let Some(description) = &tool.description {
         head.push_str(&format!(",\"description\":{}", quoted(description)));
     }
     head.push_str(&format!(",\"inputSchema\":{schema},\"annotations\":"));
@@ -339,7 +376,7 @@ fn action_within_bound(tool: &ErasedTool, action: &Action) -> Result<Annotations
     annotations
         .check_within(&tool.static_annotations)
         .map_err(|violation| BuildError::ActionOutsideBound {
-            tool: tool.name.to_owned(),
+            tool: tool.name.to_string(),
             action: action.name.to_owned(),
             violation,
         })?;

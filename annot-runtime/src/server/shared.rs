@@ -18,20 +18,42 @@ pub(crate) use super::erased::panic_message;
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
 pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
 
+pub(crate) use super::erased::FixedAction;
 pub(crate) use super::listing::Listing;
 
 /// Every tool's name and its `tools/list` JSON in the form `listing`, in
-/// listing order.
+/// listing order: the tools the server's [`Exposure`](super::Exposure) lists
+/// to that kind of client, and for [`Listing::All`] every tool a call may
+/// name.
 pub(crate) fn listed_tools(
     server: &Server,
     listing: Listing,
-) -> impl Iterator<Item = (&'static str, &str)> {
-    server
-        .state
-        .tools
+) -> impl Iterator<Item = (&str, &str)> {
+    let state = &*server.state;
+    let exposed = &state.exposed;
+    let indices = match listing {
+        Listing::All => &exposed.accepted[..],
+        Listing::Extension => exposed.listed_to(true),
+        Listing::Legacy | Listing::Modern => exposed.listed_to(false),
+    };
+    indices
         .iter()
+        .map(|&index| &state.tools[index])
         .filter(|tool| tool.is_listed())
         .map(move |tool| (tool.name(), tool.listed(listing)))
+}
+
+/// What a `tools/call` of `name` reaches: the registered tool's name, and
+/// for a per-action tool the action whose discriminator its arguments leave
+/// out. `None` for a name no listing of the server shows.
+pub(crate) fn called_tool(
+    server: &Server,
+    name: &str,
+) -> Option<(&'static str, Option<FixedAction>)> {
+    server
+        .state
+        .tool(name)
+        .map(|tool| (tool.tool(), tool.fixed()))
 }
 
 /// The form of `tools/list` a [`Connection`](super::Connection) gives a

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
+use super::exposure::{Exposed, Exposure};
 use super::extras::AnnotExtensions;
 use super::modern::ModernForms;
 use super::negotiation::DialectSet;
@@ -29,10 +30,15 @@ pub(super) struct ServerState {
     pub(super) dialects: DialectSet,
     /// This project's extensions the server advertises (dialect C).
     pub(super) extensions: AnnotExtensions,
+    /// The registered tools, in registration order, then the per-action
+    /// tools derived from them.
     pub(super) tools: Vec<ToolEntry>,
+    /// Which of `tools` each listing shows, and which calls name.
+    pub(super) exposed: Exposed,
+    /// Every name `tools/call` accepts ([`Exposed::accepted`]).
     /// FxHash: the keys are the server's own names, so a client can only
     /// look names up, never fill the table to collide.
-    pub(super) by_name: HashMap<&'static str, usize, BuildHasherDefault<render::FxHasher>>,
+    pub(super) by_name: HashMap<Box<str>, usize, BuildHasherDefault<render::FxHasher>>,
     pub(super) pages: ToolPages,
     /// The `initialize` result for each of [`crate::protocol::PROTOCOL_VERSIONS`].
     pub(super) initialize_results: Vec<Box<str>>,
@@ -45,10 +51,17 @@ pub(super) struct ServerState {
 }
 
 impl ServerState {
+    /// The tool `tools/call` and the resolution methods reach by `name`:
+    /// only one some listing shows.
     pub(super) fn tool(&self, name: &str) -> Option<&ToolEntry> {
         // A few names are compared faster than one is hashed and probed.
-        if self.tools.len() <= 4 {
-            return self.tools.iter().find(|tool| tool.name() == name);
+        if self.exposed.accepted.len() <= 4 {
+            return self
+                .exposed
+                .accepted
+                .iter()
+                .map(|&index| &self.tools[index])
+                .find(|tool| tool.name() == name);
         }
         self.by_name.get(name).map(|index| &self.tools[*index])
     }
@@ -60,10 +73,26 @@ impl Server {
         self.state.dialects.iter().collect()
     }
 
-    /// The names of the registered tools, in `tools/list` order, with those
-    /// a [`Profile`] left nothing of (they are not listed).
+    /// The names of the registered tools, in registration order (that of a
+    /// resolvable listing), with those a [`Profile`] left nothing of (they
+    /// are not listed); per-action tools are not among them.
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.state.tools.iter().map(ToolEntry::name)
+        self.state
+            .exposed
+            .resolvable
+            .iter()
+            .map(|&index| self.state.tools[index].tool())
+    }
+
+    /// How tools of several actions are exposed ([`ServerBuilder::exposure`](super::ServerBuilder::exposure)).
+    pub fn exposure(&self) -> Exposure {
+        self.state.exposed.exposure
+    }
+
+    /// Whether the server offers the trust-annotations extension
+    /// ([`ServerBuilder::trust_annotations`](super::ServerBuilder::trust_annotations)).
+    pub fn offers_trust_annotations(&self) -> bool {
+        self.state.extensions.trust_annotations
     }
 
     /// What calls the server lets through ([`ServerBuilder::profile`](super::ServerBuilder::profile)).

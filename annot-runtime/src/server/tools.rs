@@ -3,6 +3,7 @@
 //! Each reads the request's params as borrowed slices ([`Fields`](crate::read::Fields), [`Meta`](crate::read::Meta))
 //! and hands the arguments to the tool's parser as text.
 
+use super::claims;
 use super::erased::CallOutcome;
 use super::extras::{Extras, Negotiated, extras, result_meta};
 use super::modern::ModernForms;
@@ -59,10 +60,24 @@ pub(crate) fn call(
         .tool(&name)
         .ok_or_else(|| params::unknown_tool(&name))?;
 
+    let trust = claims::negotiated(
+        state.extensions.trust_annotations,
+        asker.session_extensions.trust_annotations,
+        params.meta,
+    );
     let mut out = jsonrpc::start_result(id, 128);
-    match tool.call(arguments.unwrap_or("{}")) {
-        CallOutcome::Returned(Ok(output)) => output::write_success(&mut out, &output),
-        CallOutcome::Returned(Err(error)) => output::write_failure(&mut out, error.message()),
+    // The `_meta` of the result's own claims, when the client gets claims.
+    let mut claims_meta = None;
+    match tool.call(arguments.unwrap_or("{}"), trust) {
+        CallOutcome::Returned(Ok(output), floor) => {
+            claims_meta = output::write_success(&mut out, &output, floor);
+        }
+        CallOutcome::Returned(Err(error), floor) => {
+            // A handler's message may quote what the call brought back, so
+            // it claims the floor.
+            output::write_failure(&mut out, error.message());
+            claims_meta = floor.and_then(|floor| claims::result_meta(floor, None, 0));
+        }
         CallOutcome::Refused(violation) => output::write_failure(
             &mut out,
             &format!("refused: this call of `{}` is {violation}", tool.name()),
@@ -85,8 +100,10 @@ pub(crate) fn call(
         }
         CallOutcome::Invalid(error) => return Err(params::invalid_arguments(tool.name(), &error)),
     }
-    if asker.modern {
-        state.modern.close(&mut out);
+    match (asker.modern, claims_meta) {
+        (true, meta) => state.modern.close_with(&mut out, meta.as_deref()),
+        (false, Some(meta)) => output::append_meta(&mut out, &meta),
+        (false, None) => {}
     }
     Ok(jsonrpc::finish(out))
 }

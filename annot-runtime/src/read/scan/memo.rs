@@ -43,6 +43,7 @@ struct ExtensionSpans {
     tool_resolution: Span,
     annot_resolution: Span,
     annot_authorization: Span,
+    trust_annotations: Span,
 }
 
 impl MetaMemo {
@@ -86,6 +87,7 @@ impl MetaSpans {
                 tool_resolution: span(extensions.tool_resolution)?,
                 annot_resolution: span(extensions.annot_resolution)?,
                 annot_authorization: span(extensions.annot_authorization)?,
+                trust_annotations: span(extensions.trust_annotations)?,
             }),
         };
         Some(MetaSpans {
@@ -109,6 +111,7 @@ impl MetaSpans {
                 tool_resolution: value(extensions.tool_resolution)?,
                 annot_resolution: value(extensions.annot_resolution)?,
                 annot_authorization: value(extensions.annot_authorization)?,
+                trust_annotations: value(extensions.trust_annotations)?,
             }),
         };
         Some(Meta {
