@@ -313,3 +313,27 @@ fn a_handler_sets_the_result_display_text() {
     let pong = client.result("tools/call", json!({"name": "ping", "arguments": {}}));
     assert_eq!(pong["content"], json!([{"type": "text", "text": "pong"}]));
 }
+
+/// Listed per action, each tool carries its action's own template, which the
+/// client renders against that action's arguments (no discriminator).
+#[test]
+fn per_action_tools_list_their_action_s_template() {
+    let server = Server::builder("files", "0")
+        .exposure(annot::server::Exposure::PerAction)
+        .tool(|_: manage_files::ManageFiles| Ok(ToolOutput::text("")))
+        .build()
+        .expect("a server");
+    let cases = [
+        ("manage_files_read", "read {path}", "read notes.txt"),
+        ("manage_files_append", "append to {path}", "append to notes.txt"),
+        ("manage_files_replace", "replace {path}", "replace notes.txt"),
+        ("manage_files_delete", "delete {path}", "delete notes.txt"),
+    ];
+    for (name, expected_template, expected) in cases {
+        let tool = listed(&server, name);
+        assert_eq!(template(&tool), expected_template, "{name}");
+        server_support::assert_mcp("Tool", &tool);
+        let call = arguments(json!({"path": "notes.txt", "content": "x"}));
+        assert_eq!(preview(&tool, &call).as_deref(), Some(expected), "{name}");
+    }
+}
