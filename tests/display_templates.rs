@@ -325,8 +325,16 @@ fn per_action_tools_list_their_action_s_template() {
         .expect("a server");
     let cases = [
         ("manage_files_read", "read {path}", "read notes.txt"),
-        ("manage_files_append", "append to {path}", "append to notes.txt"),
-        ("manage_files_replace", "replace {path}", "replace notes.txt"),
+        (
+            "manage_files_append",
+            "append to {path}",
+            "append to notes.txt",
+        ),
+        (
+            "manage_files_replace",
+            "replace {path}",
+            "replace notes.txt",
+        ),
         ("manage_files_delete", "delete {path}", "delete notes.txt"),
     ];
     for (name, expected_template, expected) in cases {
