@@ -10,18 +10,9 @@
 use syn::LitStr;
 use syn::ext::IdentExt;
 
-use crate::ast::{Field, Shape, Tool, Variant};
+use crate::ast::{Display, Field, Shape, Tool, Variant};
 use crate::ctxt::Errors;
 use crate::suggest::did_you_mean;
-
-/// The templates of a tool, completed by the checks.
-#[derive(Default)]
-pub struct Display {
-    /// Each action's template, in the order of its actions.
-    pub actions: Vec<String>,
-    /// The template listed on the tool itself.
-    pub tool: String,
-}
 
 /// One piece of a template.
 #[derive(Debug, PartialEq, Eq)]
@@ -313,7 +304,8 @@ fn action_template(variant: &Variant, errors: &Errors) -> String {
 fn tool_name(tool: &Tool) -> String {
     match &tool.options.name {
         Some(name) => name.value(),
-        None => crate::check::derived_tool_name(&tool.ident),
+        // As `check::derived_tool_name`, which runs this module.
+        None => crate::case::RenameRule::Snake.apply_to_variant(&tool.ident.unraw().to_string()),
     }
 }
 
