@@ -137,7 +137,9 @@ pub fn run(
             let text = files
                 .read_to_string(sandbox.relative(&path)?)
                 .map_err(|error| failed("read", &path, error))?;
-            Ok(ToolOutput::text(text))
+            // The contents are for the model; a person reads this line.
+            let shown = format!("read {} bytes of {path}", text.len());
+            Ok(ToolOutput::text(text).with_display_text(shown))
         }
         ManageFiles::Append { path, content } => {
             files

@@ -282,3 +282,66 @@ fn a_tool_without_a_template_lists_none() {
     assert!(plain.get("_meta").is_none(), "{plain}");
     assert_eq!(preview(&plain, &Map::new()), None);
 }
+
+/// A handler's line for the person watching rides on the result's first
+/// content block, beside the model's text, valid by the MCP schema.
+#[test]
+fn a_handler_sets_the_result_display_text() {
+    let server = Server::builder("t", "0")
+        .tool(|query: RunQuery| {
+            Ok(ToolOutput::text(r#"{"rows":1}"#)
+                .with_display_text(format!("ran {} and got 1 row", query.sql)))
+        })
+        .tool(|_: Ping| Ok(ToolOutput::text("pong")))
+        .build()
+        .expect("a server");
+    let mut client = Client::initialized(&server, json!({}));
+    let result = client.result(
+        "tools/call",
+        json!({"name": "run_query", "arguments": {"sql": "select 1"}}),
+    );
+    server_support::assert_mcp("CallToolResult", &result);
+    assert_eq!(
+        result["content"],
+        json!([{
+            "type": "text",
+            "text": "{\"rows\":1}",
+            "_meta": {"io.modelcontextprotocol/display-templates": {"text": "ran select 1 and got 1 row"}}
+        }])
+    );
+    // Without one, the block is as before.
+    let pong = client.result("tools/call", json!({"name": "ping", "arguments": {}}));
+    assert_eq!(pong["content"], json!([{"type": "text", "text": "pong"}]));
+}
+
+/// Listed per action, each tool carries its action's own template, which the
+/// client renders against that action's arguments (no discriminator).
+#[test]
+fn per_action_tools_list_their_action_s_template() {
+    let server = Server::builder("files", "0")
+        .exposure(annot::server::Exposure::PerAction)
+        .tool(|_: manage_files::ManageFiles| Ok(ToolOutput::text("")))
+        .build()
+        .expect("a server");
+    let cases = [
+        ("manage_files_read", "read {path}", "read notes.txt"),
+        (
+            "manage_files_append",
+            "append to {path}",
+            "append to notes.txt",
+        ),
+        (
+            "manage_files_replace",
+            "replace {path}",
+            "replace notes.txt",
+        ),
+        ("manage_files_delete", "delete {path}", "delete notes.txt"),
+    ];
+    for (name, expected_template, expected) in cases {
+        let tool = listed(&server, name);
+        assert_eq!(template(&tool), expected_template, "{name}");
+        server_support::assert_mcp("Tool", &tool);
+        let call = arguments(json!({"path": "notes.txt", "content": "x"}));
+        assert_eq!(preview(&tool, &call).as_deref(), Some(expected), "{name}");
+    }
+}

@@ -13,7 +13,6 @@ use crate::attr::{
 };
 use crate::case::RenameRule;
 use crate::ctxt::Errors;
-use crate::display::Display;
 use crate::rules::Checked;
 use crate::serde_attr::{FieldDefault, Level, Serde, parse_serde};
 
@@ -90,6 +89,15 @@ pub struct Actions {
     /// needs are generated otherwise.
     pub derives_clone: bool,
     pub derives_copy: bool,
+}
+
+/// The call previews of a tool, completed by the checks (see `display`).
+#[derive(Default)]
+pub struct Display {
+    /// Each action's template, in the order of its actions.
+    pub actions: Vec<String>,
+    /// The template listed on the tool itself.
+    pub tool: String,
 }
 
 /// What a macro was put on.

@@ -10,18 +10,9 @@
 use syn::LitStr;
 use syn::ext::IdentExt;
 
-use crate::ast::{Field, Shape, Tool, Variant};
+use crate::ast::{Display, Field, Shape, Tool, Variant};
 use crate::ctxt::Errors;
 use crate::suggest::did_you_mean;
-
-/// The templates of a tool, completed by the checks.
-#[derive(Default)]
-pub struct Display {
-    /// Each action's template, in the order of its actions.
-    pub actions: Vec<String>,
-    /// The template listed on the tool itself.
-    pub tool: String,
-}
 
 /// One piece of a template.
 #[derive(Debug, PartialEq, Eq)]
@@ -58,16 +49,16 @@ fn pieces(template: &str) -> Result<Vec<Piece<'_>>, String> {
                 }
                 _ => {
                     return Err(format!(
-                        "unclosed `{{` before `{}`: close the placeholder with `}}`, or write \
-                         `{{{{` for a literal brace",
+                        "`{{{}` is not closed: close the placeholder with `}}`, or write `{{{{` \
+                         for a literal brace",
                         truncate(open)
                     ));
                 }
             }
         } else {
             return Err(format!(
-                "unmatched `}}` before `{}`: write `}}}}` for a literal brace",
-                truncate(&tail[1..])
+                "`}}` after `{}` closes nothing: write `}}}}` for a literal brace",
+                truncate_end(&template[..template.len() - tail.len()])
             ));
         }
     }
@@ -77,6 +68,18 @@ fn pieces(template: &str) -> Result<Vec<Piece<'_>>, String> {
     Ok(pieces)
 }
 
+/// The last 20 characters of `text`, for a message.
+fn truncate_end(text: &str) -> String {
+    let count = text.chars().count();
+    let shown: String = text.chars().skip(count.saturating_sub(20)).collect();
+    if shown.len() < text.len() {
+        format!("...{shown}")
+    } else {
+        shown
+    }
+}
+
+/// The first 20 characters of `text`, for a message.
 fn truncate(text: &str) -> String {
     let shown: String = text.chars().take(20).collect();
     if shown.len() < text.len() {
@@ -122,14 +125,10 @@ fn check(template: &LitStr, names: &[&str], fields: &[&Field], whose: &str, erro
         if names.contains(&name) {
             continue;
         }
-        let renamed = fields
-            .iter()
-            .find(|field| field.ident.unraw() == name && field.name != name && !field.skip);
-        let hint = match renamed {
-            Some(field) => format!(
-                "; the field `{name}` is `{}` on the wire, which the template names",
-                field.name
-            ),
+        let same = |field: &&&Field| field.ident.unraw() == name || field.name == name;
+        let hint = match fields.iter().find(same) {
+            Some(field) if field.skip => " (its field is `#[serde(skip)]`: never sent)".to_owned(),
+            Some(field) => format!(": the field `{name}` is `{}` on the wire", field.name),
             None => did_you_mean(name, names.iter().copied()),
         };
         let listed = if names.is_empty() {
@@ -305,7 +304,8 @@ fn action_template(variant: &Variant, errors: &Errors) -> String {
 fn tool_name(tool: &Tool) -> String {
     match &tool.options.name {
         Some(name) => name.value(),
-        None => crate::check::derived_tool_name(&tool.ident),
+        // As `check::derived_tool_name`, which runs this module.
+        None => crate::case::RenameRule::Snake.apply_to_variant(&tool.ident.unraw().to_string()),
     }
 }
 
@@ -326,22 +326,25 @@ mod tests {
                 Piece::Brace('}'),
             ]
         );
-        assert!(
-            pieces("delete {path")
-                .unwrap_err()
-                .starts_with("unclosed `{`")
+        assert_eq!(
+            pieces("delete {path").unwrap_err(),
+            "`{path` is not closed: close the placeholder with `}`, or write `{{` for a \
+             literal brace"
         );
-        assert!(
-            pieces("delete path}")
-                .unwrap_err()
-                .starts_with("unmatched `}`")
+        assert_eq!(
+            pieces("delete path} now").unwrap_err(),
+            "`}` after `delete path` closes nothing: write `}}` for a literal brace"
         );
         assert!(
             pieces("a {} b")
                 .unwrap_err()
                 .starts_with("an empty placeholder")
         );
-        assert!(pieces("{a{b}").unwrap_err().starts_with("unclosed `{`"));
+        assert!(
+            pieces("{a{b}")
+                .unwrap_err()
+                .starts_with("`{a{b}` is not closed")
+        );
     }
 
     #[test]

@@ -158,6 +158,7 @@ use crate::ctxt::Errors;
 /// | `description` | `"..."` | the doc comment |
 /// | `discriminator` | `"..."`, the wire name of the field naming the action | `#[serde(tag)]` if any, else `"action"` |
 /// | `single` | `single` or `single = bool`: a struct is one action's arguments even with a field named `action`; an error with `discriminator`, `#[serde(tag)]` or on an enum | off |
+/// | `display` | `"..."`, the call preview listed on the tool, such as `"{action} {path}"` (see below) | derived |
 /// | `crate` | `"path"` to the `annot` facade | `::annot` |
 /// | `schema` | `"portable"` (one flat object, per-action fields in the discriminator's description) or `"exact"` (plus an `if`/`then`/`else` chain giving each action its fields) | `"portable"` |
 /// | any hint key below | `key` or `key = bool` | a default for every action that leaves the hint unset |
@@ -169,11 +170,42 @@ use crate::ctxt::Errors;
 /// `read_only`, `destructive`, `idempotent`, `open_world` (the MCP core hints) and
 /// `ai_processing`, `slow_execution`, `resource_intensive`, `sensitive_data`,
 /// `privileged_access`, `reversible` (SEP-1984), each written `key` (true) or
-/// `key = true|false`; and `title = "..."`. A bare `#[annotate]` takes the
+/// `key = true|false`; `title = "..."`; and `display = "..."`. A bare `#[annotate]` takes the
 /// tool's defaults explicitly. A variant with no `#[annotate]` is an error,
 /// even when the tool gives defaults: nothing is left to the specification's
 /// worst case silently. Tool-level defaults of `destructive`, `idempotent`
 /// and `reversible` apply to the actions that are not read-only.
+///
+/// # Call previews: `display`
+///
+/// `display = "delete {path}"` in an action's `#[annotate(...)]` is the line a
+/// host shows before a call of it (the `io.modelcontextprotocol/display-templates`
+/// extension): each `{name}` is the call's argument `name` as it is on the wire,
+/// `{{` and `}}` are literal braces. A placeholder that names no argument of
+/// the action, an empty `{}` and an unbalanced brace are compile errors. An
+/// action without one gets its title (else its name) and its fields:
+/// `Delete a file {path}`, `copy: from={from}, to={to}`. `AnnotatedTool::DISPLAY_TEMPLATES`
+/// holds each action's; `DISPLAY_TEMPLATE`, which `tools/list` carries, is the
+/// action's for a tool of one action, and for several the tool's
+/// `#[mcp_tool(display = "...")]` (its placeholders: the discriminator and
+/// the actions' arguments), else `{action}` and the arguments every action
+/// takes.
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_tool};
+///
+/// #[mcp_tool(open_world = false, display = "{action} {path}")]
+/// #[serde(rename_all = "snake_case")]
+/// enum Files {
+///     #[annotate(read_only, display = "read {path}")]
+///     Read { path: String },
+///     #[annotate(destructive, title = "Copy a file")]
+///     Copy { path: String, to: String },
+/// }
+///
+/// assert_eq!(Files::DISPLAY_TEMPLATES, ["read {path}", "Copy a file: path={path}, to={to}"]);
+/// assert_eq!(Files::DISPLAY_TEMPLATE, Some("{action} {path}"));
+/// ```
 ///
 /// # serde attributes
 ///

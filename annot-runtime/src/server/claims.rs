@@ -108,12 +108,24 @@ pub(super) fn result_meta(
 pub(super) struct Blocks<'a, C> {
     content: &'a [C],
     claims: &'a [(usize, TrustClaims)],
+    /// The display-templates text, on the first block.
+    display_text: Option<&'a str>,
 }
 
 impl<'a, C> Blocks<'a, C> {
     /// `content`, each block with the claims `claims` gives for its index.
     pub fn new(content: &'a [C], claims: &'a [(usize, TrustClaims)]) -> Self {
-        Blocks { content, claims }
+        Blocks {
+            content,
+            claims,
+            display_text: None,
+        }
+    }
+
+    /// The first block also carries `text` for the person watching.
+    pub fn with_display_text(mut self, text: Option<&'a str>) -> Self {
+        self.display_text = text;
+        self
     }
 }
 
@@ -133,6 +145,12 @@ impl<C: Serialize> Serialize for Blocks<'_, C> {
             let mut meta = Map::new();
             for (_, claims) in self.claims.iter().filter(|(at, _)| *at == index) {
                 claims.write_meta(&mut meta);
+            }
+            if let Some(text) = self.display_text.filter(|_| index == 0) {
+                meta.insert(
+                    crate::protocol::DISPLAY_TEMPLATES_EXTENSION.to_owned(),
+                    serde_json::json!({ "text": text }),
+                );
             }
             if meta.is_empty() {
                 seq.serialize_element(content)?;

@@ -56,6 +56,9 @@ pub struct ToolOutput {
     /// Only ever added to: see `claims.rs`. Boxed: most outputs claim
     /// nothing of their own.
     pub(super) claims: Option<Box<OutputClaims>>,
+    /// The display-templates result-side text: see
+    /// [`with_display_text`](Self::with_display_text).
+    display_text: Option<Box<str>>,
 }
 
 impl ToolOutput {
@@ -65,6 +68,7 @@ impl ToolOutput {
             content: vec![Content::text(text)],
             structured_content: None,
             claims: None,
+            display_text: None,
         }
     }
 
@@ -77,7 +81,32 @@ impl ToolOutput {
             content: vec![Content::text(text)],
             structured_content: Some(object),
             claims: None,
+            display_text: None,
         }
+    }
+
+    /// Adds what happened, rendered for a person rather than the model
+    /// ("moved 14 items to /archive"): the display-templates extension's
+    /// result-side text, sent on the first content block as
+    /// `_meta["io.modelcontextprotocol/display-templates"].text` (an output
+    /// without content has no block to carry it). The extension asks for no
+    /// negotiation; a client that does not know it ignores it.
+    ///
+    /// ```
+    /// use annot_runtime::server::ToolOutput;
+    ///
+    /// let output = ToolOutput::text("{\"moved\":14}").with_display_text("moved 14 items");
+    /// assert_eq!(output.display_text(), Some("moved 14 items"));
+    /// ```
+    #[must_use]
+    pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
+        self.display_text = Some(text.into().into_boxed_str());
+        self
+    }
+
+    /// The text set by [`with_display_text`](Self::with_display_text).
+    pub fn display_text(&self) -> Option<&str> {
+        self.display_text.as_deref()
     }
 
     /// Adds a content block.
@@ -246,7 +275,8 @@ pub(crate) fn write_success(
                 } else {
                     &[]
                 },
-            ),
+            )
+            .with_display_text(output.display_text()),
             structured_content: output.structured_content.as_ref(),
             is_error: false,
         },
