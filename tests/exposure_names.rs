@@ -60,7 +60,7 @@ fn built_in(exposure: Exposure, scheme: fn(&str, &str) -> String) -> Result<Serv
 }
 
 /// The same through the rmcp adapter.
-fn adapter(exposure: Exposure, scheme: fn(&str, &str) -> String) -> Result<(), BuildError> {
+fn adapter(exposure: Exposure, scheme: Scheme) -> Result<(), BuildError> {
     match AnnotatedTools::<RmcpServer>::builder()
         .exposure(exposure)
         .action_names(scheme)
@@ -73,9 +73,12 @@ fn adapter(exposure: Exposure, scheme: fn(&str, &str) -> String) -> Result<(), B
     }
 }
 
+/// A naming scheme of per-action tools.
+type Scheme = fn(&str, &str) -> String;
+
 /// A scheme, the name it gives `read` of `manage_files` (written by hand),
 /// and the rule that name breaks.
-fn bad_schemes() -> Vec<(fn(&str, &str) -> String, String, ToolNameError)> {
+fn bad_schemes() -> Vec<(Scheme, String, ToolNameError)> {
     vec![
         (
             |tool, action| format!("{tool}/{action}"),
@@ -130,7 +133,7 @@ fn a_per_action_name_outside_the_rules_is_a_build_error() {
 
 #[test]
 fn names_inside_the_rules_build_up_to_128_characters() {
-    let schemes: [fn(&str, &str) -> String; 3] = [
+    let schemes: [Scheme; 3] = [
         |tool, action| format!("{tool}.{action}-v2"),
         |_, action| action.to_uppercase(),
         // 128 characters for every action: `manage_files_` is 13.
