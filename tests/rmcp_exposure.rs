@@ -2,7 +2,8 @@
 //! over rmcp's stdio transport: what each mode lists beside rmcp's own tool,
 //! `Auto` per session capabilities, calls by both name forms reaching the
 //! typed handler, a per-action call naming the discriminator refused, and a
-//! per-action tool resolved by its own name.
+//! per-action tool resolved by its own name, and each listed tool's
+//! display-templates call preview.
 
 mod rmcp_support;
 
@@ -173,5 +174,86 @@ async fn a_name_the_mode_does_not_list_is_unknown() {
         let responses = raw_session_with(server(exposure), true, &messages).await;
         let response: Value = serde_json::from_str(&responses[1].1).unwrap();
         assert_eq!(response["error"]["code"], -32602, "{exposure}: {response}");
+    }
+}
+
+/// The display-templates call preview of a listed Tool.
+fn display_template(tool: &Value) -> &Value {
+    &tool["_meta"]["io.modelcontextprotocol/display-templates"]["template"]
+}
+
+/// What `manage_files` declares in examples/tools/manage_files.rs, by hand:
+/// the tool's template over the discriminator, then each action's own.
+const MANAGE_FILES_TEMPLATES: [(&str, &str); 5] = [
+    ("manage_files", "{action} {path}"),
+    ("manage_files_read", "read {path}"),
+    ("manage_files_append", "append to {path}"),
+    ("manage_files_replace", "replace {path}"),
+    ("manage_files_delete", "delete {path}"),
+];
+
+#[tokio::test]
+async fn the_listing_carries_each_tools_display_template() {
+    for (exposure, capabilities) in [
+        (Exposure::Resolvable, json!({})),
+        (Exposure::PerAction, json!({})),
+        (Exposure::Auto, json!({})),
+        (Exposure::Auto, extension()),
+    ] {
+        let messages = [
+            initialize(capabilities.clone()),
+            INITIALIZED.to_owned(),
+            request(2, "tools/list", json!({})),
+        ];
+        let messages: Vec<&str> = messages.iter().map(String::as_str).collect();
+        let responses = raw_session_with(server(exposure), true, &messages).await;
+        let list = result(&responses[1].1);
+        let listed = names(&list);
+        let mut checked = 0;
+        for (name, expected) in MANAGE_FILES_TEMPLATES {
+            if listed.contains(&name) {
+                let template = display_template(tool(&list, name));
+                assert_eq!(template, expected, "{exposure} {capabilities}: {name}");
+                checked += 1;
+            }
+        }
+        let expected_count = if listed.contains(&"manage_files") {
+            1
+        } else {
+            4
+        };
+        assert_eq!(
+            checked, expected_count,
+            "{exposure} {capabilities}: {listed:?}"
+        );
+        // rmcp's own tool declares none.
+        assert!(tool(&list, "echo").get("_meta").is_none(), "{list}");
+    }
+}
+
+/// rmcp's typed `Tool`, as a server built on rmcp's router gets it from
+/// `AnnotatedTools::get`, holds the same `_meta`.
+#[test]
+fn rmcps_typed_tool_holds_the_display_template() {
+    for exposure in [Exposure::Resolvable, Exposure::PerAction, Exposure::Auto] {
+        let tools = AnnotatedTools::<Server>::builder()
+            .exposure(exposure)
+            .tool::<ManageFiles>()
+            .build()
+            .expect("valid tools");
+        for (name, expected) in MANAGE_FILES_TEMPLATES {
+            let listed = match exposure {
+                Exposure::Resolvable => name == "manage_files",
+                Exposure::PerAction => name != "manage_files",
+                _ => true,
+            };
+            match tools.get(name) {
+                Some(typed) => {
+                    let typed = serde_json::to_value(typed).unwrap();
+                    assert_eq!(display_template(&typed), expected, "{exposure}: {name}");
+                }
+                None => assert!(!listed, "{exposure}: {name} is missing"),
+            }
+        }
     }
 }

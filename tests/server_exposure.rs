@@ -10,8 +10,8 @@ mod server_support;
 
 use std::sync::{Arc, Mutex};
 
-use annot::mcp_tool;
 use annot::server::{BuildError, Exposure, Profile, Server, ToolOutput};
+use annot::{ToolNameError, mcp_tool};
 use robust_support::{manage_files, sql};
 use serde_json::{Value, json};
 use server_support::{Client, ModernClient, assert_mcp, assert_mcp_2026, extension_capabilities};
@@ -541,7 +541,12 @@ fn a_per_action_name_another_tool_has_is_a_build_error() {
             .tool(|_: ManageFiles| Ok(ToolOutput::text("ran")))
             .build()
             .unwrap_err(),
-        BuildError::EmptyToolName
+        BuildError::InvalidActionName {
+            name: String::new(),
+            tool: "manage_files".into(),
+            action: "read".into(),
+            problem: ToolNameError::Length(0),
+        }
     );
 }
 

@@ -229,23 +229,19 @@ pub fn derived_tool_name(ident: &syn::Ident) -> String {
     crate::case::RenameRule::Snake.apply_to_variant(&ident.unraw().to_string())
 }
 
-/// MCP tool names: 1 to 128 characters among ASCII letters, digits, `_`, `-`, `.`.
+/// MCP tool names (`annot_model::check_tool_name`, which the runtime's
+/// builder checks too), as a message naming `name`.
 pub fn valid_tool_name(name: &str) -> Result<(), String> {
-    if name.is_empty() || name.len() > 128 {
-        return Err(format!(
-            "a tool name has 1 to 128 characters, `{name}` has {}",
-            name.len()
-        ));
-    }
-    match name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-    {
-        Some(bad) => Err(format!(
+    use annot_model::{MAX_TOOL_NAME_LEN, ToolNameError};
+    annot_model::check_tool_name(name).map_err(|problem| match problem {
+        ToolNameError::Length(length) => {
+            format!("a tool name has 1 to {MAX_TOOL_NAME_LEN} characters, `{name}` has {length}")
+        }
+        ToolNameError::Character(bad) => format!(
             "a tool name may hold ASCII letters, digits, `_`, `-` and `.`; `{name}` holds `{bad}`"
-        )),
-        None => Ok(()),
-    }
+        ),
+        other => format!("`{name}` is not an MCP tool name: {other}"),
+    })
 }
 
 #[cfg(test)]

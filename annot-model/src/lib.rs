@@ -1,7 +1,8 @@
 //! The hint lattice of annot, defined once: the ten hints and their risky
 //! values, the specification's defaults, the hints that only mean something
 //! for writes, [`Annotations`] with its `join` and `effective`, and how the
-//! rules that fire on a call take precedence over its action's hints.
+//! rules that fire on a call take precedence over its action's hints, and
+//! MCP's rules for tool names.
 //!
 //! `annot-macros` uses it while expanding `#[mcp_tool]` (to check
 //! declarations), `annot-runtime` re-exports it unchanged (to resolve and
@@ -16,7 +17,9 @@
 mod annotations;
 mod hint;
 mod precedence;
+mod tool_name;
 
 pub use annotations::{Annotations, Bound, BoundViolation};
 pub use hint::Hint;
 pub use precedence::{action_base, fill_defaults, join_named, resolve};
+pub use tool_name::{MAX_TOOL_NAME_LEN, ToolNameError, check_tool_name};

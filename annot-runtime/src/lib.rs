@@ -34,7 +34,9 @@ pub mod __private {
 }
 
 pub use action::Action;
-pub use annot_model::{Annotations, Bound, BoundViolation, Hint};
+pub use annot_model::{
+    Annotations, Bound, BoundViolation, Hint, MAX_TOOL_NAME_LEN, ToolNameError, check_tool_name,
+};
 pub use http::{HttpMethod, UnknownMethod};
 pub use rules::{Authorization, Explanation, Rule, Scopes};
 pub use tool::{AnnotatedActions, AnnotatedTool, ArgumentError};

@@ -17,8 +17,8 @@ use crate::server::{BuildError, Server, ToolError, ToolOutput};
 pub enum ToolConversionError {
     /// What the built-in server refuses too: an `inputSchema` whose root is not
     /// `"type": "object"` (which rmcp's own tool router turns into a panic at
-    /// run time), an action outside the static annotations, a duplicate or
-    /// empty name.
+    /// run time), an action outside the static annotations, a duplicate name
+    /// or one outside MCP's tool-name rules.
     #[error(transparent)]
     Invalid(#[from] BuildError),
     /// rmcp's `Tool` cannot hold the tool's JSON.

@@ -168,7 +168,8 @@ impl<S> AnnotatedToolsBuilder<S> {
     ///
     /// What [`ServerBuilder::build`] refuses: an input schema whose root is not
     /// `"type": "object"`, an action outside the static annotations, a
-    /// duplicate or empty name (a per-action name included).
+    /// duplicate name or one outside MCP's tool-name rules (a per-action name
+    /// included).
     pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
         let server = self.server.build()?;
         let mut listed: [Vec<RmcpTool>; 4] = Default::default();

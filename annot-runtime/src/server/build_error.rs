@@ -1,7 +1,7 @@
 //! [`BuildError`]: why a server's configuration cannot be built, found by
 //! the builder and by each tool's registration.
 
-use crate::BoundViolation;
+use crate::{BoundViolation, ToolNameError};
 
 /// A server's configuration is inconsistent. Returned by
 /// [`ServerBuilder::build`](super::ServerBuilder::build).
@@ -28,9 +28,32 @@ pub enum BuildError {
         /// The action.
         action: String,
     },
-    /// A tool's name is the empty string.
-    #[error("a tool's name is empty")]
-    EmptyToolName,
+    /// A registered tool's name breaks MCP's tool-name rules
+    /// ([`check_tool_name`](crate::check_tool_name)).
+    #[error("`{name}`, the name of a registered tool, is not an MCP tool name: {problem}")]
+    InvalidToolName {
+        /// The name.
+        name: String,
+        /// The rule it breaks.
+        problem: ToolNameError,
+    },
+    /// The name a naming scheme gave a per-action tool
+    /// ([`ServerBuilder::action_names`](super::ServerBuilder::action_names))
+    /// breaks MCP's tool-name rules.
+    #[error(
+        "`{name}`, the per-action tool of action `{action}` of `{tool}`, is not an MCP tool name: \
+         {problem}"
+    )]
+    InvalidActionName {
+        /// The name the scheme gave.
+        name: String,
+        /// The registered tool whose action it names.
+        tool: String,
+        /// The action.
+        action: String,
+        /// The rule it breaks.
+        problem: ToolNameError,
+    },
     /// A tool's `inputSchema` is not a JSON object with `"type": "object"`.
     #[error("the inputSchema of `{tool}` is invalid: {reason}")]
     InvalidInputSchema {

@@ -175,8 +175,10 @@ impl ServerBuilder {
 
     /// The naming scheme of per-action tools: their name from the tool's and
     /// the action's wire names; [`default_action_name`](super::default_action_name)
-    /// (`<tool>_<action>`) unless set. A name that is empty, or that another
-    /// tool (registered or per-action) already has, is a [`BuildError`].
+    /// (`<tool>_<action>`) unless set. A name outside MCP's tool-name rules
+    /// ([`check_tool_name`](crate::check_tool_name): 1 to 128 ASCII letters,
+    /// digits, `_`, `-`, `.`), or that another tool (registered or
+    /// per-action) already has, is a [`BuildError`].
     ///
     /// ```
     /// use annot_runtime::server::{Exposure, Server};
@@ -269,6 +271,9 @@ impl ServerBuilder {
             trust_annotations: self.trust_annotations,
         };
         let exposed = expose(self.tools, self.exposure, &self.action_names)?;
+        for tool in &exposed.tools {
+            check_name(tool)?;
+        }
         let mut by_name =
             HashMap::with_capacity_and_hasher(exposed.accepted.len(), Default::default());
         for &index in &exposed.accepted {
@@ -353,6 +358,26 @@ struct Expose {
     accepted: Vec<usize>,
 }
 
+/// Refuses a tool, registered or per-action, whose name breaks MCP's rules:
+/// hosts reject or mangle such names.
+fn check_name(tool: &ErasedTool) -> Result<(), BuildError> {
+    let Err(problem) = crate::check_tool_name(&tool.name) else {
+        return Ok(());
+    };
+    Err(match tool.fixed {
+        None => BuildError::InvalidToolName {
+            name: tool.name.clone().into_owned(),
+            problem,
+        },
+        Some(fixed) => BuildError::InvalidActionName {
+            name: tool.name.clone().into_owned(),
+            tool: fixed.tool.to_owned(),
+            action: fixed.action.to_owned(),
+            problem,
+        },
+    })
+}
+
 /// Derives the per-action tools `exposure` lists, named by `naming`.
 fn expose(
     registered: Vec<ErasedTool>,
@@ -371,9 +396,6 @@ fn expose(
                 continue;
             }
             for tool in derived {
-                if tool.name.is_empty() {
-                    return Err(BuildError::EmptyToolName);
-                }
                 per_action.push(tools.len());
                 tools.push(tool);
             }

@@ -46,7 +46,11 @@ use crate::action_schema::{action_description, without_member};
 /// assert_eq!(Exposure::Auto.to_string(), "auto");
 /// assert_eq!(Exposure::named("both"), None);
 /// ```
+///
+/// The enum is `#[non_exhaustive]`: a later mode is not a breaking change, so
+/// a `match` on it needs a `_` arm.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Exposure {
     /// One tool with every action, resolvable through the enabled dialects.
     #[default]

@@ -82,9 +82,6 @@ impl ToolEntry {
         dialects: DialectSet,
         profile: Profile,
     ) -> Result<Self, BuildError> {
-        if tool.name.is_empty() {
-            return Err(BuildError::EmptyToolName);
-        }
         check_input_schema(&tool.name, &tool.input_schema)?;
         for action in tool.actions {
             action_within_bound(&tool, action)?;
