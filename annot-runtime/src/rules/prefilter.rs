@@ -192,16 +192,11 @@ impl Prefilter {
         if len < 2 {
             return None;
         }
-        if len < 17 {
-            // Too short for one step: a copy, whose padding may only add
-            // places the bytewise search then rejects.
-            let mut padded = [0u8; 32];
-            padded[..len].copy_from_slice(haystack);
-            return if self.step_has_pair(&padded, 0) {
-                self.first_pair_bytewise(haystack)
-            } else {
-                None
-            };
+        if len < 64 {
+            // Two independent table loads a byte, no chain from one byte to
+            // the next: counted fewer instructions than the steps below on
+            // values of this length.
+            return self.first_pair_bytewise(haystack);
         }
         let mut at = 0;
         while at + 17 <= len {
