@@ -206,6 +206,15 @@ fn requests(c: &mut Criterion) {
         &requests,
         &resolved,
     );
+    if let Some(directory) = std::env::var_os("ANNOT_REFERENCE_INPUTS") {
+        write_reference_inputs(
+            directory.as_ref(),
+            extension(),
+            &list[0],
+            &requests,
+            &resolved,
+        );
+    }
     let arguments: Vec<String> = support::manage_files_arguments()
         .iter()
         .map(Value::to_string)
@@ -234,6 +243,33 @@ fn requests(c: &mut Criterion) {
         &resolved,
     );
     group.finish();
+}
+
+/// Writes what `benches/reference/resolve.mjs` replays in Node: the
+/// extension's `tools/resolve` requests and annot's answers (one JSON text a
+/// line each) and the tools as `tools/list` lists them on `connection`.
+fn write_reference_inputs(
+    directory: &std::path::Path,
+    mut connection: Connection,
+    list: &[u8],
+    requests: &[Vec<u8>],
+    responses: &[Vec<u8>],
+) {
+    let lines = |texts: &[Vec<u8>]| {
+        texts
+            .iter()
+            .map(|text| String::from_utf8(text.clone()).expect("UTF-8") + "\n")
+            .collect::<String>()
+    };
+    let listed = connection.handle(list).expect("tools/list is answered");
+    let listed: Value = serde_json::from_slice(&listed).expect("JSON");
+    std::fs::create_dir_all(directory).expect("the directory is made");
+    let write = |name: &str, text: String| {
+        std::fs::write(directory.join(name), text).expect("the file is written");
+    };
+    write("requests.jsonl", lines(requests));
+    write("responses.jsonl", lines(responses));
+    write("tools.json", listed["result"]["tools"].to_string());
 }
 
 criterion_group!(benches, requests);

@@ -137,6 +137,9 @@ fn evaluation(c: &mut Criterion) {
     let hit_last = r#"{"action":"Read","path":"/srv/secret/hotel63/x"}"#;
     let hit_first = r#"{"action":"Read","path":"/srv/alpha00/x"}"#;
     let ping = r#"{"action":"Ping"}"#;
+    // Non-ASCII bytes, where the 64's Unicode `\b` makes their DFA quit: the
+    // meta regex decides.
+    let non_ascii = r#"{"action":"Read","path":"/srv/données/café.txt"}"#;
     // What each input is named for: no rule, the first rule, the last rule only.
     assert_fires::<OnePattern>(&one_interpreter, miss, &[]);
     assert_fires::<OnePattern>(&one_interpreter, hit_first, &[0]);
@@ -144,8 +147,13 @@ fn evaluation(c: &mut Criterion) {
     assert_fires::<SixtyFourPatterns>(&many_interpreter, miss, &[]);
     assert_fires::<SixtyFourPatterns>(&many_interpreter, hit_first, &[0]);
     assert_fires::<SixtyFourPatterns>(&many_interpreter, hit_last, &[63]);
+    assert_fires::<OnePattern>(&one_interpreter, non_ascii, &[]);
+    assert_fires::<SixtyFourPatterns>(&many_interpreter, non_ascii, &[]);
 
-    for (name, arguments) in [("miss", miss), ("hit", hit_first)] {
+    if let Ok(case) = std::env::var("ANNOT_RULES_LOOP") {
+        count_loop(&case, [miss, hit_first, hit_last, non_ascii]);
+    }
+    for (name, arguments) in [("miss", miss), ("hit", hit_first), ("non-ASCII", non_ascii)] {
         let one: OnePattern = parse(arguments);
         c.bench_function(&format!("1 pattern/{name}"), |b| {
             b.iter(|| black_box(&one).resolve())
@@ -163,7 +171,12 @@ fn evaluation(c: &mut Criterion) {
             b.iter(|| one_interpreter.resolve(black_box(&value)).ok())
         });
     }
-    for (name, arguments) in [("miss", miss), ("hit", hit_first), ("hit last", hit_last)] {
+    for (name, arguments) in [
+        ("miss", miss),
+        ("hit", hit_first),
+        ("hit last", hit_last),
+        ("non-ASCII", non_ascii),
+    ] {
         let many: SixtyFourPatterns = parse(arguments);
         c.bench_function(&format!("64 patterns/{name}"), |b| {
             b.iter(|| black_box(&many).resolve())
@@ -189,6 +202,37 @@ fn evaluation(c: &mut Criterion) {
     c.bench_function("64 patterns/explain", |b| {
         b.iter(|| black_box(&explained).explain())
     });
+}
+
+/// For instruction counts, which a loaded machine does not move: with
+/// `ANNOT_RULES_LOOP=<patterns>/<input>/<times>` (`64/miss/100000`; inputs
+/// `miss`, `hit`, `hit last`, `non-ASCII`), resolves that input `times` times
+/// and exits. The difference of two counts of the whole process (say with
+/// `valgrind --tool=callgrind`) divided by the difference of `times` is one
+/// resolution's.
+fn count_loop(case: &str, [miss, hit, hit_last, non_ascii]: [&str; 4]) -> ! {
+    let mut parts = case.split('/');
+    let (patterns, input, times) = (parts.next(), parts.next(), parts.next());
+    let arguments = match input {
+        Some("miss") => miss,
+        Some("hit") => hit,
+        Some("hit last") => hit_last,
+        Some("non-ASCII") => non_ascii,
+        _ => panic!("no input {input:?}"),
+    };
+    let times: usize = times.and_then(|times| times.parse().ok()).expect("a count");
+    fn repeat<T: AnnotatedTool>(arguments: &str, times: usize) {
+        let tool: T = parse(arguments);
+        for _ in 0..times {
+            black_box(black_box(&tool).resolve());
+        }
+    }
+    match patterns {
+        Some("1") => repeat::<OnePattern>(arguments, times),
+        Some("64") => repeat::<SixtyFourPatterns>(arguments, times),
+        _ => panic!("no tool of {patterns:?} patterns"),
+    }
+    std::process::exit(0)
 }
 
 criterion_group! {

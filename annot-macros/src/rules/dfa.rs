@@ -29,31 +29,78 @@ const DETERMINIZE_SIZE_LIMIT: usize = 2 * 1024 * 1024;
 /// runtime's meta regex uses as well.
 const NFA_SIZE_LIMIT: usize = 10 * (1 << 20);
 
-/// One DFA serialized for each byte order; each without the leading padding
-/// of `to_bytes_*`, since the generated code aligns the bytes itself.
+/// The DFAs of one field serialized for each byte order, in the layout
+/// `annot_runtime`'s `rules/dfa.rs` reads (see [`layout`]).
 pub struct SerializedDfa {
     pub little_endian: Vec<u8>,
     pub big_endian: Vec<u8>,
 }
 
-/// The DFA of `patterns` (all valid, as the checks found), or `None` when the
+/// The DFAs of `patterns` (all valid, as the checks found), or `None` when the
 /// set is to be searched by the runtime's meta regex instead: a pattern whose
-/// empty matches may split a character, or a DFA over the limits. A set too
-/// big for one DFA is not split into several: each would be a pass over the
-/// value, and for `examples/tools/sql.rs` (three parts) the passes measured
-/// slower than the meta regex on statements of 100 bytes and more.
+/// empty matches may split a character, or DFAs over the limits.
+///
+/// The patterns are split in two DFAs: those anchored at the start of the
+/// value (`^/etc`) in one searched from the start only, which dies within a
+/// few bytes of a value they cannot match, and the others in one searched
+/// anywhere, which the runtime skips when a scan for the pairs of bytes
+/// that can begin a match finds none. One DFA of both had to read every
+/// byte of every value (see docs/reference/performance.md). A set too big
+/// for that is not split further: each part is a pass over the value, and
+/// for `examples/tools/sql.rs` (three parts) the passes measured slower than
+/// the meta regex on statements of 100 bytes and more.
 pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
     if patterns.is_empty()
+        || patterns.len() > layout::MAX_PATTERNS
         || !patterns
             .iter()
             .all(|pattern| empty_matches_on_boundaries(pattern))
     {
         return None;
     }
+    let (anchored, unanchored): (Vec<usize>, Vec<usize>) =
+        (0..patterns.len()).partition(|&index| anchored_at_start(&patterns[index]));
+    let mut parts = Vec::new();
+    let mut size = 0;
+    for (indices, start) in [
+        (anchored, StartKind::Anchored),
+        (unanchored, StartKind::Unanchored),
+    ] {
+        if indices.is_empty() {
+            parts.push(None);
+            continue;
+        }
+        let chosen: Vec<&str> = indices.iter().map(|&index| &*patterns[index]).collect();
+        let dfa = build(&chosen, start, DFA_SIZE_LIMIT.checked_sub(size)?)?;
+        size += dfa.memory_usage();
+        parts.push(Some((indices, dfa)));
+    }
+    Some(SerializedDfa {
+        little_endian: layout::write(
+            &parts,
+            |dfa| {
+                let (bytes, pad) = dfa.to_bytes_little_endian();
+                bytes[pad..].to_vec()
+            },
+            u32::to_le_bytes,
+        ),
+        big_endian: layout::write(
+            &parts,
+            |dfa| {
+                let (bytes, pad) = dfa.to_bytes_big_endian();
+                bytes[pad..].to_vec()
+            },
+            u32::to_be_bytes,
+        ),
+    })
+}
+
+/// One DFA of `patterns`, every match of each reported.
+fn build(patterns: &[&str], start: StartKind, size_limit: usize) -> Option<dense::DFA<Vec<u32>>> {
     let config = dense::Config::new()
         // Every pattern matching anywhere is reported, not the leftmost only.
         .match_kind(MatchKind::All)
-        .start_kind(StartKind::Unanchored)
+        .start_kind(start)
         // A Unicode `\b` is decided on ASCII bytes; on any other byte the
         // search quits and the runtime asks the meta regex instead.
         .unicode_word_boundary(true)
@@ -62,9 +109,9 @@ pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
         // Minimising measured 7% smaller for the 64 path patterns of the
         // benches at 40% more build time, and no faster to search.
         .minimize(false)
-        .dfa_size_limit(Some(DFA_SIZE_LIMIT))
+        .dfa_size_limit(Some(size_limit))
         .determinize_size_limit(Some(DETERMINIZE_SIZE_LIMIT));
-    let dfa = dense::Builder::new()
+    dense::Builder::new()
         .configure(config)
         .syntax(syntax::Config::new().utf8(true))
         .thompson(
@@ -74,15 +121,64 @@ pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
                 .nfa_size_limit(Some(NFA_SIZE_LIMIT)),
         )
         .build_many(patterns)
-        .ok()?;
-    let (little, pad) = dfa.to_bytes_little_endian();
-    let little_endian = little[pad..].to_vec();
-    let (big, pad) = dfa.to_bytes_big_endian();
-    let big_endian = big[pad..].to_vec();
-    Some(SerializedDfa {
-        little_endian,
-        big_endian,
-    })
+        .ok()
+}
+
+/// Whether every match of `pattern` starts at the start of the value (`^`,
+/// `\A`, outside multi-line mode).
+fn anchored_at_start(pattern: &str) -> bool {
+    syntax::parse_with(pattern, &syntax::Config::new().utf8(true))
+        .is_ok_and(|hir| hir.properties().look_set_prefix().contains(Look::Start))
+}
+
+/// The bytes the generated code embeds: a header of `u32`s in the target's
+/// byte order (a tag, then each part's length in bytes), each part's pattern
+/// numbers (one byte per pattern of the part, [`MAX_PATTERNS`] bytes), then
+/// the anchored part's DFA and the unanchored part's, each padded to 4
+/// bytes. An absent part has length 0.
+///
+/// [`MAX_PATTERNS`]: layout::MAX_PATTERNS
+pub mod layout {
+    /// `annot_runtime::__private::PatternSet`'s limit.
+    pub const MAX_PATTERNS: usize = 64;
+    /// The first word: which layout this is. The runtime reads no other.
+    pub const TAG: u32 = 0x616e_7432;
+
+    /// Serialized `parts` (anchored, then unanchored): `serialize` writes a
+    /// DFA's bytes, `word` a `u32`, both in one byte order.
+    pub fn write<D>(
+        parts: &[Option<(Vec<usize>, D)>],
+        serialize: impl Fn(&D) -> Vec<u8>,
+        word: fn(u32) -> [u8; 4],
+    ) -> Vec<u8> {
+        let dfas: Vec<Vec<u8>> = parts
+            .iter()
+            .map(|part| {
+                let mut bytes = part
+                    .as_ref()
+                    .map_or_else(Vec::new, |(_, dfa)| serialize(dfa));
+                bytes.resize(bytes.len().next_multiple_of(4), 0);
+                bytes
+            })
+            .collect();
+        let mut out = word(TAG).to_vec();
+        for dfa in &dfas {
+            out.extend(word(
+                u32::try_from(dfa.len()).expect("a DFA under the size limit"),
+            ));
+        }
+        for part in parts {
+            let mut numbers = [0u8; MAX_PATTERNS];
+            for (local, &global) in part.iter().flat_map(|(indices, _)| indices).enumerate() {
+                numbers[local] = u8::try_from(global).expect("at most 64 patterns");
+            }
+            out.extend(numbers);
+        }
+        for dfa in dfas {
+            out.extend(dfa);
+        }
+        out
+    }
 }
 
 /// Whether every empty match of `pattern` falls on a character boundary of a

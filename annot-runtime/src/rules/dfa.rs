@@ -1,18 +1,25 @@
-//! The dense DFA `#[mcp_tool]` builds at compile time from a field's
+//! The dense DFAs `#[mcp_tool]` builds at compile time from a field's
 //! patterns, read back from the bytes the generated code embeds, and the
-//! search of a value with it.
+//! search of a value with them.
 //!
-//! The macro builds it with `MatchKind::All` and an unanchored start, so the
-//! DFA enters a match state for pattern `i` (one byte late, as the DFAs of
-//! `regex-automata` do) after each end of a match of `i`; one forward pass
-//! collects every pattern that matches anywhere, which is what
-//! [`PatternSet::matches`](super::PatternSet::matches) answers.
+//! The macro splits a field's patterns in two DFAs, both built with
+//! `MatchKind::All`, so a DFA enters a match state for pattern `i` (one byte
+//! late, as the DFAs of `regex-automata` do) after each end of a match of
+//! `i`: the patterns anchored at the start of the value, searched from its
+//! start, where the walk dies within a few bytes of a value none of them
+//! can match; and the others, searched anywhere, which need every byte of the
+//! value, so a scan for the pairs of bytes that can begin a match of one of
+//! them (`prefilter.rs`) decides first whether there is anything to walk.
+//! Both together answer what [`PatternSet::matches`](super::PatternSet::matches)
+//! does.
 
 use regex_automata::Anchored;
 use regex_automata::dfa::Automaton;
 use regex_automata::dfa::dense::DFA;
 use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
+
+use super::prefilter::Prefilter;
 
 /// Bytes aligned as [`DFA::from_bytes`] requires: the generated code puts a
 /// serialized DFA in one. Not an API of its own.
@@ -21,47 +28,140 @@ use regex_automata::util::start;
 #[derive(Debug)]
 pub struct AlignedBytes<const N: usize>(pub [u8; N]);
 
-/// A DFA read from embedded bytes, with what every search with it starts
-/// from.
+/// The first word of the macro's layout (`annot-macros/src/rules/dfa.rs`).
+const TAG: u32 = 0x616e_7432;
+/// Pattern numbers kept for each part.
+const NUMBERS: usize = 64;
+/// The header: the tag, two lengths, two parts' pattern numbers.
+const HEADER: usize = 12 + 2 * NUMBERS;
+
+/// The DFAs read from embedded bytes, with what every search with them
+/// starts from.
 #[derive(Clone, Debug)]
 pub(super) struct Compiled {
+    /// The patterns anchored at the start of the value.
+    anchored: Option<Part>,
+    /// The others, and when one exists, the scan that rules a walk out.
+    unanchored: Option<(Part, Option<Prefilter>)>,
+}
+
+/// One DFA and which of the field's patterns its patterns are.
+#[derive(Clone, Debug)]
+struct Part {
     dfa: DFA<&'static [u32]>,
-    /// The start state of a search of a whole value.
+    /// The start state of a search from the start of a value.
     start: StateID,
-    /// Every pattern's bit: once all are found the rest of a value cannot
-    /// change the answer.
+    /// Every pattern's bit, in the DFA's numbering: once all are found the
+    /// rest of a value cannot change the answer.
     all: u64,
+    /// The field's number of the DFA's pattern `i`.
+    numbers: [u8; NUMBERS],
 }
 
 impl Compiled {
-    /// The DFA in `bytes`, if they hold a DFA of `patterns` patterns, as the
-    /// macro builds it; `None` (search with the meta regex instead) for bytes
-    /// of another format, byte order or version of `regex-automata`, or
-    /// misaligned.
+    /// The DFAs in `bytes`, if they hold DFAs of `patterns` patterns in all,
+    /// as the macro builds them; `None` (search with the meta regex instead)
+    /// for bytes of another layout, byte order or version of
+    /// `regex-automata`, or misaligned.
     pub(super) fn read(bytes: &'static [u8], patterns: usize) -> Option<Compiled> {
+        let word = |at: usize| -> Option<usize> {
+            let word = u32::from_ne_bytes(bytes.get(at..at + 4)?.try_into().ok()?);
+            usize::try_from(word).ok()
+        };
+        if word(0)? != TAG as usize || !(1..=64).contains(&patterns) {
+            return None;
+        }
+        let (anchored_len, unanchored_len) = (word(4)?, word(8)?);
+        let anchored_at = HEADER;
+        let unanchored_at = anchored_at.checked_add(anchored_len)?;
+        if unanchored_at.checked_add(unanchored_len)? != bytes.len() {
+            return None;
+        }
+        let part = |index: usize, at: usize, len: usize, anchored: Anchored| {
+            if len == 0 {
+                return Some(None);
+            }
+            let numbers: [u8; NUMBERS] =
+                bytes[12 + index * NUMBERS..][..NUMBERS].try_into().ok()?;
+            Part::read(&bytes[at..at + len], numbers, anchored).map(Some)
+        };
+        let anchored = part(0, anchored_at, anchored_len, Anchored::Yes)?;
+        let unanchored = part(1, unanchored_at, unanchored_len, Anchored::No)?;
+        // Every pattern of the field is in exactly one part.
+        let mut seen = 0u64;
+        for part in anchored.iter().chain(&unanchored) {
+            for local in 0..part.dfa.pattern_len() {
+                let bit = 1u64.checked_shl(u32::from(part.numbers[local]))?;
+                if seen & bit != 0 {
+                    return None;
+                }
+                seen |= bit;
+            }
+        }
+        if seen != u64::MAX >> (64 - patterns) {
+            return None;
+        }
+        let unanchored = unanchored.map(|part| {
+            let prefilter = Prefilter::of(&part.dfa, part.start);
+            (part, prefilter)
+        });
+        Some(Compiled {
+            anchored,
+            unanchored,
+        })
+    }
+
+    /// The bits of the patterns that match somewhere in `haystack`, or
+    /// `None` when a DFA cannot decide (a non-ASCII byte where a pattern
+    /// has a Unicode `\b`): the caller asks the meta regex then.
+    #[inline]
+    pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
+        let mut bits = 0;
+        if let Some(part) = &self.anchored {
+            bits = part.numbered(part.search(haystack, part.start)?);
+        }
+        if let Some((part, prefilter)) = &self.unanchored {
+            // Up to the first place a match can begin, every byte keeps the
+            // DFA in its start state (see `prefilter.rs`).
+            let (from, start) = match prefilter {
+                Some(prefilter) => match prefilter.first_candidate(haystack) {
+                    Some(at) => (at, prefilter.start_at(haystack, at, part.start)),
+                    None => return Some(bits),
+                },
+                None => (0, part.start),
+            };
+            bits |= part.numbered(part.search(&haystack[from..], start)?);
+        }
+        Some(bits)
+    }
+}
+
+impl Part {
+    fn read(bytes: &'static [u8], numbers: [u8; NUMBERS], anchored: Anchored) -> Option<Part> {
         let (dfa, _) = DFA::from_bytes(bytes).ok()?;
-        if dfa.pattern_len() != patterns || !(1..=64).contains(&patterns) {
+        let patterns = dfa.pattern_len();
+        if !(1..=NUMBERS).contains(&patterns) {
             return None;
         }
         // A value is searched whole: its start is the start of the text, so
         // there is no byte before it to look at.
         let start = dfa
-            .start_state(&start::Config::new().anchored(Anchored::No))
+            .start_state(&start::Config::new().anchored(anchored))
             .ok()?;
-        Some(Compiled {
+        Some(Part {
             dfa,
             start,
             all: u64::MAX >> (64 - patterns),
+            numbers,
         })
     }
 
-    /// The bits of the patterns that match somewhere in `haystack`, or
-    /// `None` when the DFA cannot decide (a non-ASCII byte where a pattern
-    /// has a Unicode `\b`): the caller asks the meta regex then.
+    /// The bits, in the DFA's numbering, of its patterns that match in
+    /// `haystack`, walked from `start`; `None` if it quits.
     #[inline]
-    pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
+    fn search(&self, haystack: &[u8], start: StateID) -> Option<u64> {
         let dfa = &self.dfa;
-        let mut state = self.start;
+        let mut state = start;
         let mut bits = 0;
         for &byte in haystack {
             state = dfa.next_state(state, byte);
@@ -92,6 +192,17 @@ impl Compiled {
             .map(|index| self.dfa.match_pattern(state, index).as_usize())
             .fold(0, |bits, pattern| bits | 1 << pattern)
     }
+
+    /// `local` bits in the field's numbering.
+    #[inline]
+    fn numbered(&self, mut local: u64) -> u64 {
+        let mut bits = 0;
+        while local != 0 {
+            bits |= 1 << self.numbers[local.trailing_zeros() as usize];
+            local &= local - 1;
+        }
+        bits
+    }
 }
 
 #[cfg(test)]
@@ -101,22 +212,45 @@ mod tests {
 
     use super::*;
 
-    /// The DFA of `patterns` built as `#[mcp_tool]` builds it, serialized in
-    /// this machine's byte order into aligned `'static` bytes.
+    /// The DFAs of `patterns` laid out as `#[mcp_tool]` lays them out (the
+    /// patterns starting with `^` anchored, the others not), in this
+    /// machine's byte order, in aligned `'static` bytes.
     fn serialized(patterns: &[&str]) -> &'static [u8] {
-        let config = dense::Config::new()
-            .match_kind(MatchKind::All)
-            .start_kind(StartKind::Unanchored)
-            .unicode_word_boundary(true);
-        let dfa = dense::Builder::new()
-            .configure(config)
-            .build_many(patterns)
-            .unwrap();
-        let (bytes, pad) = dfa.to_bytes_native_endian();
-        let bytes = &bytes[pad..];
-        let aligned = Box::leak(Box::new(AlignedBytes([0; 1 << 16])));
-        aligned.0[..bytes.len()].copy_from_slice(bytes);
-        &aligned.0[..bytes.len()]
+        let mut header = TAG.to_ne_bytes().to_vec();
+        let mut numbers = Vec::new();
+        let mut dfas = Vec::new();
+        for (anchored, start) in [(true, StartKind::Anchored), (false, StartKind::Unanchored)] {
+            let chosen: Vec<usize> = (0..patterns.len())
+                .filter(|&index| patterns[index].starts_with('^') == anchored)
+                .collect();
+            let mut part_numbers = [0u8; NUMBERS];
+            for (local, &index) in chosen.iter().enumerate() {
+                part_numbers[local] = index as u8;
+            }
+            numbers.extend(part_numbers);
+            let mut bytes = Vec::new();
+            if !chosen.is_empty() {
+                let config = dense::Config::new()
+                    .match_kind(MatchKind::All)
+                    .start_kind(start)
+                    .unicode_word_boundary(true);
+                let chosen: Vec<&str> = chosen.iter().map(|&index| patterns[index]).collect();
+                let dfa = dense::Builder::new()
+                    .configure(config)
+                    .build_many(&chosen)
+                    .unwrap();
+                let (serialized, pad) = dfa.to_bytes_native_endian();
+                bytes = serialized[pad..].to_vec();
+                bytes.resize(bytes.len().next_multiple_of(4), 0);
+            }
+            header.extend((bytes.len() as u32).to_ne_bytes());
+            dfas.extend(bytes);
+        }
+        header.extend(numbers);
+        header.extend(dfas);
+        let aligned = Box::leak(Box::new(AlignedBytes([0; 1 << 17])));
+        aligned.0[..header.len()].copy_from_slice(&header);
+        &aligned.0[..header.len()]
     }
 
     /// Bytes read with another number of patterns than they hold are not
@@ -129,6 +263,10 @@ mod tests {
         assert!(Compiled::read(two, 3).is_none());
         assert!(Compiled::read(serialized(&[]), 0).is_none());
         assert!(Compiled::read(&two[4..], 2).is_none(), "cut bytes");
+        assert!(
+            Compiled::read(&two[..two.len() - 4], 2).is_none(),
+            "cut bytes"
+        );
     }
 
     /// One pass finds every pattern that matches, stops at the dead state,
@@ -137,7 +275,6 @@ mod tests {
     fn a_search_reports_every_pattern_that_matches() {
         let patterns = ["^/etc", r"\.pem$", "key", r"\bid\b"];
         let dfa = Compiled::read(serialized(&patterns), 4).unwrap();
-        assert_eq!(dfa.all, 0b1111);
         assert_eq!(dfa.search(b"/etc/key.pem"), Some(0b0111));
         assert_eq!(dfa.search(b"/etc/key.pem id"), Some(0b1101));
         assert_eq!(dfa.search(b"id /etc/key.pem"), Some(0b1110));
@@ -146,8 +283,44 @@ mod tests {
         assert_eq!(dfa.search(b""), Some(0));
         assert_eq!(dfa.search("é id".as_bytes()), None);
         let anchored = Compiled::read(serialized(&["^/etc", "^/srv"]), 2).unwrap();
-        assert_eq!(anchored.all, 0b11);
+        assert!(anchored.unanchored.is_none());
         assert_eq!(anchored.search(b"/srv/x"), Some(0b10));
         assert_eq!(anchored.search(b"/tmp"), Some(0));
+    }
+
+    /// The unanchored part is skipped where its scan finds no place a match
+    /// can begin, and walked from the first place that can.
+    #[test]
+    fn the_unanchored_part_is_walked_from_its_first_candidate() {
+        let patterns = [
+            "^/srv(/|$)",
+            r"(?i)/secrets?/key\b",
+            r"\.pem$",
+            "^/home/[^/]+/x/",
+        ];
+        let dfa = Compiled::read(serialized(&patterns), 4).unwrap();
+        let (_, prefilter) = dfa.unanchored.as_ref().unwrap();
+        assert!(prefilter.is_some(), "`/` then `s`, `.` then `p`");
+        assert_eq!(dfa.search(b"/var/lib/app/data/file.txt"), Some(0));
+        assert_eq!(dfa.search(b"/srv/a/b.txt"), Some(0b0001));
+        assert_eq!(dfa.search(b"/srv/SECRET/key"), Some(0b0011));
+        assert_eq!(dfa.search(b"/srv/secrets/keys"), Some(0b0001));
+        assert_eq!(dfa.search(b"/home/ann/x/secret/key.pem"), Some(0b1110));
+        assert_eq!(dfa.search(b"//secret/key"), Some(0b0010));
+        assert_eq!(dfa.search(b"a.pem"), Some(0b0100));
+        assert_eq!(dfa.search(b"a.pe"), Some(0));
+        assert_eq!(dfa.search(b"x/secret/key"), Some(0b0010));
+        // A non-ASCII byte where a pattern has a Unicode `\b`: the meta
+        // regex decides.
+        assert_eq!(dfa.search("/ſecret/key".as_bytes()), None);
+        assert_eq!(dfa.search("/secret/key\u{e9}".as_bytes()), None);
+        assert_eq!(dfa.search("/srv/\u{e9}".as_bytes()), None);
+        // A `\b` at a pattern's start: the fresh state depends on the byte
+        // before.
+        let word = Compiled::read(serialized(&[r"\bkey"]), 1).unwrap();
+        assert_eq!(word.search(b"a key"), Some(1));
+        assert_eq!(word.search(b"a.key"), Some(1));
+        assert_eq!(word.search(b"monkey"), Some(0));
+        assert_eq!(word.search(b"mon key"), Some(1));
     }
 }

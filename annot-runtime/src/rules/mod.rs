@@ -48,6 +48,7 @@ pub(crate) mod dfa;
 pub(crate) mod explain;
 mod path;
 pub(crate) mod patterns;
+mod prefilter;
 pub mod sql;
 pub(crate) mod table;
 
