@@ -80,7 +80,10 @@ fn read_only_lists_one_read_only_action_and_refuses_writes() {
     ];
     let (responses, success, stderr) = session(&["--read-only"], &dir, &messages);
     assert!(success, "{stderr}");
-    assert!(stderr.contains("(profile: read_only, exposure: resolvable)"), "{stderr}");
+    assert!(
+        stderr.contains("(profile: read_only, exposure: resolvable)"),
+        "{stderr}"
+    );
     assert_eq!(responses.len(), 6, "{responses:?}");
 
     let tools = responses[1]["result"]["tools"].as_array().unwrap();
@@ -132,7 +135,8 @@ fn flags_combine_and_unknown_ones_are_refused() {
     );
     assert!(success, "{stderr}");
     assert!(
-        stderr.contains("(profile: no_destructive+closed_world+no_privileged, exposure: resolvable)"),
+        stderr
+            .contains("(profile: no_destructive+closed_world+no_privileged, exposure: resolvable)"),
         "{stderr}"
     );
     let (responses, success, stderr) = session(&["--read-mostly"], &dir, &messages);

@@ -103,7 +103,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
     let display = display_items(tool, &p);
-    let result_claims = crate::results::trait_fn(&tool.shape, &p);
+    let result_claims = result_claims_fn(&tool.shape, &p);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -417,5 +417,45 @@ pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// `fn result_claims(&self)` for a tool whose variants declare claims; nothing
+/// (the trait's default, no claim) when none does.
+fn result_claims_fn(shape: &Shape, p: &TokenStream) -> TokenStream {
+    let Shape::Enum(variants) = shape else {
+        return TokenStream::new();
+    };
+    let arms: Vec<TokenStream> = variants
+        .iter()
+        .filter_map(|variant| {
+            let claims = variant.annotate.as_ref()?.results.as_ref()?;
+            let ident = &variant.ident;
+            let pattern = if variant.braced {
+                quote!(Self::#ident { .. })
+            } else {
+                quote!(Self::#ident)
+            };
+            let (sensitive, untrusted) = (claims.sensitive, claims.untrusted);
+            Some(quote! {
+                #pattern => #p::TrustClaims {
+                    sensitive: #sensitive,
+                    untrusted: #untrusted,
+                    evidence_ref: #p::core::option::Option::None,
+                },
+            })
+        })
+        .collect();
+    if arms.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn result_claims(&self) -> #p::TrustClaims {
+            #[allow(unreachable_patterns)]
+            match self {
+                #(#arms)*
+                _ => #p::TrustClaims::NONE,
+            }
+        }
     }
 }

@@ -1,16 +1,14 @@
 //! `#[annotate(results(sensitive, untrusted))]`: what an action's results
 //! claim under the trust-annotations extension, beyond what its resolved
-//! annotations imply. Parsed here, checked while parsing (only the two
-//! claims, each once, at least one), and expanded into
-//! `AnnotatedTool::result_claims`, which the server joins with the floor the
-//! resolution gives: a declaration only ever adds.
+//! annotations imply. Parsed and checked here (only the two claims, each once,
+//! at least one); `expand` turns them into `AnnotatedTool::result_claims`,
+//! which the server joins with the floor the resolution gives: a declaration
+//! only ever adds.
 
-use proc_macro2::TokenStream;
 use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::{Ident, Token};
 
-use crate::ast::Shape;
 use crate::ctxt::Errors;
 use crate::meta::RawValue;
 use crate::suggest::did_you_mean;
@@ -78,44 +76,4 @@ pub fn parse(key: &Ident, raw: RawValue, errors: &Errors) -> Option<ResultClaims
         *slot = true;
     }
     Some(claims)
-}
-
-/// `fn result_claims(&self)` for a tool whose variants declare claims; nothing
-/// (the trait's default, no claim) when none does.
-pub fn trait_fn(shape: &Shape, p: &TokenStream) -> TokenStream {
-    let Shape::Enum(variants) = shape else {
-        return TokenStream::new();
-    };
-    let arms: Vec<TokenStream> = variants
-        .iter()
-        .filter_map(|variant| {
-            let claims = variant.annotate.as_ref()?.results.as_ref()?;
-            let ident = &variant.ident;
-            let pattern = if variant.braced {
-                quote!(Self::#ident { .. })
-            } else {
-                quote!(Self::#ident)
-            };
-            let (sensitive, untrusted) = (claims.sensitive, claims.untrusted);
-            Some(quote! {
-                #pattern => #p::TrustClaims {
-                    sensitive: #sensitive,
-                    untrusted: #untrusted,
-                    evidence_ref: #p::core::option::Option::None,
-                },
-            })
-        })
-        .collect();
-    if arms.is_empty() {
-        return TokenStream::new();
-    }
-    quote! {
-        fn result_claims(&self) -> #p::TrustClaims {
-            #[allow(unreachable_patterns)]
-            match self {
-                #(#arms)*
-                _ => #p::TrustClaims::NONE,
-            }
-        }
-    }
 }
