@@ -29,8 +29,7 @@ pub fn fetch_listed() -> Value {
             "reversibleHint": false
         },
         "dynamicAnnotations": true,
-        "resolve": true,
-        "_meta": {"io.modelcontextprotocol/display-templates": {"template": "{action} {path}"}}
+        "resolve": true
     })
 }
 
@@ -83,7 +82,7 @@ pub fn manage_files_tool(annotations: Value) -> Value {
 /// path rule's two SEP-1984 hints. The session did not take the extension up,
 /// so its marker is not there.
 pub fn manage_files_listed() -> Value {
-    manage_files_tool(json!({
+    let mut listed = manage_files_tool(json!({
         "title": "Manage files",
         "readOnlyHint": false,
         "destructiveHint": true,
@@ -91,5 +90,9 @@ pub fn manage_files_listed() -> Value {
         "openWorldHint": false,
         "sensitiveDataHint": true,
         "privilegedAccessHint": true
-    }))
+    }));
+    // The listing carries the call preview; a dialect A answer's `tool` does not.
+    listed["_meta"] =
+        json!({"io.modelcontextprotocol/display-templates": {"template": "{action} {path}"}});
+    listed
 }
