@@ -140,25 +140,10 @@ fn narrow_text(
         properties.0.retain(|(name, _)| used(name));
         // A field several actions share describes each in its own line.
         let all: Vec<&str> = actions.iter().map(|action| action.name).collect();
-        for (name, value) in &mut properties.0 {
-            if name == discriminator {
-                continue;
-            }
-            let Some(mut field) = Members::parse(value.get()) else {
-                continue;
-            };
-            let Some(text) = field
-                .get("description")
-                .and_then(|text| serde_json::from_str::<String>(text).ok())
-            else {
-                continue;
-            };
-            let kept_text = kept_lines(&text, &all, &names);
-            if kept_text != text {
-                field.set("description", quoted(&kept_text));
-                *value = RawValue::from_string(field.text()).expect("valid JSON");
-            }
-        }
+        rewrite_descriptions(&mut properties, Some(discriminator), |text| {
+            let kept_text = kept_lines(text, &all, &names);
+            (kept_text != text).then_some(kept_text)
+        });
         let mut required = vec![discriminator];
         if let Some(&first) = kept.first() {
             for (field, _) in action_fields[first] {
@@ -191,21 +176,9 @@ pub(crate) fn without_member(schema: &str, member: &str, action: &str) -> Option
     let mut properties = Members::parse(root.get("properties")?)?;
     properties.0.retain(|(name, _)| name != member);
     let opening = format!("`{action}`: ");
-    for (_, value) in &mut properties.0 {
-        let Some(mut field) = Members::parse(value.get()) else {
-            continue;
-        };
-        let Some(text) = field
-            .get("description")
-            .and_then(|text| serde_json::from_str::<String>(text).ok())
-        else {
-            continue;
-        };
-        if let Some(own) = text.strip_prefix(&opening) {
-            field.set("description", quoted(own));
-            *value = RawValue::from_string(field.text()).expect("valid JSON");
-        }
-    }
+    rewrite_descriptions(&mut properties, None, |text| {
+        text.strip_prefix(&opening).map(str::to_owned)
+    });
     root.set("properties", properties.text());
     if let Some(required) = root.get("required") {
         let mut names: Vec<String> = serde_json::from_str(required).ok()?;
@@ -216,6 +189,33 @@ pub(crate) fn without_member(schema: &str, member: &str, action: &str) -> Option
         );
     }
     Some(root.text())
+}
+
+/// Replaces the description of each property but `skip` with what `rewrite`
+/// makes of it; `None` leaves the property as it is.
+fn rewrite_descriptions(
+    properties: &mut Members,
+    skip: Option<&str>,
+    rewrite: impl Fn(&str) -> Option<String>,
+) {
+    for (name, value) in &mut properties.0 {
+        if skip == Some(&**name) {
+            continue;
+        }
+        let Some(mut field) = Members::parse(value.get()) else {
+            continue;
+        };
+        let Some(text) = field
+            .get("description")
+            .and_then(|text| serde_json::from_str::<String>(text).ok())
+        else {
+            continue;
+        };
+        if let Some(rewritten) = rewrite(&text) {
+            field.set("description", quoted(&rewritten));
+            *value = RawValue::from_string(field.text()).expect("valid JSON");
+        }
+    }
 }
 
 /// What the discriminator's description of `schema` says of `action`: its
