@@ -268,15 +268,14 @@ fn all_matches(regex: &Regex, haystack: &[u8]) -> u64 {
             .iter()
             .fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
     };
-    let bits = FOUND
+    FOUND
         .try_with(|found| match found.try_borrow_mut() {
             Ok(mut found) => search(&mut found),
             // Only while the thread's storage is gone or in use (never
             // from generated code): a set of its own.
             Err(_) => search(&mut Found::new(regex.pattern_len())),
         })
-        .unwrap_or_else(|_| search(&mut Found::new(regex.pattern_len())));
-    bits
+        .unwrap_or_else(|_| search(&mut Found::new(regex.pattern_len())))
 }
 
 /// Whether pattern `index` matched, with an undecided path (`None`) undecided.

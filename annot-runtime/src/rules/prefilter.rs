@@ -225,7 +225,7 @@ impl Prefilter {
         }
         if let Some(searcher) = &self.packed
             && len >= searcher.minimum_len()
-            && !(self.quits_on_non_ascii && !haystack.is_ascii())
+            && (!self.quits_on_non_ascii || haystack.is_ascii())
         {
             // A literal of one byte (a first any byte may follow) found at
             // the very end is a candidate too: `first_candidate` would
