@@ -62,8 +62,10 @@ pub fn parse_rule(
         hints,
         auth,
         results,
+        written,
     } = rule_hints(&hints_group, errors)?;
-    if hints.is_empty() && auth.is_none() && results.is_none() {
+    // A key written wrong has its own error; only `=> ()` gets this one.
+    if !written {
         errors.spanned(
             &hints_group,
             "a rule must set at least one hint (such as `read_only` or `destructive = false`), \
@@ -117,6 +119,8 @@ struct Outcome {
     hints: HintSet,
     auth: Option<AuthSpec>,
     results: Option<ResultClaims>,
+    /// Whether any key was written, valid or not.
+    written: bool,
 }
 
 /// The `(<hints>)` of a rule: the hints of `#[annotate]` (without `title`),
@@ -125,12 +129,14 @@ fn rule_hints(group: &Group, errors: &Errors) -> Option<Outcome> {
     let mut hints = HintSet::default();
     let mut auth = None;
     let mut results: Option<ResultClaims> = None;
+    let mut written = false;
     let valid: Vec<&str> = HINTS
         .iter()
         .map(|hint| hint.key)
         .chain(["scopes", "no_auth", "results"])
         .collect();
     let parser = syn::meta::parser(|meta| {
+        written = true;
         let key = meta.path.get_ident().cloned();
         let raw = crate::meta::take_value(&meta)?;
         let Some(key) = key else {
@@ -174,6 +180,7 @@ fn rule_hints(group: &Group, errors: &Errors) -> Option<Outcome> {
         hints,
         auth,
         results,
+        written,
     })
 }
 
