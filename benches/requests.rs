@@ -1,6 +1,6 @@
 //! Whole requests: request bytes to response bytes through
 //! `Connection::handle`, for `tools/resolve` and `tools/annotations` in each
-//! dialect, next to `tools/list` (a pre-rendered page: the floor of any
+//! dialect and `tools/call` of the same arguments, next to `tools/list` (a pre-rendered page: the floor of any
 //! request) on the same connection.
 //!
 //! Each iteration answers one request; the resolution requests cycle through
@@ -228,6 +228,17 @@ fn requests(c: &mut Criterion) {
             black_box((outcome.annotations(), outcome.authorization()))
         })
     });
+    // `tools/call` of the same tool with the same arguments, on the same
+    // connection kind as the extension's `tools/resolve`: the handler is
+    // trivial, so what it costs beyond `tools/resolve` is reading the
+    // arguments into the tool's type and writing a result.
+    bench_requests(
+        &mut group,
+        "d_tools_call",
+        extension(),
+        resolve_requests("tools/call"),
+        b"\"done\"",
+    );
     let requests = modern_resolve_requests();
     let resolved = bench_requests(
         &mut group,
