@@ -104,6 +104,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let action_fields = action_fields_item(&tool.shape);
     let display = display_items(tool, &p);
     let result_claims = result_claims_fn(tool, &p);
+    let from_members = crate::members::from_members(tool, &p);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -141,6 +142,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 }
 
                 #trait_items
+
+                #from_members
 
                 fn from_arguments(
                     __arguments: &#p::serde_json::Value,

@@ -18,6 +18,7 @@ mod display;
 mod expand;
 mod hints;
 mod json;
+mod members;
 mod meta;
 mod results;
 mod rules;

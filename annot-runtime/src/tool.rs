@@ -222,6 +222,27 @@ pub trait AnnotatedTool: Sized {
         Self::evaluate_view(arguments)
     }
 
+    /// The value of arguments read straight from their members, strings
+    /// copied from the text once and no `serde_json::Value` built: what a
+    /// server's `tools/call` hands the handler. `split` is the argument
+    /// object as the server's request reader split it, when it did; else the
+    /// members are read from `arguments`' text.
+    ///
+    /// `None` when it leaves the arguments to
+    /// [`from_arguments_str`](Self::from_arguments_str) (invalid arguments,
+    /// a repeated member, a value it does not read itself), which then gives
+    /// the value or the error: it never accepts what `from_arguments_str`
+    /// refuses, and gives the value `from_arguments_str` gives. `None` by
+    /// default; `#[mcp_tool]` generates it.
+    #[doc(hidden)]
+    fn from_members(
+        arguments: &str,
+        split: Option<&crate::read::SplitArguments<'_>>,
+    ) -> Option<Self> {
+        let _ = (arguments, split);
+        None
+    }
+
     /// Parses and validates tool arguments exactly as a `tools/call` will.
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError>;
 
