@@ -100,7 +100,7 @@ impl ToolEntry {
         }
 
         let head = tool_head(&tool, &schema);
-        let tail = resolved_tool_tail(dialects);
+        let tail = resolved_tool_tail(dialects, tool.display_template);
         let static_json = fragments
             .get(&tool.static_annotations)
             .expect("the static annotations were rendered above");
