@@ -2,7 +2,8 @@
 //! is run under a global allocator that counts the heap operations of the
 //! current thread. That holds for a resolution too: the tool's arguments are
 //! read by the generated borrowing path, and a string no rule reads is
-//! checked, not decoded, so even its escapes (`"x\n"`) cost nothing.
+//! checked, not decoded, so even its escapes (`"x\n"`) cost nothing. A call
+//! allocates besides only what its handler is handed and hands back.
 //!
 //! Debug builds also read every message with serde_json, to check the hot-path
 //! reader against it, and serde_json keeps a heap stack to skip nested values
