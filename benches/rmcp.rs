@@ -247,10 +247,11 @@ fn call_request(arguments: &Map<String, Value>) -> CallToolRequestParams {
 }
 
 fn resolve_request(arguments: &Map<String, Value>) -> CustomRequest {
-    CustomRequest::new(
-        "tools/resolve",
-        Some(json!({"name": "manage_files", "arguments": arguments})),
-    )
+    // Built as the call's params are, the arguments cloned, not serialized.
+    let mut params = Map::new();
+    params.insert("name".to_owned(), json!("manage_files"));
+    params.insert("arguments".to_owned(), Value::Object(arguments.clone()));
+    CustomRequest::new("tools/resolve", Some(Value::Object(params)))
 }
 
 /// The text of a call's answer, checked to be a success.
