@@ -1,6 +1,6 @@
 //! Whole requests: request bytes to response bytes through
 //! `Connection::handle`, for `tools/resolve` and `tools/annotations` in each
-//! dialect, next to `tools/list` (a pre-rendered page: the floor of any
+//! dialect and `tools/call` of the same arguments, next to `tools/list` (a pre-rendered page: the floor of any
 //! request) on the same connection.
 //!
 //! Each iteration answers one request; the resolution requests cycle through
@@ -167,6 +167,9 @@ fn requests(c: &mut Criterion) {
         )
     };
     let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#.to_vec();
+    if let Ok(case) = std::env::var("ANNOT_REQUESTS_LOOP") {
+        count_loop(&case, &server, extension());
+    }
 
     let mut group = c.benchmark_group("requests/manage_files");
     let list = vec![list];
@@ -228,6 +231,17 @@ fn requests(c: &mut Criterion) {
             black_box((outcome.annotations(), outcome.authorization()))
         })
     });
+    // `tools/call` of the same tool with the same arguments, on the same
+    // connection kind as the extension's `tools/resolve`: the handler is
+    // trivial, so what it costs beyond `tools/resolve` is reading the
+    // arguments into the tool's type and writing a result.
+    bench_requests(
+        &mut group,
+        "d_tools_call",
+        extension(),
+        resolve_requests("tools/call"),
+        b"\"done\"",
+    );
     let requests = modern_resolve_requests();
     let resolved = bench_requests(
         &mut group,
@@ -243,6 +257,47 @@ fn requests(c: &mut Criterion) {
         &resolved,
     );
     group.finish();
+}
+
+/// `ANNOT_REQUESTS_LOOP=<case>/<times>` (`resolve/100000`; cases `resolve`
+/// and `resolve_floor`, the extension's `tools/resolve` and its floor, `call`,
+/// its `tools/call`, `resolve_2026` and `resolve_2026_floor`) answers that
+/// case's requests in turn `times` times and exits. The difference of two
+/// counts of the whole process (say with `valgrind --tool=callgrind`) divided
+/// by the difference of `times` is one request's: a measure the load of the
+/// machine does not move.
+fn count_loop(case: &str, server: &Server, extension: Connection) -> ! {
+    let (case, times) = case.split_once('/').expect("<case>/<times>");
+    let times: usize = times.parse().expect("a count");
+    let (mut connection, requests, floor) = match case {
+        "resolve" | "resolve_floor" => (
+            extension,
+            resolve_requests("tools/resolve"),
+            case.ends_with("floor"),
+        ),
+        "call" => (extension, resolve_requests("tools/call"), false),
+        "resolve_2026" | "resolve_2026_floor" => (
+            server.connect(),
+            modern_resolve_requests(),
+            case.ends_with("floor"),
+        ),
+        _ => panic!("no case {case}"),
+    };
+    let responses: Vec<Vec<u8>> = requests
+        .iter()
+        .map(|request| connection.handle(request).expect("answered"))
+        .collect();
+    for turn in 0..times {
+        let next = turn % requests.len();
+        if floor {
+            let read: IgnoredAny = serde_json::from_slice(black_box(&requests[next])).unwrap();
+            black_box(read);
+            black_box(black_box(&responses[next]).to_vec());
+        } else {
+            black_box(connection.handle(black_box(&requests[next])));
+        }
+    }
+    std::process::exit(0)
 }
 
 /// Writes what `benches/reference/resolve.mjs` replays in Node: the

@@ -345,3 +345,45 @@ fn per_action_tools_list_their_action_s_template() {
         assert_eq!(preview(&tool, &call).as_deref(), Some(expected), "{name}");
     }
 }
+
+/// SEP-1862's `{ tool }` is the complete definition a client may put in
+/// place of the listed one: it keeps the listing's call preview, and renders
+/// the same line.
+#[test]
+fn a_resolved_tool_carries_the_call_preview_of_its_listing() {
+    let server = Server::builder("t", "0")
+        .tool(|_: Notes| Ok(ToolOutput::text("done")))
+        .build()
+        .unwrap();
+    let mut client = Client::initialized(&server, json!({}));
+    // (tool, arguments, the listed `_meta`, the preview), by hand.
+    let cases = [
+        (
+            "notes",
+            json!({"action": "delete", "id": 4}),
+            json!({"io.modelcontextprotocol/display-templates": {"template": "{action} {id}"}}),
+            "delete 4",
+        ),
+        (
+            "notes",
+            json!({"action": "read", "id": 9}),
+            json!({"io.modelcontextprotocol/display-templates": {"template": "{action} {id}"}}),
+            "read 9",
+        ),
+    ];
+    for (name, call, meta, expected) in cases {
+        assert_eq!(listed(&server, name)["_meta"], meta, "{name}");
+        let resolved = client.result(
+            "tools/resolve",
+            json!({"name": name, "arguments": call.clone()}),
+        );
+        let tool = &resolved["tool"];
+        server_support::assert_mcp("Tool", tool);
+        assert_eq!(tool["_meta"], meta, "{name}: {resolved}");
+        assert_eq!(
+            preview(tool, &arguments(call.clone())).as_deref(),
+            Some(expected),
+            "{name} {call}"
+        );
+    }
+}

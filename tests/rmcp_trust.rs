@@ -18,7 +18,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use rmcp_support::fixtures::{INITIALIZED, raw_session_with, result};
 use serde_json::{Value, json};
-use trust_support::{Mailbox, TRUST, assert_claims, expected, trust_capabilities};
+use trust_support::declared::{Helpdesk, Intranet, Records, declared};
+use trust_support::{Mailbox, TRUST, assert_claims, claims_of, expected, trust_capabilities};
 
 /// An rmcp server whose only tools are annotated.
 #[derive(Clone)]
@@ -164,6 +165,61 @@ async fn a_2026_request_is_judged_by_its_own_capabilities() {
             let result = result(line);
             assert!(result.get("content").is_some(), "{line}");
             assert_claims(&result, &expected, negotiated);
+        }
+    }
+}
+
+/// An rmcp server of the tools that declare their claims with `#[mcp_tool]`.
+#[derive(Clone)]
+struct Declaring;
+
+impl ServerHandler for Declaring {}
+
+macro_rules! done {
+    ($($tool:ty),*) => {$(
+        impl HandleTool<$tool> for Declaring {
+            async fn handle(
+                &self,
+                _: $tool,
+                _: RequestContext<RoleServer>,
+            ) -> Result<CallToolResult, ErrorData> {
+                Ok(CallToolResult::success(vec![ContentBlock::text("done")]))
+            }
+        }
+    )*};
+}
+done!(Helpdesk, Records, Intranet);
+
+#[tokio::test]
+async fn declared_claims_per_action_per_rule_and_per_tool_reach_the_wire() {
+    for (capabilities, negotiated) in [(trust_capabilities(), true), (json!({}), false)] {
+        let mut requests = vec![initialize(&capabilities), INITIALIZED.to_owned()];
+        for (index, case) in declared().iter().enumerate() {
+            let params = json!({"name": case.tool, "arguments": case.arguments});
+            requests.push(
+                json!({"jsonrpc": "2.0", "id": 10 + index, "method": "tools/call", "params": params})
+                    .to_string(),
+            );
+        }
+        let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
+        let tools = AnnotatedTools::builder()
+            .tool::<Helpdesk>()
+            .tool::<Records>()
+            .tool::<Intranet>()
+            .build()
+            .expect("valid tools");
+        let server = Annotated::new(Declaring, tools);
+        let responses = raw_session_with(server, true, &requests).await;
+        for ((_, line), case) in responses[1..].iter().zip(declared()) {
+            let result = result(line);
+            let claims = if negotiated { case.claims } else { Value::Null };
+            assert_eq!(
+                claims_of(&result),
+                claims,
+                "{} {} negotiated={negotiated}: {line}",
+                case.tool,
+                case.arguments
+            );
         }
     }
 }

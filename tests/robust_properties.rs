@@ -10,7 +10,9 @@
 //!   argument keys; a success carries exactly the hints the hand-written
 //!   resolver of `fuzz/src/reference.rs` gives, and so does `resolve()`;
 //! - the borrowing path from text (`evaluate_view`) accepts exactly what
-//!   `from_arguments` accepts, and resolves as the hand-written resolver does.
+//!   `from_arguments` accepts, and resolves as the hand-written resolver does;
+//! - a `tools/call` hands its handler the value `from_arguments_str` gives, or
+//!   answers its error (the members reader, `from_members`, agrees with it).
 
 mod examples_support;
 mod robust_support;
@@ -25,8 +27,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use robust_support::generate::{arguments, fields};
 use robust_support::{
-    COVERED_EXAMPLE_TOOLS, assert_wire_hints, example_server, expected, github_api, http_api,
-    manage_files, request, sql,
+    COVERED_EXAMPLE_TOOLS, assert_wire_hints, call_answer, echo_server, example_server, expected,
+    expected_call, github_api, http_api, manage_files, request, sql,
 };
 use serde_json::{Value, json};
 
@@ -34,6 +36,12 @@ use serde_json::{Value, json};
 fn servers() -> &'static [Server; 2] {
     static SERVERS: OnceLock<[Server; 2]> = OnceLock::new();
     SERVERS.get_or_init(|| [example_server(&Dialect::ALL), example_server(&Dialect::ALL)])
+}
+
+/// The server whose calls answer with the value their handler got.
+fn echo() -> &'static Server {
+    static ECHO: OnceLock<Server> = OnceLock::new();
+    ECHO.get_or_init(echo_server)
 }
 
 /// The validators of the advertised schema and of the exact one.
@@ -102,7 +110,7 @@ fn resolution_request(method: &str, tool: &str, arguments_text: &str) -> Vec<u8>
 /// The exact schema and the parser agree on `arguments`; the advertised
 /// schema accepts them if the parser does (it may accept more where its shape
 /// cannot state a per-action rule).
-fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
+fn check_agreement<T: AnnotatedTool + std::fmt::Debug + PartialEq>(
     [advertised, exact]: &[jsonschema::Validator; 2],
     arguments: &Value,
 ) -> Result<(), TestCaseError> {
@@ -139,6 +147,10 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
     );
     let evaluated = T::evaluate_arguments_str(&text);
     prop_assert_eq!(evaluated.is_ok(), parsed.is_ok());
+    // The members reader gives the parser's value, or leaves it the text.
+    if let Some(read) = T::from_members(&text, None) {
+        prop_assert_eq!(Ok(read), T::from_arguments_str(&text), "{}", text);
+    }
     if let (Some(view), Ok(tool)) = (view, &parsed) {
         prop_assert_eq!(
             view.annotations(),
@@ -164,12 +176,25 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug>(
 
 /// Same arguments, same bytes, in every dialect; and a success says what
 /// `resolve` says.
-fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCaseError> {
+fn check_determinism<T: AnnotatedTool + std::fmt::Debug>(
+    arguments: &Value,
+) -> Result<(), TestCaseError> {
     // The hand-written resolver, for the arguments the exact schema accepts
     // (the parser's verdict, see `check_agreement`).
     let [_, exact] = validators::<T>();
     let expected: Option<Annotations> = exact.is_valid(arguments).then(|| expected::<T>(arguments));
     let texts = [arguments.to_string(), reversed_text(arguments)];
+    // A call gets the value (or the error) the owned path reads (arguments
+    // that are no object are refused before any tool sees them).
+    let mut calls = connection(echo(), false);
+    for text in texts.iter().filter(|_| arguments.is_object()) {
+        prop_assert_eq!(
+            call_answer(&mut calls, T::NAME, text),
+            expected_call::<T>(text),
+            "tools/call of {}",
+            text
+        );
+    }
     let asks = [
         ("tools/annotations", false),
         ("tools/resolve", false),
@@ -217,7 +242,7 @@ fn check_determinism<T: AnnotatedTool>(arguments: &Value) -> Result<(), TestCase
 
 /// Runs generated arguments of `T` through both properties: the cheap
 /// schema/parser agreement on many, determinism (36 requests each) on fewer.
-fn check_tool<T: AnnotatedTool + std::fmt::Debug>() {
+fn check_tool<T: AnnotatedTool + std::fmt::Debug + PartialEq>() {
     let validators = validators::<T>();
     let run = |cases: u32, test: &dyn Fn(Value) -> Result<(), TestCaseError>| {
         let mut runner = TestRunner::new(Config {

@@ -122,3 +122,32 @@ fn a_resolution_allocates_its_response_only() {
         }
     }
 }
+
+/// A call allocates what its handler is handed and hands back: the `String`
+/// of each string argument, the handler's `ToolOutput` (its text and its
+/// list of blocks), and the response; each of them allocated and freed once,
+/// the response kept. No `serde_json::Value` of the arguments: they are read
+/// from the members the request reader split.
+#[test]
+fn a_call_allocates_its_arguments_output_and_response() {
+    let server = server();
+    for path in ["notes/a.txt", "/etc/hosts"] {
+        for action in ["read", "append", "replace", "delete"] {
+            let (arguments, strings) = match action {
+                "read" | "delete" => (json!({"action": action, "path": path}), 1),
+                _ => (json!({"action": action, "path": path, "content": "x\n"}), 2),
+            };
+            let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "manage_files", "arguments": arguments}})
+            .to_string();
+            let mut connection = initialized(&server, json!({}));
+            let operations = operations_of(&mut connection, &request);
+            // Each string argument, the output's text and its block list:
+            // allocated and freed; the response: allocated. A string with an
+            // escape (`content`) is decoded through serde_json's scratch
+            // buffer: allocated and freed too.
+            let escaped = strings - 1;
+            assert_eq!(operations, 2 * (strings + 2) + 1 + 2 * escaped, "{request}");
+        }
+    }
+}

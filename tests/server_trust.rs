@@ -23,6 +23,7 @@ use annot::trust::{EvidenceRef, TrustClaims};
 use annot::{AnnotatedTool, Tool, mcp_tool};
 use serde_json::{Map, Value, json};
 use server_support::{Client, ModernClient, modern_meta, request_capabilities};
+use trust_support::declared::{Helpdesk, Intranet, Records, declared};
 use trust_support::{
     Mailbox, Placement, TRUST, WorkedCase, assert_claims, claims_of, emit, expected,
     trust_capabilities, worked_cases,
@@ -408,60 +409,103 @@ fn the_client_s_session_consumes_what_the_server_emits() {
     }
 }
 
-/// A helpdesk declared with `#[mcp_tool]`: its results' claims written per
-/// action with `#[annotate(results(...))]`.
-#[mcp_tool(open_world = false)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-enum Helpdesk {
-    /// Read a ticket: a customer wrote it.
-    #[annotate(read_only, results(untrusted))]
-    ReadTicket { id: u32 },
-    /// Read a customer's record: private, and a customer wrote parts of it.
-    #[annotate(read_only, sensitive_data, results(sensitive, untrusted))]
-    ReadCustomer { id: u32 },
-    /// Count the open tickets: nothing anyone wrote.
-    #[annotate(read_only)]
-    Count,
+/// The built-in server with every declared tool of `trust_support::declared`.
+fn declared_server() -> Server {
+    let done = || Ok(ToolOutput::text("done"));
+    Server::builder("annot-test", "1.2.3")
+        .tool(move |_: Helpdesk| done())
+        .tool(move |_: Records| done())
+        .tool(move |_: Intranet| done())
+        .build()
+        .unwrap()
 }
 
 #[test]
-fn the_macro_s_per_action_declaration_reaches_the_wire() {
-    // (arguments, claims), by hand from the declaration above.
-    let table = [
-        (
-            json!({"action": "read_ticket", "id": 7}),
-            json!({"untrusted": true}),
-        ),
-        (
-            json!({"action": "read_customer", "id": 7}),
-            json!({"sensitive": true, "untrusted": true}),
-        ),
-        (json!({"action": "count"}), Value::Null),
-    ];
+fn declared_claims_reach_the_wire_on_every_tool_shape() {
+    let server = declared_server();
+    for (capabilities, negotiated) in [(trust_capabilities(), true), (json!({}), false)] {
+        let mut session = Client::initialized(&server, capabilities.clone());
+        let mut modern = ModernClient::new(&server);
+        for case in declared() {
+            let params = json!({"name": case.tool, "arguments": case.arguments});
+            let claims = if negotiated {
+                case.claims.clone()
+            } else {
+                Value::Null
+            };
+            let place = format!("{} {} negotiated={negotiated}", case.tool, case.arguments);
+            let result = session.result("tools/call", params.clone());
+            assert!(result.get("isError").is_none(), "{place}: {result}");
+            assert_eq!(claims_of(&result), claims, "{place}: {result}");
+            let result = modern.result("tools/call", params, capabilities.clone());
+            assert_eq!(claims_of(&result), claims, "2026-07-28 {place}: {result}");
+            assert_eq!(claims_of(&result["content"][0]), Value::Null, "{place}");
+        }
+    }
+}
+
+#[test]
+fn declared_claims_are_what_result_claims_and_the_call_s_floor_say() {
+    for case in declared() {
+        let (claims, floor) = match case.tool {
+            "helpdesk" => declared_of::<Helpdesk>(&case.arguments),
+            "records" => declared_of::<Records>(&case.arguments),
+            _ => declared_of::<Intranet>(&case.arguments),
+        };
+        let expected = (
+            case.claims["sensitive"] == true,
+            case.claims["untrusted"] == true,
+        );
+        let place = format!("{} {}", case.tool, case.arguments);
+        assert_eq!((claims.sensitive, claims.untrusted), expected, "{place}");
+        // Closed-world and not sensitive: the floor is the declaration.
+        assert_eq!((floor.sensitive, floor.untrusted), expected, "{place}");
+    }
+}
+
+/// `result_claims` of `arguments` for `T`, and the floor of their call.
+fn declared_of<T: AnnotatedTool>(arguments: &Value) -> (TrustClaims, TrustClaims) {
+    let parsed = T::from_arguments(arguments).unwrap();
+    let floor = Call::of(&parsed, Profile::any()).trust_floor();
+    (parsed.result_claims(), floor)
+}
+
+#[test]
+fn a_rule_sets_hints_and_claims_together_and_claims_change_no_hint() {
+    // On a shared path the hint gives `sensitive` (derived), the claim
+    // `untrusted` (declared); the resolution keeps its closed world.
+    #[mcp_tool(open_world = false)]
+    #[serde(rename_all = "snake_case")]
+    #[allow(dead_code)]
+    enum Drive {
+        #[annotate(
+            read_only,
+            when(path path_matches "^/shared(/|$)") => (sensitive_data, results(untrusted)),
+        )]
+        Open { path: String },
+    }
     let server = Server::builder("annot-test", "1.2.3")
-        .tool(|_: Helpdesk| Ok(ToolOutput::text("done")))
+        .tool(|_: Drive| Ok(ToolOutput::text("opened")))
         .build()
         .unwrap();
     let mut client = Client::initialized(&server, trust_capabilities());
-    for (arguments, claims) in table {
-        let declared = Helpdesk::from_arguments(&arguments)
-            .unwrap()
-            .result_claims();
-        assert_eq!(
-            declared.sensitive,
-            claims["sensitive"] == true,
-            "{arguments}"
-        );
-        assert_eq!(
-            declared.untrusted,
-            claims["untrusted"] == true,
-            "{arguments}"
-        );
-        let result = client.result(
-            "tools/call",
-            json!({"name": "helpdesk", "arguments": arguments}),
-        );
-        assert_eq!(claims_of(&result), claims, "{arguments}");
+    // (path, claims, resolved sensitiveDataHint), by hand.
+    let table = [
+        (
+            "/shared/plan.txt",
+            json!({"sensitive": true, "untrusted": true}),
+            json!(true),
+        ),
+        ("/home/plan.txt", Value::Null, Value::Null),
+    ];
+    for (path, claims, hint) in table {
+        let arguments = json!({"action": "open", "path": path});
+        let params = json!({"name": "drive", "arguments": arguments});
+        let result = client.result("tools/call", params.clone());
+        assert_eq!(claims_of(&result), claims, "{path}");
+        let resolved = client.result("tools/annotations", params);
+        let annotations = &resolved["annotations"];
+        assert_eq!(annotations["sensitiveDataHint"], hint, "{path}");
+        assert_eq!(annotations["openWorldHint"], false, "{path}");
     }
 }

@@ -69,6 +69,7 @@ pub fn actions(actions: &Actions) -> TokenStream {
     let names_json = Json::strings(names.iter().map(|name| name.as_str())).text();
     let schema = actions_schema(actions.doc.as_deref(), &actions.variants).text();
     let copy = copy_impls(ident, actions.derives_clone, actions.derives_copy, &p);
+    let result_claims = result_claims_fn(actions, &p);
 
     quote! {
         #[allow(non_upper_case_globals, clippy::all)]
@@ -98,8 +99,43 @@ pub fn actions(actions: &Actions) -> TokenStream {
                         _ => #p::core::option::Option::None,
                     }
                 }
+
+                #result_claims
             }
         };
+    }
+}
+
+/// `fn result_claims(self)` when a variant declares `results(...)`; nothing
+/// (the trait's default, no claim) when none does.
+fn result_claims_fn(actions: &Actions, p: &TokenStream) -> TokenStream {
+    let arms: Vec<TokenStream> = actions
+        .variants
+        .iter()
+        .filter_map(|variant| {
+            let claims = variant.annotate.as_ref()?.results.as_ref()?;
+            let ident = &variant.ident;
+            let (sensitive, untrusted) = (claims.sensitive, claims.untrusted);
+            Some(quote! {
+                Self::#ident => #p::TrustClaims {
+                    sensitive: #sensitive,
+                    untrusted: #untrusted,
+                    evidence_ref: #p::core::option::Option::None,
+                },
+            })
+        })
+        .collect();
+    if arms.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn result_claims(self) -> #p::TrustClaims {
+            #[allow(unreachable_patterns)]
+            match self {
+                #(#arms)*
+                _ => #p::TrustClaims::NONE,
+            }
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use syn::{Attribute, Expr, Ident, Lit, LitStr};
 use crate::ctxt::Errors;
 use crate::hints::{HINTS, HintSet, hint_index, key_of_wire_name};
 use crate::meta::{bool_value, set_hint, str_value, take_value};
+use crate::results::{Claimant, ResultClaims};
 use crate::rules::{AuthSpec, Rule, parse_auth, parse_rule};
 use crate::suggest::did_you_mean;
 
@@ -72,6 +73,9 @@ pub struct ToolOptions {
     pub schema: Option<LitStr>,
     /// `display = "..."`: the call preview listed on the tool (see `display`).
     pub display: Option<LitStr>,
+    /// `results(sensitive, untrusted)`: what the results of every action
+    /// claim under the trust-annotations extension (see `results`).
+    pub results: Option<ResultClaims>,
     pub krate: Option<syn::Path>,
     /// Hints that every action leaving them unset gets.
     pub defaults: HintSet,
@@ -125,7 +129,7 @@ pub enum OptionsOf {
     Actions,
 }
 
-const TOOL_KEYS: [&str; 8] = [
+const TOOL_KEYS: [&str; 9] = [
     "name",
     "title",
     "description",
@@ -133,6 +137,7 @@ const TOOL_KEYS: [&str; 8] = [
     "single",
     "schema",
     "display",
+    "results",
     "crate",
 ];
 /// Keys of rules and authorization, in `#[mcp_tool(...)]` and `#[annotate(...)]`.
@@ -168,6 +173,10 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
             parse_auth(&key, raw, &mut options.auth, errors);
         } else if !valid.contains(&name.as_str()) {
             unknown_key(&key, what, &valid, errors);
+        } else if name == "results" {
+            if let Some(results) = crate::results::parse(&key, raw, Claimant::Tool, errors) {
+                set_once(&mut options.results, results, &key, errors);
+            }
         } else if name == "single" {
             if errors.ok(bool_value(&key, raw)) == Some(true) {
                 set_once(&mut options.single, key.clone(), &key, errors);
@@ -215,7 +224,7 @@ pub struct Annotate {
     pub display: Option<LitStr>,
     /// `results(sensitive, untrusted)`: what this action's results claim
     /// under the trust-annotations extension (see `results`).
-    pub results: Option<crate::results::ResultClaims>,
+    pub results: Option<ResultClaims>,
     pub hints: HintSet,
     /// Rules on this action's fields.
     pub rules: Vec<Rule>,
@@ -266,7 +275,7 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
                     set_once(&mut current.display, display, &key, errors);
                 }
             } else if name == "results" {
-                if let Some(results) = crate::results::parse(&key, raw, errors) {
+                if let Some(results) = crate::results::parse(&key, raw, Claimant::Action, errors) {
                     set_once(&mut current.results, results, &key, errors);
                 }
             } else if TOOL_KEYS.contains(&name.as_str()) {

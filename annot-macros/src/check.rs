@@ -136,14 +136,6 @@ fn actions_field_without_discriminator(fields: &[Field], errors: &Errors) {
 /// Every check of an `#[mcp_actions]` enum but its rules.
 fn actions(actions: &Actions, errors: &Errors) {
     for variant in &actions.variants {
-        if let Some(results) = variant.annotate.as_ref().and_then(|a| a.results.as_ref()) {
-            errors.spanned(
-                &results.key,
-                "`results(...)` is read on the variants of an #[mcp_tool] enum; an \
-                 #[mcp_actions] enum's results are declared by implementing \
-                 `AnnotatedTool::result_claims` for now",
-            );
-        }
         if let Some(display) = variant.annotate.as_ref().and_then(|a| a.display.as_ref()) {
             errors.spanned(
                 display,

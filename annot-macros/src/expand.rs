@@ -103,7 +103,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
     let display = display_items(tool, &p);
-    let result_claims = result_claims_fn(&tool.shape, &p);
+    let result_claims = result_claims_fn(tool, &p);
+    let from_members = crate::members::from_members(tool, &p);
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -141,6 +142,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 }
 
                 #trait_items
+
+                #from_members
 
                 fn from_arguments(
                     __arguments: &#p::serde_json::Value,
@@ -420,41 +423,104 @@ pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
     }
 }
 
-/// `fn result_claims(&self)` for a tool whose variants declare claims; nothing
-/// (the trait's default, no claim) when none does.
-fn result_claims_fn(shape: &Shape, p: &TokenStream) -> TokenStream {
-    let Shape::Enum(variants) = shape else {
-        return TokenStream::new();
-    };
-    let arms: Vec<TokenStream> = variants
-        .iter()
-        .filter_map(|variant| {
-            let claims = variant.annotate.as_ref()?.results.as_ref()?;
-            let ident = &variant.ident;
-            let pattern = if variant.braced {
-                quote!(Self::#ident { .. })
-            } else {
-                quote!(Self::#ident)
-            };
-            let (sensitive, untrusted) = (claims.sensitive, claims.untrusted);
-            Some(quote! {
-                #pattern => #p::TrustClaims {
-                    sensitive: #sensitive,
-                    untrusted: #untrusted,
-                    evidence_ref: #p::core::option::Option::None,
-                },
-            })
+/// `fn result_claims(&self)` of a tool that declares claims anywhere: the
+/// union of the tool's `results(...)`, its action's (an enum's variant, or
+/// the `#[mcp_actions]` enum's through `AnnotatedActions::result_claims`)
+/// and those of its rules in play on the call (held or undecided: a few bit
+/// operations on the evaluation's masks). Nothing (the trait's default, no
+/// claim) when the declaration claims nothing.
+fn result_claims_fn(tool: &Tool, p: &TokenStream) -> TokenStream {
+    let declared = |claims: Option<&crate::results::ResultClaims>| {
+        claims.map_or((false, false), |claims| {
+            (claims.sensitive, claims.untrusted)
         })
-        .collect();
-    if arms.is_empty() {
+    };
+    let (tool_sensitive, tool_untrusted) = declared(tool.options.results.as_ref());
+    let action = match &tool.shape {
+        Shape::Enum(variants) => {
+            let arms: Vec<TokenStream> = variants
+                .iter()
+                .filter_map(|variant| {
+                    let claims = variant.annotate.as_ref()?.results.as_ref()?;
+                    let ident = &variant.ident;
+                    let (sensitive, untrusted) = (claims.sensitive, claims.untrusted);
+                    Some(quote!(Self::#ident { .. } => (#sensitive, #untrusted),))
+                })
+                .collect();
+            (!arms.is_empty()).then(|| {
+                quote! {
+                    match self {
+                        #(#arms)*
+                        _ => (false, false),
+                    }
+                }
+            })
+        }
+        // The action type's claims are known to the compiler, not here.
+        Shape::Struct(fields) => {
+            let field = fields
+                .iter()
+                .find(|field| field.name == tool.discriminator.0)
+                .expect("checked: the struct has its discriminator field");
+            let (ty, ident) = (&field.ty, &field.ident);
+            Some(quote! {{
+                let __claims = <#ty as #p::AnnotatedActions>::result_claims(self.#ident);
+                (__claims.sensitive, __claims.untrusted)
+            }})
+        }
+        Shape::Single { .. } => None,
+    };
+    let mask = |claimed: fn(&crate::results::ResultClaims) -> bool| {
+        tool.checked
+            .rules
+            .iter()
+            .filter(|rule| rule.rule.results.as_ref().is_some_and(claimed))
+            .fold(0u64, |mask, rule| mask | 1 << rule.index)
+    };
+    let (sensitive_rules, untrusted_rules) = (mask(|c| c.sensitive), mask(|c| c.untrusted));
+    let rules_claim = sensitive_rules | untrusted_rules != 0;
+    let tool_claims = tool_sensitive || tool_untrusted;
+    if !tool_claims && !rules_claim && action.is_none() {
         return TokenStream::new();
     }
-    quote! {
-        fn result_claims(&self) -> #p::TrustClaims {
+    let action = action.unwrap_or_else(|| quote!((false, false)));
+    let rules = if rules_claim {
+        quote! {
+            let __in_play = __outcome.rules_in_play();
+            let __sensitive = __sensitive || __in_play & #sensitive_rules != 0;
+            let __untrusted = __untrusted || __in_play & #untrusted_rules != 0;
+        }
+    } else {
+        TokenStream::new()
+    };
+    let body = quote! {
+        let (__sensitive, __untrusted): (bool, bool) = #action;
+        let __sensitive = __sensitive || #tool_sensitive;
+        let __untrusted = __untrusted || #tool_untrusted;
+        #rules
+        #p::TrustClaims {
+            sensitive: __sensitive,
+            untrusted: __untrusted,
+            evidence_ref: #p::core::option::Option::None,
+        }
+    };
+    if rules_claim {
+        quote! {
+            fn result_claims(&self) -> #p::TrustClaims {
+                <Self as #p::AnnotatedTool>::result_claims_of(self, &__evaluate(self))
+            }
+
+            #[inline]
             #[allow(unreachable_patterns)]
-            match self {
-                #(#arms)*
-                _ => #p::TrustClaims::NONE,
+            fn result_claims_of(&self, __outcome: &#p::Outcome) -> #p::TrustClaims {
+                #body
+            }
+        }
+    } else {
+        quote! {
+            #[allow(unreachable_patterns)]
+            fn result_claims(&self) -> #p::TrustClaims {
+                #body
             }
         }
     }

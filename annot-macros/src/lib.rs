@@ -18,6 +18,7 @@ mod display;
 mod expand;
 mod hints;
 mod json;
+mod members;
 mod meta;
 mod results;
 mod rules;
@@ -159,6 +160,7 @@ use crate::ctxt::Errors;
 /// | `discriminator` | `"..."`, the wire name of the field naming the action | `#[serde(tag)]` if any, else `"action"` |
 /// | `single` | `single` or `single = bool`: a struct is one action's arguments even with a field named `action`; an error with `discriminator`, `#[serde(tag)]` or on an enum | off |
 /// | `display` | `"..."`, the call preview listed on the tool, such as `"{action} {path}"` (see below) | derived |
+/// | `results(...)` | `sensitive`, `untrusted` or both: what the results of every action claim (see below) | none |
 /// | `crate` | `"path"` to the `annot` facade | `::annot` |
 /// | `schema` | `"portable"` (one flat object, per-action fields in the discriminator's description) or `"exact"` (plus an `if`/`then`/`else` chain giving each action its fields) | `"portable"` |
 /// | any hint key below | `key` or `key = bool` | a default for every action that leaves the hint unset |
@@ -170,7 +172,7 @@ use crate::ctxt::Errors;
 /// `read_only`, `destructive`, `idempotent`, `open_world` (the MCP core hints) and
 /// `ai_processing`, `slow_execution`, `resource_intensive`, `sensitive_data`,
 /// `privileged_access`, `reversible` (SEP-1984), each written `key` (true) or
-/// `key = true|false`; `title = "..."`; and `display = "..."`. A bare `#[annotate]` takes the
+/// `key = true|false`; `title = "..."`; `display = "..."`; and `results(...)`. A bare `#[annotate]` takes the
 /// tool's defaults explicitly. A variant with no `#[annotate]` is an error,
 /// even when the tool gives defaults: nothing is left to the specification's
 /// worst case silently. Tool-level defaults of `destructive`, `idempotent`
@@ -288,6 +290,8 @@ use crate::ctxt::Errors;
 /// dialect   := "generic" | "postgres" | "mysql" | "sqlite"
 /// class     := "read" | "insert" | "destructive"
 /// setting   := hint | hint "=" bool | "scopes" "=" "[" string,* "]" | "no_auth"
+///            | "results" "(" claim ("," claim)* ")"
+/// claim     := "sensitive" | "untrusted"
 /// ```
 ///
 /// `field` is the Rust name of a field of the action (of the struct, in shape
@@ -399,6 +403,45 @@ use crate::ctxt::Errors;
 /// union of all is `STATIC_AUTHORIZATION`, the `securitySchemes` of
 /// `tools/list`, and the built-in server returns each call's in dialect B's
 /// resolved Tool (see `annot::Authorization`).
+///
+/// # Claims on results: `results(...)`
+///
+/// `results(sensitive)`, `results(untrusted)` or both declare what the
+/// results claim under the `io.modelcontextprotocol/trust-annotations`
+/// extension, beyond what the resolution implies: in `#[mcp_tool(...)]` for
+/// every action, in an action's `#[annotate(...)]` (an `#[mcp_actions]`
+/// variant's included) for that action, and in a rule's settings for the
+/// calls it fires on, which counts a rule whose predicate is undecided (a
+/// path with `..` above its root) as fired. A call claims their union,
+/// `annot::AnnotatedTool::result_claims`, and a server joins it with what the
+/// resolution implies: a claim never lowers a hint, nor another claim.
+///
+/// ```
+/// use annot::{AnnotatedTool, mcp_tool};
+///
+/// /// Read a shared document: its authors are anyone in the company.
+/// #[mcp_tool(
+///     read_only,
+///     open_world = false,
+///     results(untrusted),
+///     when(path path_matches "^/hr(/|$)") => (results(sensitive)),
+/// )]
+/// struct ReadDocument {
+///     path: String,
+/// }
+///
+/// let claims = |path: &str| {
+///     let arguments = format!(r#"{{"path": "{path}"}}"#);
+///     let claims = ReadDocument::from_arguments_str(&arguments)
+///         .unwrap()
+///         .result_claims();
+///     (claims.sensitive, claims.untrusted)
+/// };
+/// assert_eq!(claims("/hr/reviews.txt"), (true, true));
+/// assert_eq!(claims("/wiki/setup.txt"), (false, true));
+/// // Undecided: the rule counts as fired.
+/// assert_eq!(claims("/../hr/reviews.txt"), (true, true));
+/// ```
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
     run(OptionsOf::Tool, args.into(), input.into()).into()
@@ -409,7 +452,9 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// [`macro@mcp_tool`] struct (see its shape (b)).
 ///
 /// Options, `#[mcp_actions(...)]`: `crate = "path"` and hint defaults, as for
-/// `#[mcp_tool]`. Each value's annotations and name are its row of
+/// `#[mcp_tool]`. A variant's `results(...)` is its
+/// `annot::AnnotatedActions::result_claims`, which the struct's
+/// `result_claims` joins. Each value's annotations and name are its row of
 /// `ACTIONS`, found by `index()` (see `annot::AnnotatedActions`). serde's `rename_all` on the enum and `rename` on variants are
 /// honoured. `Clone` and `Copy` are implemented unless derived.
 ///

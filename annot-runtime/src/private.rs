@@ -41,8 +41,9 @@ pub use serde;
 pub use serde_json;
 pub use shape::{Shape, shape_checked};
 pub use view::{
-    integer, only, optional_integer, optional_string_checked, optional_text, rewritten,
-    string_checked, string_checked_known, text, text_known, verbatim,
+    integer, integer_as, only, optional_integer, optional_integer_as, optional_string,
+    optional_string_checked, optional_text, rewritten, string, string_checked,
+    string_checked_known, text, text_known, verbatim,
 };
 
 /// The argument object, or [`ArgumentError::NotAnObject`].
@@ -178,6 +179,11 @@ pub(crate) fn deserialize<T: DeserializeOwned>(
     value: &Value,
     field: &str,
 ) -> Result<T, ArgumentError> {
+    // Numbers judged by the text of this member alone.
+    decimal::within_member(field, || deserialize_member(value, field))
+}
+
+fn deserialize_member<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {
     match read_as(IntegralFloats(value), field) {
         Ok(read) => Ok(read),
         // A type that reads numbers through `deserialize_any` (an untagged

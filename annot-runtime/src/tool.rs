@@ -136,8 +136,27 @@ pub trait AnnotatedTool: Sized {
     /// [`TrustClaims::derived`] gives the call's resolution (a resolved
     /// `sensitiveDataHint: true` is `sensitive`, an open-world call
     /// `untrusted`), so no declaration can lower that floor.
+    ///
+    /// `#[mcp_tool]` generates it from what the declaration says: the tool's
+    /// `#[mcp_tool(results(...))]` (every action), the action's
+    /// `#[annotate(results(...))]` (on an enum's variant, or on the variant
+    /// of the `#[mcp_actions]` enum a struct's action field holds, see
+    /// [`AnnotatedActions::result_claims`]), and the `results(...)` of every
+    /// rule in play on these arguments: a rule that held, or whose predicate
+    /// could not be decided (silence never lowers a claim).
     fn result_claims(&self) -> TrustClaims {
         TrustClaims::NONE
+    }
+
+    /// [`result_claims`](Self::result_claims) of these arguments, given their
+    /// own [`evaluate`](Self::evaluate) outcome, so that a server which has
+    /// evaluated them already reads the claims of their rules without
+    /// evaluating them again. `outcome` must be this value's evaluation. By
+    /// default, [`result_claims`](Self::result_claims).
+    #[doc(hidden)]
+    fn result_claims_of(&self, outcome: &Outcome) -> TrustClaims {
+        let _ = outcome;
+        self.result_claims()
     }
 
     /// Why these arguments resolve as they do: for each hint, whether the
@@ -201,6 +220,27 @@ pub trait AnnotatedTool: Sized {
     fn evaluate_split(arguments: &str, split: &crate::read::SplitArguments<'_>) -> Option<Outcome> {
         let _ = split;
         Self::evaluate_view(arguments)
+    }
+
+    /// The value of arguments read straight from their members, strings
+    /// copied from the text once and no `serde_json::Value` built: what a
+    /// server's `tools/call` hands the handler. `split` is the argument
+    /// object as the server's request reader split it, when it did; else the
+    /// members are read from `arguments`' text.
+    ///
+    /// `None` when it leaves the arguments to
+    /// [`from_arguments_str`](Self::from_arguments_str) (invalid arguments,
+    /// a repeated member, a value it does not read itself), which then gives
+    /// the value or the error: it never accepts what `from_arguments_str`
+    /// refuses, and gives the value `from_arguments_str` gives. `None` by
+    /// default; `#[mcp_tool]` generates it.
+    #[doc(hidden)]
+    fn from_members(
+        arguments: &str,
+        split: Option<&crate::read::SplitArguments<'_>>,
+    ) -> Option<Self> {
+        let _ = (arguments, split);
+        None
     }
 
     /// Parses and validates tool arguments exactly as a `tools/call` will.
@@ -285,6 +325,16 @@ pub trait AnnotatedActions: Sized + Copy + 'static {
     /// [`index`](Self::index) is past the end.
     fn action(self) -> Action {
         declared_action(Self::ACTIONS, self.index())
+    }
+
+    /// What this action's results claim by declaration under the
+    /// trust-annotations extension (`#[annotate(results(...))]` on its
+    /// variant): the `#[mcp_tool]` struct whose action field has this type
+    /// joins it into its own
+    /// [`AnnotatedTool::result_claims`](crate::AnnotatedTool::result_claims).
+    /// Nothing by default.
+    fn result_claims(self) -> TrustClaims {
+        TrustClaims::NONE
     }
 }
 

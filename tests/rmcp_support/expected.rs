@@ -64,7 +64,8 @@ pub fn manage_files_schema() -> Value {
 }
 
 /// `manage_files` as dialect B's `{ tool }` carries it: the listed tool with
-/// `annotations` replaced, and no extension marker.
+/// `annotations` replaced, its call preview kept (the complete definition,
+/// SEP-1862 says), and no extension marker.
 pub fn manage_files_tool(annotations: Value) -> Value {
     json!({
         "name": "manage_files",
@@ -73,7 +74,8 @@ pub fn manage_files_tool(annotations: Value) -> Value {
         "inputSchema": manage_files_schema(),
         "annotations": annotations,
         "dynamicAnnotations": true,
-        "resolve": true
+        "resolve": true,
+        "_meta": {"io.modelcontextprotocol/display-templates": {"template": "{action} {path}"}}
     })
 }
 
@@ -82,7 +84,7 @@ pub fn manage_files_tool(annotations: Value) -> Value {
 /// path rule's two SEP-1984 hints. The session did not take the extension up,
 /// so its marker is not there.
 pub fn manage_files_listed() -> Value {
-    let mut listed = manage_files_tool(json!({
+    manage_files_tool(json!({
         "title": "Manage files",
         "readOnlyHint": false,
         "destructiveHint": true,
@@ -90,9 +92,5 @@ pub fn manage_files_listed() -> Value {
         "openWorldHint": false,
         "sensitiveDataHint": true,
         "privilegedAccessHint": true
-    }));
-    // The listing carries the call preview; a dialect A answer's `tool` does not.
-    listed["_meta"] =
-        json!({"io.modelcontextprotocol/display-templates": {"template": "{action} {path}"}});
-    listed
+    }))
 }

@@ -45,6 +45,58 @@ pub fn example_server(dialects: &[Dialect]) -> Server {
         .expect("the example server is consistent")
 }
 
+/// A server of every example tool whose calls answer with the `Debug` text
+/// of the value the handler received: what a `tools/call` parsed, to hold
+/// against what `from_arguments_str` parses ([`expected_call`]).
+pub fn echo_server() -> Server {
+    fn echo<T: std::fmt::Debug>(parsed: T) -> Result<ToolOutput, annot::server::ToolError> {
+        Ok(ToolOutput::text(format!("{parsed:?}")))
+    }
+    Server::builder("annot-echo", "0.0.0")
+        .tool(echo::<manage_files::ManageFiles>)
+        .tool(echo::<http_api::HttpApi>)
+        .tool(echo::<github_api::GithubApi>)
+        .tool(echo::<sql::Sql>)
+        .build()
+        .expect("the echo server is consistent")
+}
+
+/// The answer of a `tools/call` of `tool` with the arguments' JSON text
+/// `arguments` on `connection` (after `initialize` at 2025-11-25, where an
+/// argument error is a tool error): whether it is an error, and its text.
+pub fn call_answer(
+    connection: &mut annot::server::Connection,
+    tool: &str,
+    arguments: &str,
+) -> (bool, String) {
+    let message = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+    );
+    let response = parse_response(&connection.handle(message.as_bytes()).expect("answered"));
+    let result = &response["result"];
+    let text = result["content"][0]["text"].as_str();
+    let text = text.unwrap_or_else(|| panic!("a text result for {arguments}: {response}"));
+    (result["isError"] == json!(true), text.to_owned())
+}
+
+/// What [`call_answer`] must say of `arguments` for a handler answering the
+/// `Debug` text of its value ([`echo_server`]): the owned path's value, or its
+/// error as the server words it.
+pub fn expected_call<T: AnnotatedTool + std::fmt::Debug>(arguments: &str) -> (bool, String) {
+    match T::from_arguments_str(arguments) {
+        Ok(parsed) => (false, format!("{parsed:?}")),
+        // A server quotes at most 256 characters of what a client sent.
+        Err(error) => {
+            let message = error.to_string();
+            let message = match message.char_indices().nth(256) {
+                None => message,
+                Some((end, _)) => format!("{}…", &message[..end]),
+            };
+            (true, format!("invalid arguments: {message}"))
+        }
+    }
+}
+
 /// The same server as the stdio example binary: `manage_files` alone, every
 /// dialect. Calls do nothing.
 pub fn binary_like_server() -> Server {

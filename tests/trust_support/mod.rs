@@ -7,6 +7,8 @@
 
 #![allow(dead_code)] // Each suite uses a different part.
 
+pub mod declared;
+
 use annot::__private as private;
 use annot::trust::TrustClaims;
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};

@@ -17,10 +17,32 @@ enum Mail {
     Purge,
 }
 
-/// On an `#[mcp_actions]` enum, `results(...)` is not read.
+/// Inside a rule: the same mistakes, and `results` twice in one outcome.
+#[mcp_tool(open_world = false)]
+enum Files {
+    #[annotate(read_only, when(path matches "^/hr") => (results(untrustd)))]
+    Read { path: String },
+    #[annotate(read_only, when(path matches "^/hr") => (results(sensitive, sensitive)))]
+    Stat { path: String },
+    #[annotate(read_only, when(path matches "^/hr") => (results()))]
+    List { path: String },
+    #[annotate(read_only, when(path matches "^/hr") => (results(sensitive), results(untrusted)))]
+    Open { path: String },
+    /// The key misspelt.
+    #[annotate(read_only, when(path matches "^/hr") => (result(sensitive)))]
+    Peek { path: String },
+}
+
+/// On the tool: twice.
+#[mcp_tool(read_only, results(sensitive), results(untrusted))]
+struct Lookup {
+    key: String,
+}
+
+/// On an `#[mcp_actions]` enum's variant, checked alike.
 #[annot::mcp_actions]
 enum Verb {
-    #[annotate(read_only, results(sensitive))]
+    #[annotate(read_only, results(sensitve))]
     Get,
 }
 

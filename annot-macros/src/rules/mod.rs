@@ -28,6 +28,7 @@ use proc_macro2::Span;
 use syn::{LitBool, LitStr};
 
 use crate::hints::{HINTS, HintSet};
+use crate::results::ResultClaims;
 
 pub use check::{check_actions_enum, check_tool};
 pub use expand::{Generated, generate};
@@ -93,6 +94,8 @@ pub struct Rule {
     pub hints: HintSet,
     /// The authorization the rule sets.
     pub auth: Option<AuthSpec>,
+    /// What the results of a call it fires on claim: `results(...)`.
+    pub results: Option<ResultClaims>,
 }
 
 /// A test of the arguments.
@@ -323,7 +326,8 @@ impl fmt::Display for AuthSpec {
     }
 }
 
-/// The rule as its source text: `when(<predicate>) => (<hints>)`, normalised.
+/// The rule as its source text: `when(<predicate>) => (<hints>)`, normalised
+/// (hints, then authorization, then `results(...)`).
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "when({}) => (", self.predicate)?;
@@ -343,6 +347,9 @@ impl fmt::Display for Rule {
             .collect();
         if let Some(auth) = &self.auth {
             parts.push(auth.to_string());
+        }
+        if let Some(results) = &self.results {
+            parts.push(results.to_string());
         }
         list(f, &parts)?;
         f.write_str(")")

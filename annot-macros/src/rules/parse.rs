@@ -14,6 +14,7 @@ use super::{
 use crate::ctxt::Errors;
 use crate::hints::{HINTS, HintSet, hint_index};
 use crate::meta::{RawValue, set_hint};
+use crate::results::{Claimant, ResultClaims};
 use crate::suggest::did_you_mean;
 
 const COMBINATORS: [&str; 4] = ["all", "any", "not", "some"];
@@ -57,12 +58,18 @@ pub fn parse_rule(
     } else {
         errors.ok(Parser::parse2(whole_predicate, predicate_group.stream()))
     };
-    let (hints, auth) = rule_hints(&hints_group, errors)?;
-    if hints.is_empty() && auth.is_none() {
+    let Outcome {
+        hints,
+        auth,
+        results,
+        written,
+    } = rule_hints(&hints_group, errors)?;
+    // A key written wrong has its own error; only `=> ()` gets this one.
+    if !written {
         errors.spanned(
             &hints_group,
             "a rule must set at least one hint (such as `read_only` or `destructive = false`), \
-             or `scopes = [...]` or `no_auth`",
+             `scopes = [...]`, `no_auth`, or claims on the results (`results(sensitive)`)",
         );
         return None;
     }
@@ -74,6 +81,7 @@ pub fn parse_rule(
         predicate: predicate?,
         hints,
         auth,
+        results,
     })
 }
 
@@ -106,17 +114,29 @@ fn skip_to_comma(input: ParseStream) {
     });
 }
 
+/// What a rule sets when it fires.
+struct Outcome {
+    hints: HintSet,
+    auth: Option<AuthSpec>,
+    results: Option<ResultClaims>,
+    /// Whether any key was written, valid or not.
+    written: bool,
+}
+
 /// The `(<hints>)` of a rule: the hints of `#[annotate]` (without `title`),
-/// and `scopes = [...]` or `no_auth`.
-fn rule_hints(group: &Group, errors: &Errors) -> Option<(HintSet, Option<AuthSpec>)> {
+/// `scopes = [...]` or `no_auth`, and `results(...)`.
+fn rule_hints(group: &Group, errors: &Errors) -> Option<Outcome> {
     let mut hints = HintSet::default();
     let mut auth = None;
+    let mut results: Option<ResultClaims> = None;
+    let mut written = false;
     let valid: Vec<&str> = HINTS
         .iter()
         .map(|hint| hint.key)
-        .chain(["scopes", "no_auth"])
+        .chain(["scopes", "no_auth", "results"])
         .collect();
     let parser = syn::meta::parser(|meta| {
+        written = true;
         let key = meta.path.get_ident().cloned();
         let raw = crate::meta::take_value(&meta)?;
         let Some(key) = key else {
@@ -131,6 +151,12 @@ fn rule_hints(group: &Group, errors: &Errors) -> Option<(HintSet, Option<AuthSpe
             set_hint(&mut hints, index, &key, raw, errors);
         } else if name == "scopes" || name == "no_auth" {
             parse_auth(&key, raw, &mut auth, errors);
+        } else if name == "results" {
+            let parsed = crate::results::parse(&key, raw, Claimant::Rule, errors);
+            match (&results, parsed) {
+                (Some(_), _) => errors.spanned(&key, "duplicate `results`"),
+                (None, parsed) => results = parsed,
+            }
         } else if name == "title" {
             errors.spanned(&key, "a rule cannot change the title: it sets hints only");
         } else {
@@ -150,7 +176,12 @@ fn rule_hints(group: &Group, errors: &Errors) -> Option<(HintSet, Option<AuthSpe
         Ok(())
     });
     errors.ok(Parser::parse2(parser, group.stream()))?;
-    Some((hints, auth))
+    Some(Outcome {
+        hints,
+        auth,
+        results,
+        written,
+    })
 }
 
 /// `no_auth` or `scopes = ["a", ...]`, stored once in `slot`.

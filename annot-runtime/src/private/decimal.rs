@@ -5,17 +5,32 @@
 //! not of the nearest `f64`. The borrowing reader has the text of each
 //! member; the owned path (`AnnotatedTool::from_arguments_str`) reads the
 //! whole text into a `serde_json::Value`, where only the `f64` is left, so it
-//! first lists the `f64` values of every number whose text is not an integer
-//! ([`with_inexact_integers`]), and [`super::as_integer`] reads none of those
-//! as an integer. Arguments handed over as a `Value` (the rmcp adapter's)
-//! have no text left to judge, and are judged by their `f64`.
+//! first lists, per member of the argument object, the `f64` values of every
+//! number whose text is not an integer ([`with_inexact_integers`]); a field
+//! is read with its own member's list ([`within_member`]), and
+//! [`super::as_integer`] reads none of those as an integer. A member read
+//! alone from its text (the borrowing path's values) lists its own
+//! ([`with_inexact_member`]). Arguments handed over as a `Value` (the rmcp
+//! adapter's) have no text left to judge, and are judged by their `f64`.
+//!
+//! Per member, not per argument object: an inexact `100.00000000000001` in
+//! one member must not make an exact `100.0` in another one no integer.
 
 use std::cell::RefCell;
 
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::read::Text;
+
 thread_local! {
-    /// The `f64` values, integral as floats, of the numbers of the arguments
-    /// being parsed whose decimal text is no integer.
+    /// The `f64` values, integral as floats, of the numbers of the member
+    /// being read whose decimal text is no integer.
     static INEXACT: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// While an argument object is parsed by the owned path: those of each
+    /// of its members (the last of a repeated name, as the `Value` keeps it),
+    /// for the members that have any.
+    static BY_MEMBER: RefCell<Vec<(String, Vec<f64>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Whether a JSON number's text denotes an integer: `100`, `100.0`, `1e2`,
@@ -56,27 +71,91 @@ pub(crate) fn denotes_integer(text: &str) -> bool {
         >= 0
 }
 
-/// Whether `float` stands for a number the text of the arguments being
-/// parsed wrote as no integer.
+/// Whether `float` stands for a number the text of the member being read
+/// wrote as no integer.
 pub(crate) fn is_inexact(float: f64) -> bool {
     INEXACT.with(|inexact| inexact.borrow().contains(&float))
 }
 
-/// Runs `parse` with the integral `f64`s of the numbers of `text` that are
-/// no integers recorded, so that `as_integer` refuses them.
+/// Runs `parse` (the owned path's reading of the argument object `text`)
+/// with the integral `f64`s of the numbers of each member that are no
+/// integers recorded, so that a field read [`within_member`] refuses them.
 pub fn with_inexact_integers<T>(text: &str, parse: impl FnOnce() -> T) -> T {
     // Most arguments have no number with a fraction or an exponent.
-    if !text.contains(['.', 'e', 'E']) {
+    if !text.contains(['.', 'e', 'E']) || inexact_numbers(text).is_empty() {
         return parse();
+    }
+    let found = inexact_by_member(text);
+    let saved = BY_MEMBER.with(|by_member| std::mem::replace(&mut *by_member.borrow_mut(), found));
+    let parsed = parse();
+    BY_MEMBER.with(|by_member| *by_member.borrow_mut() = saved);
+    parsed
+}
+
+/// Runs `read` (the reading of the member `field` of the argument object the
+/// owned path is parsing) with that member's inexact numbers in force.
+pub(crate) fn within_member<T>(field: &str, read: impl FnOnce() -> T) -> T {
+    let found = BY_MEMBER.with(|by_member| {
+        let by_member = by_member.borrow();
+        if by_member.is_empty() {
+            return None;
+        }
+        let own = by_member.iter().rev().find(|(name, _)| name == field);
+        Some(own.map(|(_, found)| found.clone()).unwrap_or_default())
+    });
+    match found {
+        None => read(),
+        Some(found) => with_inexact(found, read),
+    }
+}
+
+/// Runs `read` (the reading of one member, `text`, on its own) with the
+/// inexact numbers of `text` in force.
+pub(crate) fn with_inexact_member<T>(text: &str, read: impl FnOnce() -> T) -> T {
+    if !text.contains(['.', 'e', 'E']) {
+        return read();
     }
     let found = inexact_numbers(text);
     if found.is_empty() {
-        return parse();
+        return read();
     }
+    with_inexact(found, read)
+}
+
+fn with_inexact<T>(found: Vec<f64>, read: impl FnOnce() -> T) -> T {
     let saved = INEXACT.with(|inexact| std::mem::replace(&mut *inexact.borrow_mut(), found));
-    let parsed = parse();
+    let read = read();
     INEXACT.with(|inexact| *inexact.borrow_mut() = saved);
-    parsed
+    read
+}
+
+/// [`inexact_numbers`] of each member of the object `text`, for the members
+/// that have any; nothing when `text` is not an object serde_json reads
+/// (then the owned path refuses it anyway).
+fn inexact_by_member(text: &str) -> Vec<(String, Vec<f64>)> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, Vec<f64>)>;
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found: Vec<(String, Vec<f64>)> = Vec::new();
+            while let Some(Text(name)) = map.next_key::<Text<'de>>()? {
+                let value = map.next_value::<&'de RawValue>()?;
+                // A repeated name: the `Value` holds the last one.
+                found.retain(|(known, _)| *known != name);
+                let numbers = inexact_numbers(value.get());
+                if !numbers.is_empty() {
+                    found.push((name.into_owned(), numbers));
+                }
+            }
+            Ok(found)
+        }
+    }
+    serde_json::Deserializer::from_str(text)
+        .deserialize_map(Members)
+        .unwrap_or_default()
 }
 
 /// The `f64` serde_json reads for each number of the JSON `text` whose

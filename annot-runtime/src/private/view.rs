@@ -177,7 +177,40 @@ pub fn rewritten<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
         return None;
     }
     let value: Value = serde_json::from_str(raw.get()).ok()?;
-    super::deserialize::<T>(&value, "").ok()
+    // Its numbers judged by their text, as the owned path judges them.
+    super::decimal::with_inexact_member(raw.get(), || super::deserialize::<T>(&value, "").ok())
+}
+
+// The values of fields, for `AnnotatedTool::from_members`: each reads a
+// member as the owned path reads its field, and gives what it gives.
+
+/// A `String` member.
+#[inline]
+pub fn string(raw: Member<'_>, plain: bool) -> Option<String> {
+    text_known(raw, plain).map(|text| text.0.into_owned())
+}
+
+/// An `Option<String>` member (`null` is `None`).
+pub fn optional_string(raw: Member<'_>) -> Option<Option<String>> {
+    optional_text(Some(raw)).map(|text| text.map(|text| text.0.into_owned()))
+}
+
+/// An integer member of type `T`, whose range is `min..=max`.
+#[inline]
+pub fn integer_as<T: TryFrom<i128>>(raw: Member<'_>, min: i128, max: i128) -> Option<T> {
+    T::try_from(integer(raw, min, max)?).ok()
+}
+
+/// An `Option` of an integer member of type `T` (`null` is `None`).
+pub fn optional_integer_as<T: TryFrom<i128>>(
+    raw: Member<'_>,
+    min: i128,
+    max: i128,
+) -> Option<Option<T>> {
+    match optional_integer(Some(raw), min, max)? {
+        None => Some(None),
+        Some(value) => T::try_from(value).ok().map(Some),
+    }
 }
 
 #[cfg(test)]

@@ -47,8 +47,11 @@ pub struct PatternSet {
     /// That DFA, read once; `None` inside when there is none or it does not
     /// read back.
     dfa: OnceLock<Option<Compiled>>,
-    /// The meta regex: every search without a DFA, and those the DFA quits.
+    /// The meta regex: every search of an ASCII value without a DFA.
     compiled: OnceLock<Regex>,
+    /// The same patterns apart, for a value with non-ASCII bytes: those
+    /// with a Unicode `\b` one by one, the others together.
+    split: OnceLock<Split>,
 }
 
 thread_local! {
@@ -69,6 +72,7 @@ impl PatternSet {
             dfa_bytes: None,
             dfa: OnceLock::new(),
             compiled: OnceLock::new(),
+            split: OnceLock::new(),
         }
     }
 
@@ -106,38 +110,12 @@ impl PatternSet {
     }
 
     fn compiled(&self) -> &Regex {
-        self.compiled.get_or_init(|| {
-            // `regex::RegexSet`'s configuration (with `regex`'s default
-            // limits): every pattern reported, UTF-8 haystacks, no captures.
-            let config = meta::Config::new()
-                .match_kind(MatchKind::All)
-                .utf8_empty(true)
-                // Each pattern's implicit group, no more: with none at all,
-                // the one-pass engine of `regex-automata` 0.4 indexes past
-                // its slots on a pattern that can match empty (`^\b`).
-                .which_captures(regex_automata::nfa::thompson::WhichCaptures::Implicit)
-                .nfa_size_limit(Some(10 * (1 << 20)))
-                .hybrid_cache_capacity(2 * (1 << 20));
-            // One pattern: `regex::Regex`'s configuration, whose search stops
-            // at the first match.
-            let config = if self.patterns.len() == 1 {
-                config.match_kind(MatchKind::LeftmostFirst)
-            } else {
-                // The values rules test are short: a pass of the lazy DFA
-                // over one costs less than starting a multi-literal
-                // prefilter, which the meta engine would otherwise pick.
-                config.auto_prefilter(false)
-            };
-            // The macro built this very set at compile time with `regex`, the
-            // same engine and limits, so it cannot fail here.
-            Regex::builder()
-                .configure(config)
-                .syntax(syntax::Config::new().utf8(true))
-                .build_many(self.patterns)
-                .unwrap_or_else(|error| {
-                    panic!("a rule's patterns were checked by the macro: {error}")
-                })
-        })
+        self.compiled.get_or_init(|| meta_regex(self.patterns))
+    }
+
+    /// The meta regexes for values with non-ASCII bytes, built on first use.
+    fn split(&self) -> &Split {
+        self.split.get_or_init(|| Split::of(self.patterns))
     }
 
     /// Which patterns match `haystack` (an unanchored search, as
@@ -158,32 +136,13 @@ impl PatternSet {
 
     /// [`matches_bytes`](Self::matches_bytes) with the meta regex.
     fn matches_meta(&self, haystack: &[u8]) -> Matches {
-        let regex = self.compiled();
-        if self.patterns.len() == 1 {
-            return Matches(u64::from(regex.is_match(haystack)));
+        if self.patterns.len() > 1 && !haystack.is_ascii() {
+            let split = self.split();
+            if !split.words.is_empty() {
+                return Matches(split.matches(haystack));
+            }
         }
-        let input = Input::new(haystack);
-        // Most values match none of the patterns: one search that stops at
-        // the first match rules that out before the search for all of them.
-        if !regex.is_match(input.clone()) {
-            return Matches(0);
-        }
-        let search = |found: &mut Found| {
-            found.clear();
-            regex.which_overlapping_matches(&input, found);
-            found
-                .iter()
-                .fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
-        };
-        let bits = FOUND
-            .try_with(|found| match found.try_borrow_mut() {
-                Ok(mut found) => search(&mut found),
-                // Only while the thread's storage is gone or in use (never
-                // from generated code): a set of its own.
-                Err(_) => search(&mut Found::new(regex.pattern_len())),
-            })
-            .unwrap_or_else(|_| search(&mut Found::new(regex.pattern_len())));
-        Matches(bits)
+        Matches(all_matches(self.compiled(), haystack))
     }
 
     /// Which patterns match the normal form of `value` read as a path of
@@ -200,6 +159,123 @@ impl PatternSet {
     pub fn matches_path(&self, value: &str, kind: PathKind) -> Option<Matches> {
         with_normal_form(value, kind, |normal| self.matches_bytes(normal))
     }
+}
+
+/// The patterns of a set apart, for values with non-ASCII bytes: a lazy
+/// DFA gives up on a Unicode `\b` next to one, and `regex-automata` then
+/// walks every pattern of the set with its slowest engine, the PikeVM. Apart,
+/// each pattern with a Unicode `\b` is one regex of its own, whose literal
+/// prefilter and bounded backtracker are fast on a short value, and the
+/// others stay one set, which its lazy DFA decides.
+struct Split {
+    /// Each pattern with a Unicode `\b`: its number in the set, its regex.
+    words: Vec<(usize, Regex)>,
+    /// The others together, with their numbers in the set.
+    others: Option<(Regex, Vec<usize>)>,
+}
+
+impl Split {
+    fn of(patterns: &[&str]) -> Split {
+        let (words, others): (Vec<usize>, Vec<usize>) =
+            (0..patterns.len()).partition(|&index| has_unicode_word_boundary(patterns[index]));
+        let others = (!others.is_empty()).then(|| {
+            let chosen: Vec<&str> = others.iter().map(|&index| patterns[index]).collect();
+            (meta_regex(&chosen), others)
+        });
+        Split {
+            words: words
+                .into_iter()
+                .map(|index| (index, meta_regex(&patterns[index..=index])))
+                .collect(),
+            others,
+        }
+    }
+
+    /// The bits, in the set's numbering, of the patterns matching `haystack`.
+    fn matches(&self, haystack: &[u8]) -> u64 {
+        let mut bits = 0;
+        for (index, regex) in &self.words {
+            bits |= u64::from(regex.is_match(haystack)) << index;
+        }
+        if let Some((regex, numbers)) = &self.others {
+            let mut local = all_matches(regex, haystack);
+            while local != 0 {
+                bits |= 1 << numbers[local.trailing_zeros() as usize];
+                local &= local - 1;
+            }
+        }
+        bits
+    }
+}
+
+/// Whether `pattern` has a Unicode word boundary (`\b`, `\B`, `\<`...),
+/// on which a lazy DFA gives up next to a non-ASCII byte. A pattern that
+/// does not parse counts as one: it is then searched on its own.
+fn has_unicode_word_boundary(pattern: &str) -> bool {
+    syntax::parse_with(pattern, &syntax::Config::new().utf8(true)).map_or(true, |hir| {
+        hir.properties().look_set().contains_word_unicode()
+    })
+}
+
+/// The meta regex of `patterns` (at least one).
+fn meta_regex(patterns: &[&str]) -> Regex {
+    // `regex::RegexSet`'s configuration (with `regex`'s default
+    // limits): every pattern reported, UTF-8 haystacks, no captures.
+    let config = meta::Config::new()
+        .match_kind(MatchKind::All)
+        .utf8_empty(true)
+        // Each pattern's implicit group, no more: with none at all,
+        // the one-pass engine of `regex-automata` 0.4 indexes past
+        // its slots on a pattern that can match empty (`^\b`).
+        .which_captures(regex_automata::nfa::thompson::WhichCaptures::Implicit)
+        .nfa_size_limit(Some(10 * (1 << 20)))
+        .hybrid_cache_capacity(2 * (1 << 20));
+    // One pattern: `regex::Regex`'s configuration, whose search stops
+    // at the first match.
+    let config = if patterns.len() == 1 {
+        config.match_kind(MatchKind::LeftmostFirst)
+    } else {
+        // The values rules test are short: a pass of the lazy DFA
+        // over one costs less than starting a multi-literal
+        // prefilter, which the meta engine would otherwise pick.
+        config.auto_prefilter(false)
+    };
+    // The macro built this very set at compile time with `regex`, the
+    // same engine and limits, so it cannot fail here (nor a part of it).
+    Regex::builder()
+        .configure(config)
+        .syntax(syntax::Config::new().utf8(true))
+        .build_many(patterns)
+        .unwrap_or_else(|error| panic!("a rule's patterns were checked by the macro: {error}"))
+}
+
+/// The bits of the patterns of `regex` (built by [`meta_regex`]) that match
+/// `haystack`.
+fn all_matches(regex: &Regex, haystack: &[u8]) -> u64 {
+    if regex.pattern_len() == 1 {
+        return u64::from(regex.is_match(haystack));
+    }
+    let input = Input::new(haystack);
+    // Most values match none of the patterns: one search that stops at
+    // the first match rules that out before the search for all of them.
+    if !regex.is_match(input.clone()) {
+        return 0;
+    }
+    let search = |found: &mut Found| {
+        found.clear();
+        regex.which_overlapping_matches(&input, found);
+        found
+            .iter()
+            .fold(0, |bits, pattern| bits | 1 << pattern.as_usize())
+    };
+    FOUND
+        .try_with(|found| match found.try_borrow_mut() {
+            Ok(mut found) => search(&mut found),
+            // Only while the thread's storage is gone or in use (never
+            // from generated code): a set of its own.
+            Err(_) => search(&mut Found::new(regex.pattern_len())),
+        })
+        .unwrap_or_else(|_| search(&mut Found::new(regex.pattern_len())))
 }
 
 /// Whether pattern `index` matched, with an undecided path (`None`) undecided.
@@ -258,6 +334,28 @@ mod tests {
         static SEVERAL: PatternSet = PatternSet::new(&["^\\b", "(?:)", "\\B$"]);
         assert_eq!(SEVERAL.matches("K"), Matches(0b011));
         assert_eq!(SEVERAL.matches(""), Matches(0b110));
+    }
+
+    /// Values with non-ASCII bytes, where a lazy DFA gives up on a Unicode
+    /// `\b`: the patterns with one are searched apart from the others, and
+    /// the set answers as one search of all of them.
+    #[test]
+    fn non_ascii_values_answer_with_the_patterns_apart() {
+        static SET: PatternSet =
+            PatternSet::new(&[r"(?i)/secrets?/key\b", r"\.pem$", "^/srv(/|$)", r"café\b"]);
+        let table: [(&str, u64); 7] = [
+            ("/srv/données/café.txt", 0b1100),
+            ("/srv/secret/keyé", 0b0100),
+            ("/x/SECRET/key é.pem", 0b0011),
+            ("cafés", 0),
+            ("/secrets/key—x", 0b0001),
+            ("/ſecret/key", 0b0001),
+            ("/srv/secret/key.pem", 0b0111),
+        ];
+        for (value, bits) in table {
+            assert_eq!(SET.matches(value), Matches(bits), "{value:?}");
+        }
+        assert_eq!(SET.split().words.len(), 2);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! A scan that finds where a match of the unanchored DFA of a field
 //! (`dfa.rs`) can begin, so that a value where none can is not walked at all:
 //! a walk reads every byte with one dependent table load each, the scan
-//! sixteen at a time.
+//! sixteen at a time, with the packed (SIMD) searcher of `aho-corasick`
+//! (Teddy) looking for the pairs as two-byte literals.
 //!
 //! It is read off the DFA itself, once. A *fresh* state after byte `b` is
 //! the DFA's start state with `b` before it (a search starting right after
@@ -20,6 +21,7 @@
 //! firsts with at most four seconds each (else it finds too much to save
 //! anything) and no fresh state is a match or matches at the end.
 
+use aho_corasick::packed;
 use regex_automata::Anchored;
 use regex_automata::dfa::Automaton;
 use regex_automata::dfa::dense::DFA;
@@ -45,6 +47,10 @@ pub(super) struct Prefilter {
     /// The fresh state after each byte (for those the DFA quits on, its
     /// start state, never used).
     fresh: Box<[StateID; 256]>,
+    /// The pairs (a first alone when any byte may follow it) as literals,
+    /// searched sixteen or thirty-two places at a time; `None` where the
+    /// target has no SIMD search.
+    packed: Option<packed::Searcher>,
 }
 
 /// A first and its seconds (`None`: any byte).
@@ -134,8 +140,10 @@ impl Prefilter {
             firsts,
             quits_on_non_ascii,
             fresh,
+            packed: None,
         };
         prefilter.fill_bits();
+        prefilter.packed = prefilter.packed_searcher();
         for end in ends {
             prefilter.first_bits[usize::from(end)] |= END;
         }
@@ -164,6 +172,26 @@ impl Prefilter {
         }
     }
 
+    /// The firsts and seconds as literals for the packed searcher.
+    fn packed_searcher(&self) -> Option<packed::Searcher> {
+        let mut builder = packed::Config::new()
+            .match_kind(packed::MatchKind::LeftmostFirst)
+            .builder();
+        for pair in &self.firsts {
+            match &pair.seconds {
+                Some(seconds) => {
+                    for &second in seconds {
+                        builder.add([pair.first, second]);
+                    }
+                }
+                None => {
+                    builder.add([pair.first]);
+                }
+            }
+        }
+        builder.build()
+    }
+
     /// The state a search starting at `at` starts in: the fresh state after
     /// the byte before, or `start` at the start of the value.
     #[inline]
@@ -185,12 +213,24 @@ impl Prefilter {
     }
 
     /// The first `i` where `haystack[i]` is a first and `haystack[i + 1]`
-    /// one of its seconds: sixteen places a step decide whether there is
-    /// one, and only a step that has one is read a byte at a time.
+    /// one of its seconds (or a byte the DFA quits on), or a place before
+    /// it: the packed searcher where the value is long enough for it and
+    /// ASCII (a value with a byte the DFA quits on leaves the DFA anyway);
+    /// else sixteen places a step decide whether there is one, and only a
+    /// step that has one is read a byte at a time.
     fn first_pair(&self, haystack: &[u8]) -> Option<usize> {
         let len = haystack.len();
         if len < 2 {
             return None;
+        }
+        if let Some(searcher) = &self.packed
+            && len >= searcher.minimum_len()
+            && (!self.quits_on_non_ascii || haystack.is_ascii())
+        {
+            // A literal of one byte (a first any byte may follow) found at
+            // the very end is a candidate too: `first_candidate` would
+            // report it.
+            return searcher.find(haystack).map(|found| found.start());
         }
         if len < 64 {
             // Two independent table loads a byte, no chain from one byte to
@@ -281,8 +321,10 @@ mod tests {
             firsts,
             quits_on_non_ascii,
             fresh: Box::new([StateID::ZERO; 256]),
+            packed: None,
         };
         prefilter.fill_bits();
+        prefilter.packed = prefilter.packed_searcher();
         prefilter
     }
 

@@ -438,6 +438,25 @@ impl Outcome {
     pub const fn parts(&self) -> Option<(&'static RuleTable, &'static ActionRow, u64, u64)> {
         self.row()
     }
+
+    /// The rules that count as having fired on this call, one bit each (bit
+    /// `k` is rule `k`): those that held and those that were undecided,
+    /// among the rules that apply to the call's action, since silence never
+    /// lowers risk. What a rule's `results(...)` claims is read from it.
+    ///
+    /// Every bit for an action past the table's end (nothing is known of
+    /// it, so every rule may have fired); none for an opaque outcome, which
+    /// has no rules.
+    #[inline]
+    pub const fn rules_in_play(&self) -> u64 {
+        match self.0 {
+            Repr::Opaque { .. } => 0,
+            Repr::Compiled { .. } => match self.row() {
+                Some((_, _, fired, undecided)) => fired | undecided,
+                None => u64::MAX,
+            },
+        }
+    }
 }
 
 /// Whether `needed` asks for no more than `allowed` (one table of scopes).

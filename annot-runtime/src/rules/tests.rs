@@ -596,3 +596,38 @@ fn the_field_by_field_join_agrees_on_every_hint() {
         }
     }
 }
+
+#[test]
+fn rules_in_play_are_those_that_held_or_were_undecided_on_the_action() {
+    // Rule 0 cannot fire on `b`; rules 1 and 2 can on both.
+    const ROWS: [ActionRow; 2] = [
+        fired_as("a", DELETE, DELETE_DEFAULTS, [Tri::Maybe; 3]),
+        fired_as(
+            "b",
+            DELETE,
+            DELETE_DEFAULTS,
+            [Tri::Never, Tri::Maybe, Tri::Maybe],
+        ),
+    ];
+    static TABLE: RuleTable = RuleTable::new(RULES, DELETE_DEFAULTS, Some(REPO), &ROWS);
+    // (action, fired, undecided, in play), by hand.
+    for (action, fired, undecided, in_play) in [
+        (0, 0b000, 0b000, 0b000),
+        (0, 0b001, 0b000, 0b001),
+        (0, 0b001, 0b100, 0b101),
+        (0, 0b000, 0b110, 0b110),
+        (1, 0b001, 0b000, 0b000),
+        (1, 0b001, 0b101, 0b100),
+        // Past the table's end: any rule may have fired.
+        (2, 0b000, 0b000, u64::MAX),
+    ] {
+        let outcome = Outcome::compiled(&TABLE, action, fired, undecided);
+        assert_eq!(
+            outcome.rules_in_play(),
+            in_play,
+            "{action} {fired:#b} {undecided:#b}"
+        );
+    }
+    let opaque = Outcome::opaque(Annotations::worst(), None);
+    assert_eq!(opaque.rules_in_play(), 0);
+}

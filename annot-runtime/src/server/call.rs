@@ -77,7 +77,9 @@ impl Call {
     pub fn of<T: AnnotatedTool>(arguments: &T, profile: Profile) -> Call {
         let outcome = arguments.evaluate();
         let annotations = normalise(outcome.annotations(), &T::STATIC_ANNOTATIONS);
-        let floor = TrustClaims::derived(&annotations).union(&arguments.result_claims());
+        // The declared claims read the rules from the same evaluation.
+        let declared = arguments.result_claims_of(&outcome);
+        let floor = TrustClaims::derived(&annotations).union(&declared);
         Call {
             tool: T::NAME,
             annotations,

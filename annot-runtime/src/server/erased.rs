@@ -30,11 +30,13 @@ pub(crate) enum CallOutcome {
     Refused(ProfileViolation),
 }
 
-/// Runs a call on the arguments' JSON text (an object), unless its resolved
-/// annotations are outside the profile; the flag says whether the client
-/// negotiated the trust-annotations extension. Shared by a tool and the
-/// per-action tools exposed for it.
-pub(super) type ErasedCall = Arc<dyn Fn(&str, Profile, bool) -> CallOutcome + Send + Sync>;
+/// Runs a call on the arguments' JSON text (an object, and its members when
+/// the request reader split them), unless its resolved annotations are
+/// outside the profile; the flag says whether the client negotiated the
+/// trust-annotations extension. Shared by a tool and the per-action tools
+/// exposed for it.
+pub(super) type ErasedCall =
+    Arc<dyn Fn(&str, Option<&SplitArguments<'_>>, Profile, bool) -> CallOutcome + Send + Sync>;
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
@@ -99,9 +101,11 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, profile: Profile, trust: bool| {
+        let call = move |arguments: &str, split: Option<&SplitArguments<'_>>, profile, trust| {
             let wants = Wants { call: false, trust };
-            run_call::<T>(arguments, profile, wants, |parsed, _| handler(parsed))
+            run_call::<T>((arguments, split), profile, wants, |parsed, _| {
+                handler(parsed)
+            })
         };
         Self::erase::<T>(Arc::new(call))
     }
@@ -113,9 +117,9 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, profile: Profile, trust: bool| {
+        let call = move |arguments: &str, split: Option<&SplitArguments<'_>>, profile, trust| {
             let wants = Wants { call: true, trust };
-            run_call::<T>(arguments, profile, wants, |parsed, call| {
+            run_call::<T>((arguments, split), profile, wants, |parsed, call| {
                 let call = call.expect("asked for");
                 handler(parsed, call)
             })
@@ -174,17 +178,20 @@ struct Wants {
 /// Parses `arguments` for `T`, checks them against `profile` and runs
 /// `handler` on them, with their [`Call`] when it wants one.
 fn run_call<T: AnnotatedTool>(
-    arguments: &str,
+    (arguments, split): (&str, Option<&SplitArguments<'_>>),
     profile: Profile,
     wants: Wants,
     handler: impl FnOnce(T, Option<&Call>) -> Result<ToolOutput, ToolError>,
 ) -> CallOutcome {
-    // The arguments go to the tool's parser as text: one entry point,
-    // `from_arguments_str`, which a generated borrowing parser can take
-    // over without a `serde_json::Value` in between.
-    let parsed = match T::from_arguments_str(arguments) {
-        Err(error) => return CallOutcome::Invalid(error),
-        Ok(parsed) => parsed,
+    // Read from the members the request reader split where the tool can,
+    // with no `serde_json::Value` in between; what that leaves (an error
+    // among them), the owned path decides, and gives the error.
+    let parsed = match T::from_members(arguments, split) {
+        Some(parsed) => parsed,
+        None => match T::from_arguments_str(arguments) {
+            Err(error) => return CallOutcome::Invalid(error),
+            Ok(parsed) => parsed,
+        },
     };
     // One evaluation serves the profile, the handler and the claims' floor.
     let evaluated = (wants.call || wants.trust)

@@ -103,10 +103,7 @@ fn render_one(parts: &ToolParts<'_>, dialects: DialectSet, listing: Listing) -> 
         ));
     }
     if let Some(template) = parts.display_template {
-        let template = serde_json::to_string(template).expect("a string always serializes");
-        meta.push(format!(
-            "\"{DISPLAY_TEMPLATES_EXTENSION}\":{{\"template\":{template}}}"
-        ));
+        meta.push(display_template_meta(template));
     }
     if !meta.is_empty() {
         json.push_str(&format!(",\"_meta\":{{{}}}", meta.join(",")));
@@ -135,15 +132,32 @@ fn schemes_json(authorization: Authorization) -> String {
     serde_json::to_string(&authorization).expect("an authorization always serializes")
 }
 
+/// `"io.modelcontextprotocol/display-templates":{"template":...}`, a member
+/// of a Tool's `_meta`.
+fn display_template_meta(template: &str) -> String {
+    let template = serde_json::to_string(template).expect("a string always serializes");
+    format!("\"{DISPLAY_TEMPLATES_EXTENSION}\":{{\"template\":{template}}}")
+}
+
 /// The end of a dialect B result's Tool, after its annotations (and
-/// `securitySchemes`): the markers a legacy client sees, and the closing brace.
-pub(crate) fn resolved_tool_tail(dialects: DialectSet) -> String {
+/// `securitySchemes`): the markers a legacy client sees, the tool's call
+/// preview as its listing carries it, and the closing brace. SEP-1862's
+/// `{ tool }` is the complete definition, which a client may put in place of
+/// the listed one, so it keeps every part of the listing's that does not
+/// depend on the arguments.
+pub(crate) fn resolved_tool_tail(dialects: DialectSet, display_template: Option<&str>) -> String {
     let mut tail = String::new();
     if dialects.contains(Dialect::DynamicAnnotations) {
         tail.push_str(",\"dynamicAnnotations\":true");
     }
     if dialects.contains(Dialect::ResolveTool) {
         tail.push_str(",\"resolve\":true");
+    }
+    if let Some(template) = display_template {
+        tail.push_str(&format!(
+            ",\"_meta\":{{{}}}",
+            display_template_meta(template)
+        ));
     }
     tail.push('}');
     tail

@@ -108,7 +108,7 @@ impl ToolEntry {
         }
 
         let head = tool_head(&tool, &schema);
-        let tail = resolved_tool_tail(dialects);
+        let tail = resolved_tool_tail(dialects, tool.display_template);
         let static_json = fragments
             .get(&tool.static_annotations)
             .expect("the static annotations were rendered above");
@@ -321,14 +321,20 @@ impl ToolEntry {
         out.push(b'}');
     }
 
-    /// Validates `arguments` (JSON text) and runs the handler on them; with
+    /// Validates `arguments` (JSON text, and its members when the request
+    /// reader split them) and runs the handler on them; with
     /// `trust`, the outcome carries the floor of the result's claims.
     /// A per-action tool's arguments reach it with the discriminator put back.
-    pub fn call(&self, arguments: &str, trust: bool) -> CallOutcome {
+    pub fn call(
+        &self,
+        arguments: &str,
+        split: Option<&SplitArguments<'_>>,
+        trust: bool,
+    ) -> CallOutcome {
         match self.fixed {
-            None => (self.call)(arguments, self.profile, trust),
+            None => (self.call)(arguments, split, self.profile, trust),
             Some(fixed) => match fixed.arguments(arguments) {
-                Ok(with_action) => (self.call)(&with_action, self.profile, trust),
+                Ok(with_action) => (self.call)(&with_action, None, self.profile, trust),
                 Err(error) => CallOutcome::Invalid(error),
             },
         }

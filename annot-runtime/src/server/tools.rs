@@ -68,7 +68,9 @@ pub(crate) fn call(
     let mut out = jsonrpc::start_result(id, 128);
     // The `_meta` of the result's own claims, when the client gets claims.
     let mut claims_meta = None;
-    match tool.call(arguments.unwrap_or("{}"), trust) {
+    // Absent arguments are an empty object, which nothing was split from.
+    let split = arguments.and(params.fields.split_arguments.as_ref());
+    match tool.call(arguments.unwrap_or("{}"), split, trust) {
         CallOutcome::Returned(Ok(output), floor) => {
             claims_meta = output::write_success(&mut out, &output, floor);
         }

@@ -1,0 +1,246 @@
+//! Code generation for `AnnotatedTool::from_members`: a tool's value read
+//! straight from its argument object's members (as the server's request
+//! reader split them, or from the text), each as its field's type, with no
+//! `serde_json::Value` in between. What a `tools/call` hands the handler.
+//!
+//! It accepts only what `from_arguments` accepts and builds the same value:
+//! the same names (renames, `#[serde(skip)]`), the same defaults, each
+//! member read as the owned path reads its field (`private/view.rs`).
+//! Anything else (an error, a repeated member, an unknown one) it leaves to
+//! the owned path, which gives the error.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::Type;
+use syn::spanned::Spanned;
+
+use crate::ast::{Field, Shape, Tool};
+use crate::serde_attr::FieldDefault;
+use crate::types::{Class, classify, holds_no_integer, peel};
+
+/// The `fn from_members` item of the `AnnotatedTool` impl.
+pub fn from_members(tool: &Tool, p: &TokenStream) -> TokenStream {
+    let body = body(tool, p);
+    quote! {
+        #[allow(unused_variables, unreachable_code, clippy::all)]
+        fn from_members(
+            __text: &str,
+            __split: #p::core::option::Option<&#p::SplitArguments<'_>>,
+        ) -> #p::core::option::Option<Self> {
+            #body
+        }
+    }
+}
+
+fn body(tool: &Tool, p: &TokenStream) -> TokenStream {
+    let discriminator = &tool.discriminator.0;
+    let mut names: Vec<String> = Vec::new();
+    let field_lists: Vec<&[Field]> = match &tool.shape {
+        Shape::Enum(variants) => {
+            names.push(discriminator.clone());
+            variants
+                .iter()
+                .map(|variant| variant.fields.as_slice())
+                .collect()
+        }
+        Shape::Struct(fields) | Shape::Single { fields, .. } => vec![fields.as_slice()],
+    };
+    for field in field_lists.iter().flat_map(|fields| fields.iter()) {
+        if !field.skip && !names.contains(&field.name) {
+            names.push(field.name.clone());
+        }
+    }
+    if names.len() > 64 {
+        // More members than a mask holds: the owned path reads them.
+        return quote!(#p::core::option::Option::None);
+    }
+    let reader = Reader { names: &names, p };
+    let count = names.len();
+    let prelude = quote! {
+        const __NAMES: [&str; #count] = [#(#names),*];
+        let (__slots, __plain) = #p::members(__text, __split, &__NAMES)?;
+    };
+    match &tool.shape {
+        Shape::Enum(variants) => {
+            let slot = reader.slot(discriminator);
+            let arms = variants.iter().map(|variant| {
+                let name = &variant.name;
+                let ident = &variant.ident;
+                let allowed = reader.allowed(&variant.fields, Some(discriminator));
+                let construct = if variant.braced {
+                    let values = variant.fields.iter().map(|field| reader.field(field));
+                    quote!(Self::#ident { #(#values,)* })
+                } else {
+                    quote!(Self::#ident)
+                };
+                quote! {
+                    #name => {
+                        if !#p::only(&__slots, #allowed) {
+                            return #p::core::option::Option::None;
+                        }
+                        #p::core::option::Option::Some(#construct)
+                    }
+                }
+            });
+            quote! {
+                #prelude
+                let __name = #p::text_known(__slots[#slot]?, __plain >> #slot & 1 == 1)?;
+                match #p::core::convert::AsRef::<str>::as_ref(&__name) {
+                    #(#arms)*
+                    _ => #p::core::option::Option::None,
+                }
+            }
+        }
+        Shape::Struct(fields) => {
+            let slot = reader.slot(discriminator);
+            let allowed = reader.allowed(fields, None);
+            let values = fields.iter().map(|field| {
+                if &field.name == discriminator {
+                    let ident = &field.ident;
+                    quote!(#ident: __action)
+                } else {
+                    reader.field(field)
+                }
+            });
+            let ty = &fields
+                .iter()
+                .find(|field| &field.name == discriminator)
+                .expect("checked: the struct has its discriminator field")
+                .ty;
+            let actions = quote_spanned!(ty.span()=> <#ty as #p::AnnotatedActions>);
+            quote! {
+                #prelude
+                if !#p::only(&__slots, #allowed) {
+                    return #p::core::option::Option::None;
+                }
+                let __name = #p::text_known(__slots[#slot]?, __plain >> #slot & 1 == 1)?;
+                let __action = #actions::from_name(
+                    #p::core::convert::AsRef::<str>::as_ref(&__name),
+                )?;
+                #p::core::option::Option::Some(Self { #(#values,)* })
+            }
+        }
+        Shape::Single { fields, braced } => {
+            let allowed = reader.allowed(fields, None);
+            let construct = if *braced {
+                let values = fields.iter().map(|field| reader.field(field));
+                quote!(Self { #(#values,)* })
+            } else {
+                quote!(Self)
+            };
+            quote! {
+                #prelude
+                if !#p::only(&__slots, #allowed) {
+                    return #p::core::option::Option::None;
+                }
+                #p::core::option::Option::Some(#construct)
+            }
+        }
+    }
+}
+
+struct Reader<'a> {
+    names: &'a [String],
+    p: &'a TokenStream,
+}
+
+impl Reader<'_> {
+    fn slot(&self, name: &str) -> usize {
+        self.names
+            .iter()
+            .position(|known| known == name)
+            .expect("every member name has a slot")
+    }
+
+    /// The mask of the slots a call may carry: `fields` (but skipped ones)
+    /// and the enum's discriminator.
+    fn allowed(&self, fields: &[Field], discriminator: Option<&str>) -> Literal {
+        let mut mask = 0u64;
+        for field in fields.iter().filter(|field| !field.skip) {
+            mask |= 1 << self.slot(&field.name);
+        }
+        if let Some(discriminator) = discriminator {
+            mask |= 1 << self.slot(discriminator);
+        }
+        Literal::u64_suffixed(mask)
+    }
+
+    /// `ident: value` of one field, as the owned path reads it
+    /// (`field_value` in `expand.rs`): its default when skipped or absent
+    /// and not required, else its member read as its type.
+    fn field(&self, field: &Field) -> TokenStream {
+        let p = self.p;
+        let ident = &field.ident;
+        let default = match &field.default {
+            FieldDefault::Path(path) => quote!(#path()),
+            _ => quote!(#p::core::default::Default::default()),
+        };
+        if field.skip {
+            return quote!(#ident: #default);
+        }
+        let slot = self.slot(&field.name);
+        let read = self.read(&field.ty, slot);
+        let absent = if field.required() {
+            quote!(return #p::core::option::Option::None)
+        } else {
+            default
+        };
+        quote! {
+            #ident: match __slots[#slot] {
+                #p::core::option::Option::Some(__raw) => #read,
+                #p::core::option::Option::None => #absent,
+            }
+        }
+    }
+
+    /// A present member `__raw` (slot `slot`) read as `ty`, in a function
+    /// answering `Option`.
+    fn read(&self, ty: &Type, slot: usize) -> TokenStream {
+        let p = self.p;
+        let plain = quote!(__plain >> #slot & 1 == 1);
+        let bounds =
+            |min: i128, max: i128| (Literal::i128_suffixed(min), Literal::i128_suffixed(max));
+        if is_string(ty) {
+            return quote!(#p::string(__raw, #plain)?);
+        }
+        match classify(ty) {
+            Class::Int(range) => {
+                let (min, max) = bounds(range.min, range.max);
+                return quote_spanned!(ty.span()=> #p::integer_as::<#ty>(__raw, #min, #max)?);
+            }
+            Class::Option(inner) if is_string(inner) => {
+                return quote!(#p::optional_string(__raw)?);
+            }
+            Class::Option(inner) => {
+                if let Class::Int(range) = classify(inner) {
+                    let (min, max) = bounds(range.min, range.max);
+                    return quote_spanned!(ty.span()=>
+                        #p::optional_integer_as::<#inner>(__raw, #min, #max)?
+                    );
+                }
+            }
+            _ => {}
+        }
+        // Read as the owned path reads it: as sent when it holds no integer,
+        // else through a `Value` with integral floats read as integers.
+        if holds_no_integer(ty) {
+            quote_spanned!(ty.span()=> #p::verbatim::<#ty>(__raw)?)
+        } else {
+            quote_spanned!(ty.span()=> #p::rewritten::<#ty>(__raw)?)
+        }
+    }
+}
+
+/// Whether `ty` is `String` itself (the other string types are read as
+/// sent, by serde).
+fn is_string(ty: &Type) -> bool {
+    let Type::Path(path) = peel(ty) else {
+        return false;
+    };
+    path.qself.is_none()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "String" && segment.arguments.is_empty())
+}
