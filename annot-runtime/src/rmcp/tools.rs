@@ -11,8 +11,8 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 
 use ::rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorCode,
-    MetaObject, ServerCapabilities, Tool as RmcpTool,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, MetaObject, ServerCapabilities, Tool as RmcpTool,
 };
 use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
@@ -25,8 +25,9 @@ use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmc
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
 use crate::server::shared::{
-    Listing, answer_resolution, argument_errors_are_tool_errors, called_tool, capabilities,
-    invalid_arguments, listed_tools, listing_for, panic_message, quote_message, unknown_tool,
+    ClientExtensions, EvaluateTree, Listing, answer_resolution, argument_errors_are_tool_errors,
+    called_tool, capabilities, evaluate_tree, invalid_arguments, listed_tools, listing_for,
+    panic_message, quote_message, resolve_tree, unknown_tool,
 };
 use crate::server::{Call, Exposure, Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
@@ -82,7 +83,15 @@ pub struct AnnotatedTools<S> {
     /// [`Listing`] (by its index): the extension's marker only in the forms
     /// for clients that take the extension up.
     listed: [Vec<RmcpTool>; 4],
-    calls: Vec<(&'static str, CallFn<S>)>,
+    calls: Vec<Registered<S>>,
+}
+
+/// One registered tool: its name, its typed call and the evaluation of its
+/// arguments for `tools/resolve`.
+struct Registered<S> {
+    name: &'static str,
+    call: CallFn<S>,
+    evaluate: EvaluateTree,
 }
 
 impl<S> fmt::Debug for AnnotatedTools<S> {
@@ -98,7 +107,7 @@ impl<S> fmt::Debug for AnnotatedTools<S> {
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct AnnotatedToolsBuilder<S> {
     server: ServerBuilder,
-    calls: Vec<(&'static str, CallFn<S>)>,
+    calls: Vec<Registered<S>>,
 }
 
 impl<S> fmt::Debug for AnnotatedToolsBuilder<S> {
@@ -106,7 +115,7 @@ impl<S> fmt::Debug for AnnotatedToolsBuilder<S> {
         f.debug_struct("AnnotatedToolsBuilder")
             .field(
                 "tools",
-                &self.calls.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+                &self.calls.iter().map(|tool| tool.name).collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()
     }
@@ -121,7 +130,11 @@ impl<S> AnnotatedToolsBuilder<S> {
         S: HandleTool<T>,
     {
         self.server = self.server.tool(runs_through_rmcp::<T>);
-        self.calls.push((T::NAME, call_typed::<S, T>));
+        self.calls.push(Registered {
+            name: T::NAME,
+            call: call_typed::<S, T>,
+            evaluate: evaluate_tree::<T>,
+        });
         self
     }
 
@@ -211,10 +224,9 @@ impl<S> AnnotatedTools<S> {
             .meta
             .protocol_version()
             .is_some_and(|version| version.as_str() >= MODERN_PROTOCOL_VERSION);
-        let capabilities = context
-            .client_capabilities()
-            .and_then(|capabilities| serde_json::to_value(capabilities).ok());
-        let form = listing_for(&self.server, modern, capabilities.as_ref());
+        let capabilities = context.client_capabilities();
+        let extension = extensions_of(capabilities.as_ref()).stance;
+        let form = listing_for(&self.server, modern, extension);
         self.listed[form.index()].clone()
     }
 
@@ -249,7 +261,12 @@ impl<S> AnnotatedTools<S> {
         let Some((tool, fixed)) = called_tool(&self.server, &request.name) else {
             return unknown();
         };
-        let Some(&(_, call)) = self.calls.iter().find(|(name, _)| *name == tool) else {
+        let Some(call) = self
+            .calls
+            .iter()
+            .find(|registered| registered.name == tool)
+            .map(|registered| registered.call)
+        else {
             return unknown();
         };
         // Errors name the tool as it was called; a panic, the registered one.
@@ -305,6 +322,28 @@ impl<S> AnnotatedTools<S> {
         request: &CustomRequest,
         context: &RequestContext<RoleServer>,
     ) -> Option<Result<CustomResult, ErrorData>> {
+        // What `initialize` said, read in place from rmcp's typed capabilities.
+        let info = context.peer.peer_info();
+        let session = extensions_of(info.as_ref().map(|info| &info.capabilities));
+        // The plain request, read and answered as trees.
+        let evaluate = |tool: &str| {
+            self.calls
+                .iter()
+                .find(|registered| registered.name == tool)
+                .map(|registered| registered.evaluate)
+        };
+        let meta = (!context.meta.is_empty()).then_some(&context.meta.0.0);
+        let params = request.params.as_ref();
+        if let Some(answer) = resolve_tree(
+            &self.server,
+            &request.method,
+            params,
+            meta,
+            session,
+            evaluate,
+        ) {
+            return Some(answer.map(CustomResult).map_err(rpc_to_rmcp));
+        }
         // rmcp moves the request's `_meta` (per-request capabilities, the
         // request for an explanation) out of `params`; the server reads it there.
         let mut params = request.params.clone();
@@ -318,11 +357,7 @@ impl<S> AnnotatedTools<S> {
                 Some(_) => {} // not an object: the server's error says so
             }
         }
-        let session = context
-            .peer
-            .peer_info()
-            .and_then(|info| serde_json::to_value(&info.capabilities).ok());
-        let response = answer_resolution(&self.server, &request.method, params, session.as_ref())?;
+        let response = answer_resolution(&self.server, &request.method, params, session)?;
         Some(
             response
                 .and_then(|bytes| {
@@ -366,6 +401,14 @@ impl<S> AnnotatedTools<S> {
                 json!({"capabilities": {"tools": tools}}),
             );
         }
+    }
+}
+
+/// What a client's capabilities say about the extensions the server reads.
+fn extensions_of(capabilities: Option<&ClientCapabilities>) -> ClientExtensions {
+    match capabilities.and_then(|capabilities| capabilities.extensions.as_ref()) {
+        Some(extensions) => ClientExtensions::of(|key| Some(extensions.get(key)?.is_empty())),
+        None => ClientExtensions::default(),
     }
 }
 

@@ -135,6 +135,15 @@ pub(crate) fn result_meta(
     explanation: Option<&Explanation>,
     authorization: Option<Authorization>,
 ) -> Option<String> {
+    result_meta_tree(extras, explanation, authorization).map(|meta| Value::Object(meta).to_string())
+}
+
+/// The `_meta` object of a result; `None` when it is empty.
+pub(crate) fn result_meta_tree(
+    extras: Extras,
+    explanation: Option<&Explanation>,
+    authorization: Option<Authorization>,
+) -> Option<Map<String, Value>> {
     let explanation = explanation.filter(|_| extras.explanation);
     let authorization = authorization.filter(|_| extras.authorization);
     if explanation.is_none() && authorization.is_none() {
@@ -151,7 +160,7 @@ pub(crate) fn result_meta(
             json!({ "securitySchemes": authorization }),
         );
     }
-    (!meta.is_empty()).then(|| Value::Object(meta).to_string())
+    (!meta.is_empty()).then_some(meta)
 }
 
 #[cfg(test)]

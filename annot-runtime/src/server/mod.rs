@@ -65,6 +65,8 @@ pub(crate) mod shared;
 mod state;
 mod stdio;
 mod tools;
+#[cfg(feature = "rmcp")]
+mod tree;
 
 pub use build_error::BuildError;
 pub use builder::{DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};

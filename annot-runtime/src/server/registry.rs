@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::build_error::BuildError;
 use super::call::normalise;
-use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool, FixedAction};
+use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool, Evaluation, FixedAction};
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
@@ -72,6 +72,14 @@ pub(crate) struct ToolEntry {
     /// Whether `tools/list` shows the tool: not when the profile left none
     /// of its actions.
     listed_at_all: bool,
+}
+
+impl Resolution {
+    /// The resolved annotations, normalised against the static ones.
+    #[cfg(feature = "rmcp")]
+    pub fn annotations(&self) -> &Annotations {
+        &self.annotations
+    }
 }
 
 impl ToolEntry {
@@ -227,6 +235,14 @@ impl ToolEntry {
         };
         let evaluation =
             (self.resolve)(arguments, split, explain).map_err(ResolveFailure::Invalid)?;
+        self.settle(evaluation)
+    }
+
+    /// Checks an evaluation of this tool's arguments against the profile,
+    /// the declared authorization and the static bound, and normalises it:
+    /// the part of [`resolve`](Self::resolve) after the arguments are read,
+    /// shared with the rmcp adapter, which reads them from a tree.
+    pub fn settle(&self, evaluation: Evaluation) -> Result<Resolution, ResolveFailure> {
         // Before the bound: a dropped action is outside the narrowed bound too,
         // and the profile is what the client should hear about.
         self.profile

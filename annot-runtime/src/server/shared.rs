@@ -1,18 +1,24 @@
 //! What the rmcp adapter ([`crate::rmcp`]) takes from this server, so that both
 //! runtimes answer alike: the rendered listing, the `initialize` capabilities,
 //! the resolution answers exactly as a [`Connection`](super::Connection) gives
-//! them, and the pieces of a `tools/call` answer.
+//! them (read from the tree rmcp hands over, see `tree.rs`), and the pieces
+//! of a `tools/call` answer.
 
 use crate::read::Json;
 use serde_json::Value;
 
 use super::extras::Negotiated;
-use super::negotiation::{Stance, stance};
+use super::negotiation::Stance;
 use super::state::Server;
 use super::tools::Asker;
 use super::{params, tools};
-use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, error_code};
+use crate::protocol::{
+    ANNOT_META, AUTHORIZATION_EXTENSION, Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError,
+    TOOL_RESOLUTION_EXTENSION, TRUST_ANNOTATIONS_EXTENSION, error_code,
+};
 use crate::read::ParamsSlot;
+
+pub(crate) use super::tree::{EvaluateTree, evaluate_tree, resolve_tree};
 
 pub(crate) use super::erased::panic_message;
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
@@ -56,16 +62,51 @@ pub(crate) fn called_tool(
         .map(|tool| (tool.tool(), tool.fixed()))
 }
 
+/// What a client's capabilities say about the extensions this server reads,
+/// taken from the settings object of each extension they declare (rmcp's
+/// typed capabilities, read in place: no tree is built from them).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClientExtensions {
+    /// The tool-resolution extension.
+    pub stance: Stance,
+    /// This project's extensions and trust-annotations.
+    pub negotiated: Negotiated,
+}
+
+impl ClientExtensions {
+    /// Read through `takes_up`, which says for one extension whether the
+    /// capabilities take it up (name it with empty settings, `Some(true)`),
+    /// name it otherwise (`Some(false)`) or not at all (`None`): what
+    /// [`stance`](super::negotiation::stance) and [`Negotiated::of`] read
+    /// from the same capabilities as a tree.
+    pub(crate) fn of(takes_up: impl Fn(&str) -> Option<bool>) -> Self {
+        let stance = match takes_up(TOOL_RESOLUTION_EXTENSION) {
+            None => Stance::Absent,
+            Some(true) => Stance::Offered,
+            Some(false) => Stance::Unsupported,
+        };
+        let negotiated = |key: &str| takes_up(key) == Some(true);
+        ClientExtensions {
+            stance,
+            negotiated: Negotiated {
+                resolution: negotiated(ANNOT_META),
+                authorization: negotiated(AUTHORIZATION_EXTENSION),
+                trust_annotations: negotiated(TRUST_ANNOTATIONS_EXTENSION),
+            },
+        }
+    }
+}
+
 /// The form of `tools/list` a [`Connection`](super::Connection) gives a
-/// request: `modern` for a 2026-07-28 request, `capabilities` the client's
-/// (the request's own, or else the session's). Only a client that takes up
-/// the extension sees its marker.
-pub(crate) fn listing_for(server: &Server, modern: bool, capabilities: Option<&Value>) -> Listing {
+/// request: `modern` for a 2026-07-28 request, `extension` what the client's
+/// capabilities (the request's own, or else the session's) say about the
+/// tool-resolution extension. Only a client that takes it up sees its marker.
+pub(crate) fn listing_for(server: &Server, modern: bool, extension: Stance) -> Listing {
     let extension = server
         .state
         .dialects
         .contains(Dialect::ToolResolutionExtension)
-        && capabilities.is_some_and(|capabilities| stance(capabilities) == Stance::Offered);
+        && extension == Stance::Offered;
     match (modern, extension) {
         (_, true) => Listing::Extension,
         (true, false) => Listing::Modern,
@@ -81,14 +122,17 @@ pub(crate) fn capabilities(server: &Server) -> Value {
 }
 
 /// Answers `tools/annotations` or `tools/resolve` as a `Connection` does for a
-/// session whose `initialize` sent `client_capabilities`: the JSON-RPC response
-/// (with a null id) or the error. `None` for any other method, or the method of
-/// a dialect the server does not offer.
+/// session whose `initialize` sent capabilities that say `session`: the
+/// JSON-RPC response (with a null id) or the error. `None` for any other
+/// method, or the method of a dialect the server does not offer.
+///
+/// The general path, for every request [`resolve_tree`] leaves to it: the
+/// params written out and read as a `Connection` reads them.
 pub(crate) fn answer_resolution(
     server: &Server,
     method: &str,
     params: Option<Value>,
-    client_capabilities: Option<&Value>,
+    session: ClientExtensions,
 ) -> Option<Result<Vec<u8>, RpcError>> {
     let state = &*server.state;
     let dialects = state.dialects;
@@ -111,8 +155,8 @@ pub(crate) fn answer_resolution(
     // What `initialize` records for a session (see `Connection`).
     let asker = Asker {
         modern: false,
-        session: client_capabilities.map_or(Stance::Absent, stance),
-        session_extensions: client_capabilities.map_or_else(Negotiated::default, Negotiated::of),
+        session: session.stance,
+        session_extensions: session.negotiated,
         protocol_version: None,
     };
     match method {

@@ -188,35 +188,9 @@ fn write_resolution(
     extras: Extras,
     modern: Option<&ModernForms>,
 ) -> Result<(), RpcError> {
-    let internal = || {
-        RpcError::new(
-            error_code::INTERNAL_ERROR,
-            "internal error: the resolution broke the tool's static bound",
-        )
-    };
-    let resolution = match tool.resolve(arguments, split, extras.explanation) {
-        Ok(resolution) => resolution,
-        Err(ResolveFailure::Invalid(error)) => {
-            return Err(params::invalid_arguments(tool.name(), &error));
-        }
-        Err(ResolveFailure::OutsideProfile(violation)) => {
-            return Err(outside_profile(tool, violation));
-        }
-        Err(ResolveFailure::OutsideBound(violation)) => {
-            eprintln!(
-                "annot: tool `{}` resolved outside its static annotations: {violation}",
-                tool.name()
-            );
-            return Err(internal());
-        }
-        Err(ResolveFailure::AuthorizationOutsideBound) => {
-            eprintln!(
-                "annot: tool `{}` resolved to more authorization than it declares",
-                tool.name()
-            );
-            return Err(internal());
-        }
-    };
+    let resolution = tool
+        .resolve(arguments, split, extras.explanation)
+        .map_err(|failure| resolve_failure(tool, failure))?;
     let meta = result_meta(
         extras,
         resolution.explanation.as_deref(),
@@ -230,6 +204,36 @@ fn write_resolution(
         }
     }
     Ok(())
+}
+
+/// The error answer of a resolution that failed: `-32602` for arguments
+/// that do not fit or resolve outside the profile, an internal error (and a
+/// line on stderr) for a tool that broke its own bound.
+pub(super) fn resolve_failure(tool: &ToolEntry, failure: ResolveFailure) -> RpcError {
+    let internal = || {
+        RpcError::new(
+            error_code::INTERNAL_ERROR,
+            "internal error: the resolution broke the tool's static bound",
+        )
+    };
+    match failure {
+        ResolveFailure::Invalid(error) => params::invalid_arguments(tool.name(), &error),
+        ResolveFailure::OutsideProfile(violation) => outside_profile(tool, violation),
+        ResolveFailure::OutsideBound(violation) => {
+            eprintln!(
+                "annot: tool `{}` resolved outside its static annotations: {violation}",
+                tool.name()
+            );
+            internal()
+        }
+        ResolveFailure::AuthorizationOutsideBound => {
+            eprintln!(
+                "annot: tool `{}` resolved to more authorization than it declares",
+                tool.name()
+            );
+            internal()
+        }
+    }
 }
 
 /// `-32602` for a resolution outside the server's profile.
