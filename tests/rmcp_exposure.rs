@@ -9,23 +9,15 @@ mod rmcp_support;
 
 use annot::rmcp::{Annotated, AnnotatedTools};
 use annot::server::Exposure;
-use rmcp_support::fixtures::{Fetch, INITIALIZED, Server, raw_session_with, result, tool};
+use rmcp_support::fixtures::{
+    INITIALIZED, Server, raw_session_with, request, result, server_with, tool,
+};
 use rmcp_support::manage_files::ManageFiles;
 use rmcp_support::{MCP_SCHEMA, assert_valid};
 use serde_json::{Value, json};
 
 fn server(exposure: Exposure) -> Annotated<Server> {
-    let tools = AnnotatedTools::builder()
-        .exposure(exposure)
-        .tool::<Fetch>()
-        .tool::<ManageFiles>()
-        .build()
-        .expect("valid tools");
-    Annotated::new(Server::new(), tools)
-}
-
-fn request(id: u64, method: &str, params: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+    server_with(|builder| builder.exposure(exposure))
 }
 
 fn initialize(capabilities: Value) -> String {

@@ -5,27 +5,16 @@
 
 mod rmcp_support;
 
-use annot::rmcp::{Annotated, AnnotatedTools};
+use annot::rmcp::Annotated;
 use annot::server::Profile;
 use rmcp_support::fixtures::{
-    Fetch, INITIALIZE, INITIALIZED, LIST, Server, raw_session_with, result, tool,
+    INITIALIZE, INITIALIZED, LIST, Server, raw_session_with, request, result, server_with, tool,
 };
-use rmcp_support::manage_files::ManageFiles;
 use rmcp_support::{MCP_SCHEMA, assert_valid};
 use serde_json::{Value, json};
 
 fn read_only_server() -> Annotated<Server> {
-    let tools = AnnotatedTools::builder()
-        .profile(Profile::read_only())
-        .tool::<Fetch>()
-        .tool::<ManageFiles>()
-        .build()
-        .expect("valid tools");
-    Annotated::new(Server::new(), tools)
-}
-
-fn request(id: u64, method: &str, params: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+    server_with(|builder| builder.profile(Profile::read_only()))
 }
 
 fn manage_files(id: u64, method: &str, arguments: Value) -> String {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
+use annot::rmcp::{Annotated, AnnotatedTools, AnnotatedToolsBuilder, HandleTool, lifted};
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
@@ -163,12 +163,25 @@ impl HandleTool<ManageFiles> for Server {
 }
 
 pub fn server() -> Annotated<Server> {
-    let tools = AnnotatedTools::builder()
+    server_with(|builder| builder)
+}
+
+/// [`server`] with the builder's other settings (a profile, an exposure)
+/// chosen by `configure` before the two tools are added.
+pub fn server_with(
+    configure: impl FnOnce(AnnotatedToolsBuilder<Server>) -> AnnotatedToolsBuilder<Server>,
+) -> Annotated<Server> {
+    let tools = configure(AnnotatedTools::builder())
         .tool::<Fetch>()
         .tool::<ManageFiles>()
         .build()
         .expect("valid tools");
     Annotated::new(Server::new(), tools)
+}
+
+/// One JSON-RPC request line.
+pub fn request(id: u64, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
 pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
