@@ -93,7 +93,7 @@ pub trait AnnotatedTool: Sized {
     /// template of the `io.modelcontextprotocol/display-templates` extension
     /// such as `"delete {path}"`, whose `{name}` placeholders a client fills
     /// with the call's arguments (`{{` and `}}` are literal braces; see
-    /// [`client::display::preview`](crate::client::display::preview)).
+    /// `annot::client::display::preview`, feature `display-templates`).
     /// `#[mcp_tool]` takes each action's `#[annotate(display = "...")]`, or
     /// derives a plain one from the action's title and fields. Empty by
     /// default: a tool that declares none.

@@ -79,7 +79,7 @@ pub(crate) fn is_inexact(float: f64) -> bool {
 
 /// Runs `parse` (the owned path's reading of the argument object `text`)
 /// with the integral `f64`s of the numbers of each member that are no
-/// integers recorded, so that a field read [`within_member`] refuses them.
+/// integers recorded, so that a field read `within_member` refuses them.
 pub fn with_inexact_integers<T>(text: &str, parse: impl FnOnce() -> T) -> T {
     // Most arguments have no number with a fraction or an exponent.
     if !text.contains(['.', 'e', 'E']) || inexact_numbers(text).is_empty() {

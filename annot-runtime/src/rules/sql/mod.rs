@@ -1,16 +1,17 @@
 //! SQL judged by a parser: the classes of the `is sql(<dialect>, <class>)`
-//! rule predicate, and (with the `sql` feature) the classifier behind it.
+//! rule predicate, and (with the `sql` feature) the classifier behind it,
+//! whose items named below exist with that feature only.
 //!
-//! [`classify`] parses a text with [`sqlparser`](https://docs.rs/sqlparser)
+//! `classify` parses a text with [`sqlparser`](https://docs.rs/sqlparser)
 //! in the [`SqlDialect`] the rule names and gives the riskiest
 //! [`SqlClass`] of its statements. It is conservative: a text is
 //! [`SqlClass::Read`] only when every statement parses and is a query (or
 //! `EXPLAIN` without `ANALYZE`, `SHOW`, `DESCRIBE`) that calls no function
 //! outside the dialect's allowlist of pure functions (see
-//! [`pure_functions`]), has no `INTO`, no locking clause, no data-modifying
+//! `pure_functions`), has no `INTO`, no locking clause, no data-modifying
 //! CTE, and is not the `EXPLAIN ANALYZE` of a write. Whatever the classifier
 //! cannot place is [`SqlClass::Riskiest`], and so is a text longer than
-//! [`MAX_SQL_LEN`].
+//! `MAX_SQL_LEN`.
 //!
 //! What a parser cannot see (views, triggers, rules, user-defined operators,
 //! a `search_path` that shadows a built-in function) is out of its reach: the
