@@ -25,6 +25,7 @@ mod rules;
 mod schema;
 mod serde_attr;
 mod shapes;
+mod slots;
 mod suggest;
 mod types;
 

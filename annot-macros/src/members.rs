@@ -16,6 +16,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::{Field, Shape, Tool};
 use crate::serde_attr::FieldDefault;
+use crate::slots::Slots;
 use crate::types::{Class, classify, holds_no_integer, peel};
 
 /// The `fn from_members` item of the `AnnotatedTool` impl.
@@ -34,27 +35,12 @@ pub fn from_members(tool: &Tool, p: &TokenStream) -> TokenStream {
 
 fn body(tool: &Tool, p: &TokenStream) -> TokenStream {
     let discriminator = &tool.discriminator.0;
-    let mut names: Vec<String> = Vec::new();
-    let field_lists: Vec<&[Field]> = match &tool.shape {
-        Shape::Enum(variants) => {
-            names.push(discriminator.clone());
-            variants
-                .iter()
-                .map(|variant| variant.fields.as_slice())
-                .collect()
-        }
-        Shape::Struct(fields) | Shape::Single { fields, .. } => vec![fields.as_slice()],
-    };
-    for field in field_lists.iter().flat_map(|fields| fields.iter()) {
-        if !field.skip && !names.contains(&field.name) {
-            names.push(field.name.clone());
-        }
-    }
-    if names.len() > 64 {
+    let Some(slots) = Slots::of(tool) else {
         // More members than a mask holds: the owned path reads them.
         return quote!(#p::core::option::Option::None);
-    }
-    let reader = Reader { names: &names, p };
+    };
+    let names = &slots.names;
+    let reader = Reader { slots: &slots, p };
     let count = names.len();
     let prelude = quote! {
         const __NAMES: [&str; #count] = [#(#names),*];
@@ -140,29 +126,18 @@ fn body(tool: &Tool, p: &TokenStream) -> TokenStream {
 }
 
 struct Reader<'a> {
-    names: &'a [String],
+    slots: &'a Slots,
     p: &'a TokenStream,
 }
 
 impl Reader<'_> {
     fn slot(&self, name: &str) -> usize {
-        self.names
-            .iter()
-            .position(|known| known == name)
-            .expect("every member name has a slot")
+        self.slots.slot(name)
     }
 
-    /// The mask of the slots a call may carry: `fields` (but skipped ones)
-    /// and the enum's discriminator.
+    /// [`Slots::allowed`] as a literal of the generated code.
     fn allowed(&self, fields: &[Field], discriminator: Option<&str>) -> Literal {
-        let mut mask = 0u64;
-        for field in fields.iter().filter(|field| !field.skip) {
-            mask |= 1 << self.slot(&field.name);
-        }
-        if let Some(discriminator) = discriminator {
-            mask |= 1 << self.slot(discriminator);
-        }
-        Literal::u64_suffixed(mask)
+        Literal::u64_suffixed(self.slots.allowed(fields, discriminator))
     }
 
     /// `ident: value` of one field, as the owned path reads it

@@ -13,40 +13,21 @@ use super::code;
 use super::{Checked, CheckedRule};
 use crate::ast::{Field, Shape, Tool};
 use crate::serde_attr::FieldDefault;
+use crate::slots::Slots;
 use crate::types::{Base, Class, IntRange, classify, holds_no_integer, kind_of};
 
 /// The body of `fn __view(__text: &str, __split: Option<&SplitArguments>)
 /// -> Option<Outcome>`.
 pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
     let discriminator = &tool.discriminator.0;
-    let mut names: Vec<String> = Vec::new();
-    let mut add = |name: &str| {
-        if !names.iter().any(|known| known == name) {
-            names.push(name.to_owned());
-        }
-    };
-    let field_lists: Vec<&[Field]> = match &tool.shape {
-        Shape::Enum(variants) => {
-            add(discriminator);
-            variants
-                .iter()
-                .map(|variant| variant.fields.as_slice())
-                .collect()
-        }
-        Shape::Struct(fields) | Shape::Single { fields, .. } => vec![fields.as_slice()],
-    };
-    for fields in &field_lists {
-        for field in fields.iter().filter(|field| !field.skip) {
-            add(&field.name);
-        }
-    }
-    if names.len() > 64 {
+    let Some(slots) = Slots::of(tool) else {
         // More members than a mask holds: the owned path reads them.
         return quote!(#p::core::option::Option::None);
-    }
+    };
+    let names = &slots.names;
     let view = View {
         checked,
-        names: &names,
+        slots: &slots,
         p,
     };
     let count = names.len();
@@ -126,29 +107,13 @@ pub fn view(tool: &Tool, checked: &Checked, p: &TokenStream) -> TokenStream {
 
 struct View<'a> {
     checked: &'a Checked,
-    names: &'a [String],
+    slots: &'a Slots,
     p: &'a TokenStream,
 }
 
 impl View<'_> {
     fn slot(&self, name: &str) -> usize {
-        self.names
-            .iter()
-            .position(|known| known == name)
-            .expect("every member name has a slot")
-    }
-
-    /// The mask of the slots a call may carry: its fields and the
-    /// discriminator of shape (a).
-    fn allowed(&self, fields: &[Field], discriminator: Option<&str>) -> u64 {
-        let mut mask = 0;
-        for field in fields.iter().filter(|field| !field.skip) {
-            mask |= 1 << self.slot(&field.name);
-        }
-        if let Some(discriminator) = discriminator {
-            mask |= 1 << self.slot(discriminator);
-        }
-        mask
+        self.slots.slot(name)
     }
 
     /// Refuses members `fields` do not name (besides the enum's `tag`),
@@ -162,7 +127,7 @@ impl View<'_> {
         tag: Option<&str>,
     ) -> TokenStream {
         let p = self.p;
-        let allowed = self.allowed(fields, tag);
+        let allowed = self.slots.allowed(fields, tag);
         let read = self.fields(fields, rules, action_field);
         let body = code::fire_rules(self.checked, rules, fields, action_field, p);
         quote! {
