@@ -390,47 +390,52 @@ fn bench(c: &mut Criterion) {
         count_loop(&runtime, &annot, &plain, &actions, &case);
     }
 
-    let mut group = c.benchmark_group("wire");
-    let mut next = cycle(&actions);
-    group.bench_function("tools/call/annot", |b| {
-        b.iter(|| runtime.block_on(wire_call(&annot, next())))
-    });
-    let mut next = cycle(&actions);
-    group.bench_function("tools/call/plain", |b| {
-        b.iter(|| runtime.block_on(wire_call(&plain, next())))
-    });
-    let mut next = cycle(&actions);
-    group.bench_function("tools/resolve/annot", |b| {
-        b.iter(|| runtime.block_on(wire_resolve(&annot, next())))
-    });
-    group.bench_function("tools/list/annot", |b| {
-        b.iter(|| runtime.block_on(wire_list(&annot)))
-    });
-    group.bench_function("tools/list/plain", |b| {
-        b.iter(|| runtime.block_on(wire_list(&plain)))
-    });
-    group.finish();
+    for lane in LANES {
+        let mut group = c.benchmark_group(lane);
+        for case in CASES {
+            let mut next = cycle(&actions);
+            let id = format!("tools/{}", case.replace('-', "/"));
+            group.bench_function(id, |b| {
+                b.iter(|| runtime.block_on(run(lane, case, &annot, &plain, next())))
+            });
+        }
+        group.finish();
+    }
+}
 
-    let mut group = c.benchmark_group("handler");
-    let mut next = cycle(&actions);
-    group.bench_function("tools/call/annot", |b| {
-        b.iter(|| runtime.block_on(handler_call(&annot, next())))
-    });
-    let mut next = cycle(&actions);
-    group.bench_function("tools/call/plain", |b| {
-        b.iter(|| runtime.block_on(handler_call(&plain, next())))
-    });
-    let mut next = cycle(&actions);
-    group.bench_function("tools/resolve/annot", |b| {
-        b.iter(|| runtime.block_on(handler_resolve(&annot, next())))
-    });
-    group.bench_function("tools/list/annot", |b| {
-        b.iter(|| runtime.block_on(handler_list(&annot)))
-    });
-    group.bench_function("tools/list/plain", |b| {
-        b.iter(|| runtime.block_on(handler_list(&plain)))
-    });
-    group.finish();
+/// The two ways a request reaches the server: over rmcp's client and an
+/// in-memory transport, or by calling its `ServerHandler` methods.
+const LANES: [&str; 2] = ["wire", "handler"];
+/// Every measured request of a lane, `<request>-<side>`.
+const CASES: [&str; 5] = [
+    "call-annot",
+    "call-plain",
+    "resolve-annot",
+    "list-annot",
+    "list-plain",
+];
+
+/// One request of `case` in `lane`; a call or resolution with `arguments`.
+async fn run(
+    lane: &str,
+    case: &str,
+    annot: &Session<Annotated<AnnotServer>>,
+    plain: &Session<PlainServer>,
+    arguments: &Map<String, Value>,
+) {
+    match (lane, case) {
+        ("wire", "call-annot") => drop(black_box(wire_call(annot, arguments).await)),
+        ("wire", "call-plain") => drop(black_box(wire_call(plain, arguments).await)),
+        ("wire", "resolve-annot") => drop(black_box(wire_resolve(annot, arguments).await)),
+        ("wire", "list-annot") => drop(black_box(wire_list(annot).await)),
+        ("wire", "list-plain") => drop(black_box(wire_list(plain).await)),
+        ("handler", "call-annot") => drop(black_box(handler_call(annot, arguments).await)),
+        ("handler", "call-plain") => drop(black_box(handler_call(plain, arguments).await)),
+        ("handler", "resolve-annot") => drop(black_box(handler_resolve(annot, arguments).await)),
+        ("handler", "list-annot") => drop(black_box(handler_list(annot).await)),
+        ("handler", "list-plain") => drop(black_box(handler_list(plain).await)),
+        _ => panic!("no case {lane}/{case}"),
+    }
 }
 
 /// The next element of `items` on each call, round and round.
@@ -454,34 +459,11 @@ fn count_loop(
     let mut parts = case.split('/');
     let (lane, case, times) = (parts.next(), parts.next(), parts.next());
     let times: usize = times.and_then(|times| times.parse().ok()).expect("a count");
+    let (lane, case) = (lane.expect("a lane"), case.expect("a case"));
     let mut next = cycle(actions);
     runtime.block_on(async {
         for _ in 0..times {
-            match (lane, case) {
-                (Some("wire"), Some("call-annot")) => {
-                    drop(black_box(wire_call(annot, next()).await))
-                }
-                (Some("wire"), Some("call-plain")) => {
-                    drop(black_box(wire_call(plain, next()).await))
-                }
-                (Some("wire"), Some("list-annot")) => drop(black_box(wire_list(annot).await)),
-                (Some("wire"), Some("list-plain")) => drop(black_box(wire_list(plain).await)),
-                (Some("wire"), Some("resolve-annot")) => {
-                    drop(black_box(wire_resolve(annot, next()).await))
-                }
-                (Some("handler"), Some("call-annot")) => {
-                    drop(black_box(handler_call(annot, next()).await))
-                }
-                (Some("handler"), Some("call-plain")) => {
-                    drop(black_box(handler_call(plain, next()).await))
-                }
-                (Some("handler"), Some("list-annot")) => drop(black_box(handler_list(annot).await)),
-                (Some("handler"), Some("list-plain")) => drop(black_box(handler_list(plain).await)),
-                (Some("handler"), Some("resolve-annot")) => {
-                    drop(black_box(handler_resolve(annot, next()).await))
-                }
-                _ => panic!("no case {lane:?}/{case:?}"),
-            }
+            run(lane, case, annot, plain, next()).await;
         }
     });
     std::process::exit(0)
