@@ -40,13 +40,16 @@ pub struct SerializedDfa {
 /// set is to be searched by the runtime's meta regex instead: a pattern whose
 /// empty matches may split a character, or DFAs over the limits.
 ///
-/// The patterns are split in two DFAs: those anchored at the start of the
-/// value (`^/etc`) in one searched from the start only, which dies within a
-/// few bytes of a value they cannot match, and the others in one searched
-/// anywhere, which the runtime skips when a scan for the pairs of bytes
-/// that can begin a match finds none. One DFA of both had to read every
-/// byte of every value (see docs/reference/performance.md). A set too big
-/// for that is not split further: each part is a pass over the value, and
+/// A set of patterns all anchored at the start of the value (`^/etc`) is one
+/// DFA searched from the start only, which dies within a few bytes of a value
+/// none of them can match. Any other set is one unanchored DFA of all its
+/// patterns, with its start states marked (`specialize_start_states`), so
+/// that the runtime's walk notices, at no cost on other states, when it is
+/// back where a fresh search would be, and scans the rest of the value for
+/// the next place a match can begin (`annot-runtime/src/rules/prefilter.rs`).
+/// Two DFAs, anchored and not, each walked on its own, read a value twice
+/// where a pattern of each matched, and cost more than the one walk (see
+/// docs/reference/performance.md). A set too big for one DFA is not split:
 /// for `examples/tools/sql.rs` (three parts) the passes measured slower than
 /// the meta regex on statements of 100 bytes and more.
 pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
@@ -58,23 +61,13 @@ pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
     {
         return None;
     }
-    let (anchored, unanchored): (Vec<usize>, Vec<usize>) =
-        (0..patterns.len()).partition(|&index| anchored_at_start(&patterns[index]));
-    let mut parts = Vec::new();
-    let mut size = 0;
-    for (indices, start) in [
-        (anchored, StartKind::Anchored),
-        (unanchored, StartKind::Unanchored),
-    ] {
-        if indices.is_empty() {
-            parts.push(None);
-            continue;
-        }
-        let chosen: Vec<&str> = indices.iter().map(|&index| &*patterns[index]).collect();
-        let dfa = build(&chosen, start, DFA_SIZE_LIMIT.checked_sub(size)?)?;
-        size += dfa.memory_usage();
-        parts.push(Some((indices, dfa)));
-    }
+    let all: Vec<usize> = (0..patterns.len()).collect();
+    let chosen: Vec<&str> = patterns.iter().map(String::as_str).collect();
+    let parts = if patterns.iter().all(|pattern| anchored_at_start(pattern)) {
+        [Some((all, build(&chosen, StartKind::Anchored)?)), None]
+    } else {
+        [None, Some((all, build(&chosen, StartKind::Unanchored)?))]
+    };
     Some(SerializedDfa {
         little_endian: layout::write(
             &parts,
@@ -96,7 +89,7 @@ pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
 }
 
 /// One DFA of `patterns`, every match of each reported.
-fn build(patterns: &[&str], start: StartKind, size_limit: usize) -> Option<dense::DFA<Vec<u32>>> {
+fn build(patterns: &[&str], start: StartKind) -> Option<dense::DFA<Vec<u32>>> {
     let config = dense::Config::new()
         // Every pattern matching anywhere is reported, not the leftmost only.
         .match_kind(MatchKind::All)
@@ -106,10 +99,17 @@ fn build(patterns: &[&str], start: StartKind, size_limit: usize) -> Option<dense
         .unicode_word_boundary(true)
         // Values are short: a skip loop costs more than it saves.
         .accelerate(false)
-        // Minimising measured 7% smaller for the 64 path patterns of the
-        // benches at 40% more build time, and no faster to search.
-        .minimize(false)
-        .dfa_size_limit(Some(size_limit))
+        // Minimised, an unanchored DFA's start states are the states its
+        // walk is in once no match is under way: without it, the start
+        // states keep the patterns anchored at the start (pending on `^`)
+        // and no walk ever comes back to one, so the runtime could never
+        // leave the walk for its scan. An anchored DFA gains nothing from it
+        // (7% smaller for the 32 anchored patterns of the benches, at 40%
+        // more build time).
+        .minimize(start == StartKind::Unanchored)
+        // The walk notices a start state (see above) at no cost on others.
+        .specialize_start_states(start == StartKind::Unanchored)
+        .dfa_size_limit(Some(DFA_SIZE_LIMIT))
         .determinize_size_limit(Some(DETERMINIZE_SIZE_LIMIT));
     dense::Builder::new()
         .configure(config)

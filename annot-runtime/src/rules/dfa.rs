@@ -2,16 +2,16 @@
 //! patterns, read back from the bytes the generated code embeds, and the
 //! search of a value with them.
 //!
-//! The macro splits a field's patterns in two DFAs, both built with
-//! `MatchKind::All`, so a DFA enters a match state for pattern `i` (one byte
-//! late, as the DFAs of `regex-automata` do) after each end of a match of
-//! `i`: the patterns anchored at the start of the value, searched from its
-//! start, where the walk dies within a few bytes of a value none of them
-//! can match; and the others, searched anywhere, which need every byte of the
-//! value, so a scan for the pairs of bytes that can begin a match of one of
-//! them (`prefilter.rs`) decides first whether there is anything to walk.
-//! Both together answer what [`PatternSet::matches`](super::PatternSet::matches)
-//! does.
+//! Both DFAs are built with `MatchKind::All`, so a DFA enters a match state
+//! for pattern `i` (one byte late, as the DFAs of `regex-automata` do) after
+//! each end of a match of `i`. A field whose patterns are all anchored at the
+//! start of the value has one DFA searched from its start, where the walk
+//! dies within a few bytes of a value none of them can match. Any other field
+//! has one unanchored DFA of all its patterns, which never dies: its walk
+//! goes back to a scan (`prefilter.rs`) whenever it is back in the state a
+//! fresh search would be in, so that a value is walked only around the places
+//! a match can begin. Either answers what
+//! [`PatternSet::matches`](super::PatternSet::matches) does.
 
 use regex_automata::Anchored;
 use regex_automata::dfa::Automaton;
@@ -121,16 +121,7 @@ impl Compiled {
             bits = part.numbered(part.search(haystack, part.start)?);
         }
         if let Some((part, prefilter)) = &self.unanchored {
-            // Up to the first place a match can begin, every byte keeps the
-            // DFA in its start state (see `prefilter.rs`).
-            let (from, start) = match prefilter {
-                Some(prefilter) => match prefilter.first_candidate(haystack) {
-                    Some(at) => (at, prefilter.start_at(haystack, at, part.start)),
-                    None => return Some(bits),
-                },
-                None => (0, part.start),
-            };
-            bits |= part.numbered(part.search(&haystack[from..], start)?);
+            bits |= part.numbered(part.search_unanchored(haystack, prefilter.as_ref())?);
         }
         Some(bits)
     }
@@ -187,6 +178,53 @@ impl Part {
         Some(bits)
     }
 
+    /// [`search`](Self::search) of the unanchored DFA from the start of
+    /// `haystack`, which goes back to `prefilter`'s scan whenever the walk
+    /// is in the fresh state after the byte it read: up to the next
+    /// candidate the walk would stay where fresh searches are, never in a
+    /// match state (see `prefilter.rs`), so the bytes before it are skipped.
+    #[inline]
+    fn search_unanchored(&self, haystack: &[u8], prefilter: Option<&Prefilter>) -> Option<u64> {
+        let Some(prefilter) = prefilter else {
+            return self.search(haystack, self.start);
+        };
+        let dfa = &self.dfa;
+        let mut state = self.start;
+        let mut bits = 0;
+        let mut at = 0;
+        while let Some(&byte) = haystack.get(at) {
+            state = dfa.next_state(state, byte);
+            at += 1;
+            if dfa.is_special_state(state) {
+                if dfa.is_match_state(state) {
+                    bits |= self.matched(state);
+                    if bits == self.all {
+                        return Some(bits);
+                    }
+                } else if state == prefilter.fresh_after(byte) {
+                    // A start state (special, see the macro), and the very
+                    // one a search starting here would be in.
+                    match prefilter.first_candidate(&haystack[at..]) {
+                        Some(candidate) => {
+                            at += candidate;
+                            state = prefilter.fresh_after(haystack[at - 1]);
+                        }
+                        None => return Some(bits),
+                    }
+                } else if dfa.is_dead_state(state) {
+                    return Some(bits);
+                } else if dfa.is_quit_state(state) {
+                    return None;
+                }
+            }
+        }
+        let state = dfa.next_eoi_state(state);
+        if dfa.is_match_state(state) {
+            bits |= self.matched(state);
+        }
+        Some(bits)
+    }
+
     fn matched(&self, state: StateID) -> u64 {
         (0..self.dfa.match_len(state))
             .map(|index| self.dfa.match_pattern(state, index).as_usize())
@@ -212,17 +250,22 @@ mod tests {
 
     use super::*;
 
-    /// The DFAs of `patterns` laid out as `#[mcp_tool]` lays them out (the
-    /// patterns starting with `^` anchored, the others not), in this
-    /// machine's byte order, in aligned `'static` bytes.
+    /// The DFA of `patterns` laid out as `#[mcp_tool]` lays it out (one
+    /// anchored DFA when every pattern starts with `^`, else one unanchored
+    /// DFA of all, its start states marked), in this machine's byte order,
+    /// in aligned `'static` bytes.
     fn serialized(patterns: &[&str]) -> &'static [u8] {
+        let anchored = patterns.iter().all(|pattern| pattern.starts_with('^'));
         let mut header = TAG.to_ne_bytes().to_vec();
         let mut numbers = Vec::new();
         let mut dfas = Vec::new();
-        for (anchored, start) in [(true, StartKind::Anchored), (false, StartKind::Unanchored)] {
-            let chosen: Vec<usize> = (0..patterns.len())
-                .filter(|&index| patterns[index].starts_with('^') == anchored)
-                .collect();
+        for (part_anchored, start) in [(true, StartKind::Anchored), (false, StartKind::Unanchored)]
+        {
+            let chosen: Vec<usize> = if part_anchored == anchored {
+                (0..patterns.len()).collect()
+            } else {
+                Vec::new()
+            };
             let mut part_numbers = [0u8; NUMBERS];
             for (local, &index) in chosen.iter().enumerate() {
                 part_numbers[local] = index as u8;
@@ -233,6 +276,8 @@ mod tests {
                 let config = dense::Config::new()
                     .match_kind(MatchKind::All)
                     .start_kind(start)
+                    .minimize(!part_anchored)
+                    .specialize_start_states(!part_anchored)
                     .unicode_word_boundary(true);
                 let chosen: Vec<&str> = chosen.iter().map(|&index| patterns[index]).collect();
                 let dfa = dense::Builder::new()
@@ -248,7 +293,7 @@ mod tests {
         }
         header.extend(numbers);
         header.extend(dfas);
-        let aligned = Box::leak(Box::new(AlignedBytes([0; 1 << 17])));
+        let aligned = Box::leak(Box::new(AlignedBytes([0; 1 << 18])));
         aligned.0[..header.len()].copy_from_slice(&header);
         &aligned.0[..header.len()]
     }
@@ -283,13 +328,16 @@ mod tests {
         assert_eq!(dfa.search(b""), Some(0));
         assert_eq!(dfa.search("é id".as_bytes()), None);
         let anchored = Compiled::read(serialized(&["^/etc", "^/srv"]), 2).unwrap();
+        assert!(anchored.anchored.is_some());
         assert!(anchored.unanchored.is_none());
         assert_eq!(anchored.search(b"/srv/x"), Some(0b10));
         assert_eq!(anchored.search(b"/tmp"), Some(0));
     }
 
-    /// The unanchored part is skipped where its scan finds no place a match
-    /// can begin, and walked from the first place that can.
+    /// The unanchored DFA is walked from the start until it is where a fresh
+    /// search would be, then only from each place its scan finds a match
+    /// can begin: candidates at the first byte, at the last, in the middle
+    /// and none, and values with non-ASCII bytes before and after them.
     #[test]
     fn the_unanchored_part_is_walked_from_its_first_candidate() {
         let patterns = [
@@ -301,6 +349,12 @@ mod tests {
         let dfa = Compiled::read(serialized(&patterns), 4).unwrap();
         let (_, prefilter) = dfa.unanchored.as_ref().unwrap();
         assert!(prefilter.is_some(), "`/` then `s`, `.` then `p`");
+        // Once `^/srv` and `^/home` are out of the race, the walk is where a
+        // fresh search would be, and goes back to the scan.
+        let (part, scan) = dfa.unanchored.as_ref().unwrap();
+        let walked =
+            (b"/v".iter()).fold(part.start, |state, &byte| part.dfa.next_state(state, byte));
+        assert_eq!(walked, scan.as_ref().unwrap().fresh_after(b'v'));
         assert_eq!(dfa.search(b"/var/lib/app/data/file.txt"), Some(0));
         assert_eq!(dfa.search(b"/srv/a/b.txt"), Some(0b0001));
         assert_eq!(dfa.search(b"/srv/SECRET/key"), Some(0b0011));
@@ -310,6 +364,25 @@ mod tests {
         assert_eq!(dfa.search(b"a.pem"), Some(0b0100));
         assert_eq!(dfa.search(b"a.pe"), Some(0));
         assert_eq!(dfa.search(b"x/secret/key"), Some(0b0010));
+        // A candidate at the first byte, at the last, none, and the walk
+        // back to the scan between two (a long value takes the packed scan).
+        assert_eq!(dfa.search(b"/secret/key"), Some(0b0010));
+        assert_eq!(dfa.search(b"/srv/secret/key"), Some(0b0011));
+        assert_eq!(dfa.search(b"/var/lib/a/b/c/d/e/f/g.pe"), Some(0));
+        assert_eq!(dfa.search(b"/var/lib/a/b/c/d/e/f/g."), Some(0));
+        assert_eq!(dfa.search(b"/var/lib/a/b/c/d/e/f/g.pem"), Some(0b0100));
+        assert_eq!(dfa.search(b"/var/sec/a/b/c/d/e/f/secret/key"), Some(0b0010));
+        assert_eq!(dfa.search(b"/var/sec/a/b/c/d/e/f/secret/keys"), Some(0));
+        assert_eq!(dfa.search(b"/home/a/x/"), Some(0b1000));
+        assert_eq!(dfa.search(b"x/home/a/x/"), Some(0));
+        assert_eq!(dfa.search(b"/"), Some(0));
+        assert_eq!(dfa.search(b"."), Some(0));
+        // Non-ASCII bytes before the first candidate, after it, in a value
+        // with none, and where the walk has gone back to the scan.
+        assert_eq!(dfa.search("\u{e9}/secret/key".as_bytes()), None);
+        assert_eq!(dfa.search("/var/\u{e9}".as_bytes()), None);
+        assert_eq!(dfa.search("/var/lib/a/b/c/d/e/f/\u{e9}".as_bytes()), None);
+        assert_eq!(dfa.search("\u{e9}".as_bytes()), None);
         // A non-ASCII byte where a pattern has a Unicode `\b`: the meta
         // regex decides.
         assert_eq!(dfa.search("/ſecret/key".as_bytes()), None);

@@ -1,23 +1,30 @@
 //! A scan that finds where a match of the unanchored DFA of a field
-//! (`dfa.rs`) can begin, so that a value where none can is not walked at all:
-//! a walk reads every byte with one dependent table load each, the scan
+//! (`dfa.rs`) can begin, so that the walk skips the bytes where none can: a
+//! walk reads every byte with one dependent table load each, the scan
 //! sixteen at a time, with the packed (SIMD) searcher of `aho-corasick`
 //! (Teddy) looking for the pairs as two-byte literals.
 //!
 //! It is read off the DFA itself, once. A *fresh* state after byte `b` is
 //! the DFA's start state with `b` before it (a search starting right after
-//! `b`). The *firsts* are the bytes that take some fresh state (or the
-//! start of the value's) anywhere but to the fresh state after them (`/` for
-//! `/secrets?/key`, `.` for `\.pem$`); each first's *seconds* the bytes
-//! after it on which the walk does not reach the state a fresh start before
-//! them reaches. A place where a first is followed by one of its seconds, or
-//! a first ends the value, or a byte the DFA quits on (non-ASCII, when a
-//! pattern has a Unicode `\b`), is a *candidate*. Up to the first candidate,
-//! the walk after each byte is where a fresh start before that byte would
-//! be (by induction over the bytes, from the definitions), never in a match
-//! state; so a value without a candidate matches no pattern of the DFA, and
-//! a walk from the fresh state before the first candidate answers as a walk
-//! of the whole value. A scan exists only when there are at most four
+//! `b`). The *firsts* are the bytes that take some fresh state anywhere but
+//! to the fresh state after them (`/` for `/secrets?/key`, `.` for
+//! `\.pem$`); each first's *seconds* the bytes after it on which the walk
+//! does not reach the state a fresh start before them reaches. A place where
+//! a first is followed by one of its seconds, or a first ends the value, or a
+//! byte the DFA quits on (non-ASCII, when a pattern has a Unicode `\b`), is a
+//! *candidate*.
+//!
+//! The walk of a value starts at its start, in the DFA's start state, and
+//! hands the rest of the value to the scan whenever it is in the fresh state
+//! after the byte it just read (from the start, once the patterns anchored
+//! there are out of the race and no match is under way). From there up to
+//! the first candidate of the rest, the walk after each byte is where a
+//! fresh start before that byte would be (by induction over the bytes, from
+//! the definitions), never in a match state; so a rest without a candidate
+//! adds no match, and a walk from the fresh state before the first candidate
+//! answers as the walk of the whole rest. The pair ending where the rest
+//! begins is no candidate: the walk is in the fresh state itself, not in
+//! one its first reached. A scan exists only when there are at most four
 //! firsts with at most four seconds each (else it finds too much to save
 //! anything) and no fresh state is a match or matches at the end.
 
@@ -81,13 +88,18 @@ impl Prefilter {
                 .look_behind(Some(byte));
             fresh[usize::from(byte)] = dfa.start_state(&config).ok()?;
         }
+        // Start states may be special (marked for the walk, see `dfa.rs`);
+        // the others stop or report a walk.
+        let stops = |state: StateID| dfa.is_special_state(state) && !dfa.is_start_state(state);
+        // The walk of a value starts at its start (`start`) and comes to the
+        // scan only from a fresh state: only those are scanned from.
         let mut fresh_states: Vec<StateID> = fresh.to_vec();
-        fresh_states.push(start);
         fresh_states.sort_unstable();
         fresh_states.dedup();
-        if fresh_states.iter().any(|&state| {
-            dfa.is_special_state(state) || dfa.is_match_state(dfa.next_eoi_state(state))
-        }) {
+        if fresh_states
+            .iter()
+            .any(|&state| stops(state) || dfa.is_match_state(dfa.next_eoi_state(state)))
+        {
             return None;
         }
         let mut firsts = Vec::new();
@@ -101,7 +113,7 @@ impl Prefilter {
                 .collect();
             reached.sort_unstable();
             reached.dedup();
-            let special = reached.iter().any(|&state| dfa.is_special_state(state));
+            let special = reached.iter().any(|&state| stops(state));
             let seconds = if special {
                 None
             } else {
@@ -192,14 +204,10 @@ impl Prefilter {
         builder.build()
     }
 
-    /// The state a search starting at `at` starts in: the fresh state after
-    /// the byte before, or `start` at the start of the value.
+    /// The fresh state after `byte`: a search starting right after it.
     #[inline]
-    pub(super) fn start_at(&self, haystack: &[u8], at: usize, start: StateID) -> StateID {
-        match at.checked_sub(1) {
-            Some(before) => self.fresh[usize::from(haystack[before])],
-            None => start,
-        }
+    pub(super) fn fresh_after(&self, byte: u8) -> StateID {
+        self.fresh[usize::from(byte)]
     }
 
     /// Where the first candidate of `haystack` is, if any: the search starts
@@ -218,19 +226,27 @@ impl Prefilter {
     /// ASCII (a value with a byte the DFA quits on leaves the DFA anyway);
     /// else sixteen places a step decide whether there is one, and only a
     /// step that has one is read a byte at a time.
+    #[inline]
     fn first_pair(&self, haystack: &[u8]) -> Option<usize> {
-        let len = haystack.len();
-        if len < 2 {
-            return None;
-        }
         if let Some(searcher) = &self.packed
-            && len >= searcher.minimum_len()
-            && (!self.quits_on_non_ascii || haystack.is_ascii())
+            && haystack.len() >= searcher.minimum_len()
+            && (!self.quits_on_non_ascii || ascii(haystack))
         {
             // A literal of one byte (a first any byte may follow) found at
             // the very end is a candidate too: `first_candidate` would
             // report it.
             return searcher.find(haystack).map(|found| found.start());
+        }
+        self.first_pair_without_packed(haystack)
+    }
+
+    /// [`first_pair`](Self::first_pair) where the packed searcher does not
+    /// apply.
+    #[inline(never)]
+    fn first_pair_without_packed(&self, haystack: &[u8]) -> Option<usize> {
+        let len = haystack.len();
+        if len < 2 {
+            return None;
         }
         if len < 64 {
             // Two independent table loads a byte, no chain from one byte to
@@ -298,6 +314,27 @@ impl Prefilter {
     }
 }
 
+/// Whether `bytes` are all ASCII, eight at a time: on the values rules see
+/// (a few dozen bytes), counted fewer instructions than `<[u8]>::is_ascii`,
+/// whose set-up is made for longer slices.
+#[inline]
+fn ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let word = |at: usize| u64::from_ne_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let Some(last) = bytes.len().checked_sub(8) else {
+        return bytes.is_ascii();
+    };
+    // The words from the start, and the last eight bytes (which may overlap
+    // the words before them).
+    let mut seen = word(last);
+    let mut at = 0;
+    while at < last {
+        seen |= word(at);
+        at += 8;
+    }
+    seen & HIGH == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,6 +363,21 @@ mod tests {
         prefilter.fill_bits();
         prefilter.packed = prefilter.packed_searcher();
         prefilter
+    }
+
+    #[test]
+    fn ascii_is_decided_at_every_place_and_length() {
+        for len in 0..40 {
+            let plain = vec![b'a'; len];
+            assert!(ascii(&plain), "{len}");
+            for at in 0..len {
+                for byte in [0x80, 0xC3, 0xFF] {
+                    let mut wide = plain.clone();
+                    wide[at] = byte;
+                    assert!(!ascii(&wide), "{byte:#x} at {at} of {len}");
+                }
+            }
+        }
     }
 
     /// Every length around the sixteen-byte steps, candidates at every place.
