@@ -5,7 +5,9 @@
 mod rmcp_support;
 
 use annot::server::{Server as BuiltIn, ToolOutput};
-use rmcp_support::fixtures::{Fetch, INITIALIZE, INITIALIZED, raw_session, result, tool};
+use rmcp_support::fixtures::{
+    Fetch, INITIALIZE, INITIALIZED, raw_session, raw_session_with, result, tool,
+};
 use rmcp_support::manage_files::ManageFiles;
 use serde_json::{Value, json};
 
@@ -165,4 +167,52 @@ async fn a_2026_07_28_request_is_judged_by_its_own_capabilities() {
     let fetch = tool(&listed[0].1, "fetch");
     assert!(fetch.get("resolve").is_none(), "{fetch}");
     assert_eq!(fetch["dynamicAnnotations"], json!(true));
+}
+
+#[tokio::test]
+async fn sessions_of_one_server_each_get_the_listing_of_their_own_stance() {
+    // Clones of one `Annotated` share its tools (and their listings), as
+    // rmcp's Streamable HTTP service's per-session factory makes them.
+    let server = rmcp_support::fixtures::server();
+    let took_up = [
+        initialize(extension()),
+        INITIALIZED.to_owned(),
+        list(2, Value::Null),
+    ];
+    let declined = [
+        INITIALIZE.to_owned(),
+        INITIALIZED.to_owned(),
+        list(2, Value::Null),
+    ];
+    let stateless = [list(2, modern(json!({}))), list(3, modern(extension()))];
+    fn lines(requests: &[String]) -> Vec<&str> {
+        requests.iter().map(String::as_str).collect()
+    }
+    let (took_up, declined, stateless) = (lines(&took_up), lines(&declined), lines(&stateless));
+    let (first, second, third, fourth) = tokio::join!(
+        raw_session_with(server.clone(), true, &took_up),
+        raw_session_with(server.clone(), true, &declined),
+        raw_session_with(server.clone(), true, &stateless),
+        raw_session_with(server.clone(), true, &took_up),
+    );
+    let marks = |session: &[(u64, String)]| {
+        // The listings only, not `initialize`'s answer.
+        session
+            .iter()
+            .filter(|(id, _)| *id != 1)
+            .map(|(id, line)| (*id, marked(&result(line))))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(marks(&first), [(2, true)]);
+    assert_eq!(marks(&second), [(2, false)]);
+    assert_eq!(marks(&third), [(2, false), (3, true)]);
+    assert_eq!(marks(&fourth), marks(&first));
+    // The declining session keeps SEP-1862's marker, the other loses it.
+    let declined = result(&second[1].1);
+    assert_eq!(tool(&declined, "fetch")["resolve"], json!(true));
+    let took_up = result(&first[1].1);
+    assert!(
+        tool(&took_up, "fetch").get("resolve").is_none(),
+        "{took_up}"
+    );
 }

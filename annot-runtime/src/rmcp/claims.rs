@@ -3,9 +3,9 @@
 //! handler's result, joined with the call's floor for a client that
 //! negotiated the extension and stripped of every claim for one that did not.
 
-use ::rmcp::RoleServer;
 use ::rmcp::model::{CallToolResult, ContentBlock, MetaObject};
-use ::rmcp::service::RequestContext;
+
+use super::client::Client;
 
 use crate::protocol::TRUST_ANNOTATIONS_EXTENSION;
 use crate::server::Server;
@@ -13,14 +13,13 @@ use crate::trust::TrustClaims;
 
 /// Whether a call gets claims: `server` offers the extension and the
 /// client's capabilities (the request's own, or else the session's, as
-/// rmcp's `RequestContext::client_capabilities` gives them) take it up with
-/// empty settings. The built-in server's rule.
-pub(crate) fn negotiated(server: &Server, context: &RequestContext<RoleServer>) -> bool {
-    // Read only when offered: rmcp decodes the capabilities on each call.
+/// rmcp's `RequestContext::client_capabilities` gives them, read in place)
+/// take it up with empty settings. The built-in server's rule.
+pub(super) fn negotiated(server: &Server, client: &Client<'_>) -> bool {
     server.offers_trust_annotations()
-        && context
-            .client_capabilities()
-            .and_then(|capabilities| capabilities.extensions)
+        && client
+            .capabilities()
+            .and_then(|capabilities| capabilities.extensions.as_ref())
             .is_some_and(|extensions| {
                 extensions
                     .get(TRUST_ANNOTATIONS_EXTENSION)

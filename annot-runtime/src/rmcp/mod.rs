@@ -74,6 +74,7 @@
 //! ```
 
 mod claims;
+mod client;
 mod convert;
 mod handler;
 #[cfg(feature = "rmcp-http")]

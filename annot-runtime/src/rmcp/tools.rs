@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 use super::LIFT_META;
 use super::claims;
+use super::client::Client;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError, error_code};
@@ -90,6 +91,7 @@ pub struct AnnotatedTools<S> {
 /// arguments for `tools/resolve`.
 struct Registered<S> {
     name: &'static str,
+    description: Option<&'static str>,
     call: CallFn<S>,
     evaluate: EvaluateTree,
 }
@@ -132,6 +134,7 @@ impl<S> AnnotatedToolsBuilder<S> {
         self.server = self.server.tool(runs_through_rmcp::<T>);
         self.calls.push(Registered {
             name: T::NAME,
+            description: T::DESCRIPTION,
             call: call_typed::<S, T>,
             evaluate: evaluate_tree::<T>,
         });
@@ -188,8 +191,8 @@ impl<S> AnnotatedToolsBuilder<S> {
         let mut listed: [Vec<RmcpTool>; 4] = Default::default();
         for form in Listing::ALL {
             listed[form.index()] = listed_tools(&server, form)
-                .map(|(name, json)| listing(name, json))
-                .collect::<Result<_, _>>()?;
+                .map(|(name, json)| Ok(borrowing_static(listing(name, json)?, &self.calls)))
+                .collect::<Result<_, ToolConversionError>>()?;
         }
         Ok(AnnotatedTools {
             server,
@@ -220,12 +223,11 @@ impl<S> AnnotatedTools<S> {
     /// request's own capabilities, or else the session's, take the extension
     /// up; SEP-1862's marker only outside 2026-07-28.
     pub fn list(&self, context: &RequestContext<RoleServer>) -> Vec<RmcpTool> {
-        let modern = context
-            .meta
-            .protocol_version()
-            .is_some_and(|version| version.as_str() >= MODERN_PROTOCOL_VERSION);
-        let capabilities = context.client_capabilities();
-        let extension = extensions_of(capabilities.as_ref()).stance;
+        let client = Client::of(context);
+        let modern = client
+            .request_version()
+            .is_some_and(|version| version >= MODERN_PROTOCOL_VERSION);
+        let extension = extensions_of(client.capabilities()).stance;
         let form = listing_for(&self.server, modern, extension);
         self.listed[form.index()].clone()
     }
@@ -271,9 +273,9 @@ impl<S> AnnotatedTools<S> {
         };
         // Errors name the tool as it was called; a panic, the registered one.
         let called = request.name;
-        let name = tool;
-        let version = context.protocol_version();
-        let trust = claims::negotiated(&self.server, &context);
+        let client = Client::of(&context);
+        let tool_errors = argument_errors_are_tool_errors(client.version());
+        let trust = claims::negotiated(&self.server, &client);
         let mut arguments = request.arguments.unwrap_or_default();
         // A per-action tool's call is its tool's, the discriminator put back.
         let with_action = match fixed {
@@ -290,27 +292,14 @@ impl<S> AnnotatedTools<S> {
         let profile = self.server.profile();
         let called_with =
             with_action.and_then(|()| call(server, &arguments, context, profile, trust));
-        let call = match called_with {
+        match called_with {
             Ok(call) => call,
-            Err(error) if argument_errors_are_tool_errors(version.as_ref().map(|v| v.as_str())) => {
+            Err(error) if tool_errors => {
                 let message = format!("invalid arguments: {}", quote_message(&error.to_string()));
-                return ready(Ok(CallToolResult::error(vec![ContentBlock::text(message)])));
+                ready(Ok(CallToolResult::error(vec![ContentBlock::text(message)])))
             }
-            Err(error) => return ready(Err(rpc_to_rmcp(invalid_arguments(&called, &error)))),
-        };
-        Box::pin(async move {
-            AssertUnwindSafe(call)
-                .catch_unwind()
-                .await
-                .unwrap_or_else(|payload| {
-                    eprintln!(
-                        "annot: tool `{name}` panicked: {}",
-                        panic_message(payload.as_ref())
-                    );
-                    let message = format!("internal error: the tool `{name}` failed unexpectedly");
-                    Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
-                })
-        })
+            Err(error) => ready(Err(rpc_to_rmcp(invalid_arguments(&called, &error)))),
+        }
     }
 
     /// Answers `tools/resolve` (dialect B or C, as the client negotiated) and
@@ -404,6 +393,22 @@ impl<S> AnnotatedTools<S> {
     }
 }
 
+/// `tool` with its name and description borrowed from the registered tool's
+/// constants where they are the same text, so that the clone `tools/list`
+/// hands out copies neither (a per-action tool's own name stays owned).
+fn borrowing_static<S>(mut tool: RmcpTool, calls: &[Registered<S>]) -> RmcpTool {
+    let Some(registered) = calls.iter().find(|registered| registered.name == tool.name) else {
+        return tool;
+    };
+    tool.name = Cow::Borrowed(registered.name);
+    if let Some(description) = registered.description
+        && tool.description.as_deref() == Some(description)
+    {
+        tool.description = Some(Cow::Borrowed(description));
+    }
+    tool
+}
+
 /// What a client's capabilities say about the extensions the server reads.
 fn extensions_of(capabilities: Option<&ClientCapabilities>) -> ClientExtensions {
     match capabilities.and_then(|capabilities| capabilities.extensions.as_ref()) {
@@ -440,11 +445,23 @@ where
     let mut context = context;
     context.extensions.insert(call);
     let handled = server.handle(tool, context);
+    // One box for the handler's future, the panic guard and the settling.
     Ok(Box::pin(async move {
-        let mut result = handled.await?;
+        let mut result = match AssertUnwindSafe(handled).catch_unwind().await {
+            Ok(handled) => handled?,
+            Err(payload) => return Ok(panicked(T::NAME, payload.as_ref())),
+        };
         claims::settle(&mut result, floor.as_ref());
         Ok(result)
     }))
+}
+
+/// The answer to a call whose handler panicked: a tool error, the panic
+/// reported on stderr, and the server keeps serving.
+fn panicked(name: &str, payload: &(dyn std::any::Any + Send)) -> CallToolResult {
+    eprintln!("annot: tool `{name}` panicked: {}", panic_message(payload));
+    let message = format!("internal error: the tool `{name}` failed unexpectedly");
+    CallToolResult::error(vec![ContentBlock::text(message)])
 }
 
 /// The [`Call`] of the `tools/call` request that `context` belongs to: the

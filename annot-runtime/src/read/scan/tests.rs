@@ -115,11 +115,6 @@ fn finds_the_end_of_plain_text() {
                 for start in 0..=place.min(3) {
                     assert_eq!(plain_end(&text, start), place, "{text:?} from {start}");
                     assert_eq!(
-                        short_plain_end(&text, start),
-                        place,
-                        "{text:?} from {start}"
-                    );
-                    assert_eq!(
                         bytewise_plain_end(&text, start),
                         place,
                         "{text:?} from {start}"
