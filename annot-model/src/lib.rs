@@ -15,11 +15,13 @@
 #![warn(missing_docs)]
 
 mod annotations;
+mod bound;
 mod hint;
 mod precedence;
 mod tool_name;
 
-pub use annotations::{Annotations, Bound, BoundViolation};
+pub use annotations::Annotations;
+pub use bound::{Bound, BoundViolation};
 pub use hint::Hint;
 pub use precedence::{action_base, fill_defaults, join_named, resolve};
 pub use tool_name::{MAX_TOOL_NAME_LEN, ToolNameError, check_tool_name};
