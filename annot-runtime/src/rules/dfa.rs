@@ -118,10 +118,10 @@ impl Compiled {
     pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
         let mut bits = 0;
         if let Some(part) = &self.anchored {
-            bits = part.numbered(part.search(haystack, part.start)?);
+            bits = part.numbered(part.search(haystack, None)?);
         }
-        if let Some((part, prefilter)) = &self.unanchored {
-            bits |= part.numbered(part.search_unanchored(haystack, prefilter.as_ref())?);
+        if let Some((part, scan)) = &self.unanchored {
+            bits |= part.numbered(part.search(haystack, scan.as_ref())?);
         }
         Some(bits)
     }
@@ -148,46 +148,16 @@ impl Part {
     }
 
     /// The bits, in the DFA's numbering, of its patterns that match in
-    /// `haystack`, walked from `start`; `None` if it quits.
-    #[inline]
-    fn search(&self, haystack: &[u8], start: StateID) -> Option<u64> {
-        let dfa = &self.dfa;
-        let mut state = start;
-        let mut bits = 0;
-        for &byte in haystack {
-            state = dfa.next_state(state, byte);
-            if dfa.is_special_state(state) {
-                if dfa.is_match_state(state) {
-                    bits |= self.matched(state);
-                    if bits == self.all {
-                        return Some(bits);
-                    }
-                } else if dfa.is_dead_state(state) {
-                    // No pattern can match any more.
-                    return Some(bits);
-                } else if dfa.is_quit_state(state) {
-                    return None;
-                }
-            }
-        }
-        // The matches that end at the end of the value (`$`, `\b`...).
-        let state = dfa.next_eoi_state(state);
-        if dfa.is_match_state(state) {
-            bits |= self.matched(state);
-        }
-        Some(bits)
-    }
-
-    /// [`search`](Self::search) of the unanchored DFA from the start of
-    /// `haystack`, which goes back to `prefilter`'s scan whenever the walk
-    /// is in the fresh state after the byte it read: up to the next
-    /// candidate the walk would stay where fresh searches are, never in a
-    /// match state (see `prefilter.rs`), so the bytes before it are skipped.
-    #[inline]
-    fn search_unanchored(&self, haystack: &[u8], prefilter: Option<&Prefilter>) -> Option<u64> {
-        let Some(prefilter) = prefilter else {
-            return self.search(haystack, self.start);
-        };
+    /// `haystack`, walked from the start of the value; `None` if the DFA
+    /// quits. With a `scan`, the walk goes back to it whenever it is in the
+    /// fresh state after the byte it read: up to the next candidate the walk
+    /// would stay where fresh searches are, never in a match state (see
+    /// `prefilter.rs`), so the bytes before it are skipped.
+    ///
+    /// Always inlined, so that the anchored part's walk, which never has a
+    /// scan, keeps none of its steps.
+    #[inline(always)]
+    fn search(&self, haystack: &[u8], scan: Option<&Prefilter>) -> Option<u64> {
         let dfa = &self.dfa;
         let mut state = self.start;
         let mut bits = 0;
@@ -199,25 +169,30 @@ impl Part {
                 if dfa.is_match_state(state) {
                     bits |= self.matched(state);
                     if bits == self.all {
+                        // The rest of the value cannot change the answer.
                         return Some(bits);
                     }
-                } else if state == prefilter.fresh_after(byte) {
+                } else if let Some(scan) = scan
+                    && state == scan.fresh_after(byte)
+                {
                     // A start state (special, see the macro), and the very
                     // one a search starting here would be in.
-                    match prefilter.first_candidate(&haystack[at..]) {
+                    match scan.first_candidate(&haystack[at..]) {
                         Some(candidate) => {
                             at += candidate;
-                            state = prefilter.fresh_after(haystack[at - 1]);
+                            state = scan.fresh_after(haystack[at - 1]);
                         }
                         None => return Some(bits),
                     }
                 } else if dfa.is_dead_state(state) {
+                    // No pattern can match any more.
                     return Some(bits);
                 } else if dfa.is_quit_state(state) {
                     return None;
                 }
             }
         }
+        // The matches that end at the end of the value (`$`, `\b`...).
         let state = dfa.next_eoi_state(state);
         if dfa.is_match_state(state) {
             bits |= self.matched(state);
