@@ -78,17 +78,24 @@ fn plain_resolution(
 ) -> Option<Result<Value, RpcError>> {
     let state = &*server.state;
     let dialects = state.dialects;
-    let params = params?.as_object()?;
-    if params.contains_key("_meta") {
-        return None;
+    // One pass over the members (a plain request has two) where three
+    // searches compared each key in order.
+    let (mut name, mut arguments) = (None, None);
+    for (key, value) in params?.as_object()? {
+        match key.as_str() {
+            "name" => name = Some(value),
+            "arguments" => arguments = Some(value),
+            "_meta" => return None,
+            _ => {}
+        }
     }
     // The request's own capabilities, when its `_meta` carries some: they
     // alone judge it, as `Params::stance` and `extras` read them.
     let per_request = meta
         .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
         .map(|capabilities| ClientExtensions::of(|key| declared(capabilities, key)));
-    let name = params.get("name")?.as_str()?;
-    let arguments = params.get("arguments").filter(|value| value.is_object())?;
+    let name = name?.as_str()?;
+    let arguments = arguments.filter(|value| value.is_object())?;
     // As `tools::annotations` and `tools::resolve` choose, before the params
     // are read (they can give no error here).
     let dialect = match method {
