@@ -27,9 +27,10 @@
 //! For instruction counts (a loaded machine moves wall-clock ratios, not
 //! these), `ANNOT_RMCP_LOOP=<lane>/<case>/<times>` runs one case `times`
 //! times and exits: lanes `wire`, `handler`; cases `call-annot`,
-//! `call-plain`, `list-annot`, `list-plain`, `resolve-annot`, `resolve-plain`. The difference
-//! of two counts of the whole process (`valgrind --tool=callgrind`) divided
-//! by the difference of `times` is one request's.
+//! `call-plain`, `list-annot`, `list-plain`, `resolve-annot`,
+//! `resolve-plain`. The difference of two counts of the whole process
+//! (`valgrind --tool=callgrind`) divided by the difference of `times` is one
+//! request's.
 
 mod support;
 
