@@ -2,7 +2,9 @@
 //! (`Annotated`, the `#[mcp_tool]` enum, `lifted`) against the same tool
 //! written with rmcp's own `#[tool_router]` / `#[tool]` and a hand-written
 //! serde + schemars struct, for `tools/call` and `tools/list`; and the
-//! adapter's `tools/resolve` against rmcp's own `tools/call` of the tool.
+//! adapter's `tools/resolve` against rmcp's own `tools/call` of the tool and
+//! against the same `tools/resolve` answered by the plain server's
+//! `on_custom_request` (what rmcp costs any server for a custom method).
 //!
 //! Two lanes for each request:
 //!
@@ -14,8 +16,9 @@
 //! - `handler/...`: the `ServerHandler` method alone, called with a
 //!   `RequestContext` of the live session: what the adapter itself adds.
 //!
-//! Both servers answer a call with the same text, `"<action> <path>"`; the
-//! calls cycle through the four actions.
+//! Both servers answer a call with the same text, `"<action> <path>"`, and a
+//! `tools/resolve` with the same result, byte for byte; the requests cycle
+//! through the four actions.
 //!
 //! ```sh
 //! cargo bench --bench rmcp -- --warm-up-time 1 --measurement-time 3
@@ -24,9 +27,10 @@
 //! For instruction counts (a loaded machine moves wall-clock ratios, not
 //! these), `ANNOT_RMCP_LOOP=<lane>/<case>/<times>` runs one case `times`
 //! times and exits: lanes `wire`, `handler`; cases `call-annot`,
-//! `call-plain`, `list-annot`, `list-plain`, `resolve-annot`. The difference
-//! of two counts of the whole process (`valgrind --tool=callgrind`) divided
-//! by the difference of `times` is one request's.
+//! `call-plain`, `list-annot`, `list-plain`, `resolve-annot`,
+//! `resolve-plain`. The difference of two counts of the whole process
+//! (`valgrind --tool=callgrind`) divided by the difference of `times` is one
+//! request's.
 
 mod support;
 
@@ -39,8 +43,8 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-    ClientRequest, ContentBlock, CustomRequest, ExtensionCapabilities, Implementation,
-    ListToolsRequest, RequestId, ServerCapabilities, ServerConfig, ServerResult,
+    ClientRequest, ContentBlock, CustomRequest, CustomResult, ErrorCode, ExtensionCapabilities,
+    Implementation, ListToolsRequest, RequestId, ServerCapabilities, ServerConfig, ServerResult,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::{
@@ -165,6 +169,50 @@ impl PlainServer {
     }
 }
 
+/// The params of `tools/resolve`, as a plain rmcp author reads them.
+#[derive(Deserialize)]
+struct ResolveParams {
+    name: String,
+    arguments: ManageFilesArguments,
+}
+
+impl PlainServer {
+    /// `tools/resolve` of the tool-resolution extension, by hand: the
+    /// arguments read as a call reads them (borrowed from rmcp's tree, not
+    /// cloned), and each action's four hints from the tool's own table.
+    fn resolve(&self, params: Option<&Value>) -> Result<CustomResult, ErrorData> {
+        let params = params.ok_or_else(|| ErrorData::invalid_params("no params", None))?;
+        let ResolveParams { name, arguments } = ResolveParams::deserialize(params)
+            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+        if name != "manage_files" {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool {name}"),
+                None,
+            ));
+        }
+        let needs_content = matches!(arguments.action, FileAction::Append | FileAction::Replace);
+        if needs_content && arguments.content.is_none() {
+            return Err(ErrorData::invalid_params("`content` is missing", None));
+        }
+        // (readOnly, destructive, idempotent); no action reaches outside.
+        let (read_only, destructive, idempotent) = match arguments.action {
+            FileAction::Read => (true, false, true),
+            FileAction::Append => (false, false, false),
+            FileAction::Replace | FileAction::Delete => (false, true, true),
+        };
+        Ok(CustomResult(json!({
+            "resultType": "complete",
+            "name": name,
+            "annotations": {
+                "readOnlyHint": read_only,
+                "destructiveHint": destructive,
+                "idempotentHint": idempotent,
+                "openWorldHint": false,
+            },
+        })))
+    }
+}
+
 // The router built once and kept, not `Self::tool_router()` per request
 // (rmcp-macros' default): the faster of the two ways rmcp documents.
 #[tool_handler(router = self.tool_router)]
@@ -172,6 +220,21 @@ impl ServerHandler for PlainServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("bench-plain", "0.1.0"))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match request.method.as_str() {
+            "tools/resolve" => self.resolve(request.params.as_ref()),
+            _ => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            )),
+        }
     }
 }
 
@@ -366,10 +429,18 @@ fn check(runtime: &Runtime, annot: &Session<Annotated<AnnotServer>>, plain: &Ses
             json!(action == "read"),
             "{resolved}"
         );
+        let by_annot = runtime.block_on(handler_resolve(annot, &arguments));
+        assert_eq!(by_annot, resolved);
+        // The plain server's answer: the same bytes as the adapter's, as
+        // the handlers hand them to rmcp to write, and the same result as
+        // the client reads it.
+        let by_plain = runtime.block_on(handler_resolve(plain, &arguments));
         assert_eq!(
-            runtime.block_on(handler_resolve(annot, &arguments)),
-            resolved
+            serde_json::to_string(&by_plain).expect("JSON"),
+            serde_json::to_string(&by_annot).expect("JSON"),
+            "{action}"
         );
+        assert_eq!(runtime.block_on(wire_resolve(plain, &arguments)), resolved);
     }
     assert_eq!(runtime.block_on(wire_list(annot)), 1);
     assert_eq!(runtime.block_on(wire_list(plain)), 1);
@@ -407,10 +478,11 @@ fn bench(c: &mut Criterion) {
 /// in-memory transport, or by calling its `ServerHandler` methods.
 const LANES: [&str; 2] = ["wire", "handler"];
 /// Every measured request of a lane, `<request>-<side>`.
-const CASES: [&str; 5] = [
+const CASES: [&str; 6] = [
     "call-annot",
     "call-plain",
     "resolve-annot",
+    "resolve-plain",
     "list-annot",
     "list-plain",
 ];
@@ -427,11 +499,13 @@ async fn run(
         ("wire", "call-annot") => drop(black_box(wire_call(annot, arguments).await)),
         ("wire", "call-plain") => drop(black_box(wire_call(plain, arguments).await)),
         ("wire", "resolve-annot") => drop(black_box(wire_resolve(annot, arguments).await)),
+        ("wire", "resolve-plain") => drop(black_box(wire_resolve(plain, arguments).await)),
         ("wire", "list-annot") => drop(black_box(wire_list(annot).await)),
         ("wire", "list-plain") => drop(black_box(wire_list(plain).await)),
         ("handler", "call-annot") => drop(black_box(handler_call(annot, arguments).await)),
         ("handler", "call-plain") => drop(black_box(handler_call(plain, arguments).await)),
         ("handler", "resolve-annot") => drop(black_box(handler_resolve(annot, arguments).await)),
+        ("handler", "resolve-plain") => drop(black_box(handler_resolve(plain, arguments).await)),
         ("handler", "list-annot") => drop(black_box(handler_list(annot).await)),
         ("handler", "list-plain") => drop(black_box(handler_list(plain).await)),
         _ => panic!("no case {lane}/{case}"),

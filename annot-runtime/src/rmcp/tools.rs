@@ -412,6 +412,12 @@ fn borrowing_static<S>(mut tool: RmcpTool, calls: &[Registered<S>]) -> RmcpTool 
 /// What a client's capabilities say about the extensions the server reads.
 fn extensions_of(capabilities: Option<&ClientCapabilities>) -> ClientExtensions {
     match capabilities.and_then(|capabilities| capabilities.extensions.as_ref()) {
+        // A client names a few extensions: compared for equality (length
+        // first) they are found faster than searched for in order.
+        Some(extensions) if extensions.len() <= 8 => ClientExtensions::of(|key| {
+            let (_, settings) = extensions.iter().find(|(name, _)| name.as_str() == key)?;
+            Some(settings.is_empty())
+        }),
         Some(extensions) => ClientExtensions::of(|key| Some(extensions.get(key)?.is_empty())),
         None => ClientExtensions::default(),
     }

@@ -8,6 +8,8 @@
 //! `Connection`'s own reading of the same params. Debug builds (the tests)
 //! answer every request both ways and check that the answers are the same.
 
+use std::sync::LazyLock;
+
 use serde_json::{Map, Value};
 
 use super::erased::Evaluation;
@@ -76,17 +78,24 @@ fn plain_resolution(
 ) -> Option<Result<Value, RpcError>> {
     let state = &*server.state;
     let dialects = state.dialects;
-    let params = params?.as_object()?;
-    if params.contains_key("_meta") {
-        return None;
+    // One pass over the members (a plain request has two) where three
+    // searches compared each key in order.
+    let (mut name, mut arguments) = (None, None);
+    for (key, value) in params?.as_object()? {
+        match key.as_str() {
+            "name" => name = Some(value),
+            "arguments" => arguments = Some(value),
+            "_meta" => return None,
+            _ => {}
+        }
     }
     // The request's own capabilities, when its `_meta` carries some: they
     // alone judge it, as `Params::stance` and `extras` read them.
     let per_request = meta
         .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
         .map(|capabilities| ClientExtensions::of(|key| declared(capabilities, key)));
-    let name = params.get("name")?.as_str()?;
-    let arguments = params.get("arguments").filter(|value| value.is_object())?;
+    let name = name?.as_str()?;
+    let arguments = arguments.filter(|value| value.is_object())?;
     // As `tools::annotations` and `tools::resolve` choose, before the params
     // are read (they can give no error here).
     let dialect = match method {
@@ -143,17 +152,21 @@ fn plain_resolution(
         resolution.authorization,
     );
     let annotations = resolution.annotations();
-    let mut result = match dialect {
+    let result = match dialect {
         Dialect::DynamicAnnotations => {
             let mut result = Map::new();
             result.insert("annotations".to_owned(), tree_of(annotations));
+            if let Some(meta) = meta {
+                result.insert("_meta".to_owned(), Value::Object(meta));
+            }
             result
         }
-        _ => extension_result(tool.name(), ResolvedToolAnnotations::from(*annotations)),
+        _ => extension_result(
+            tool.name(),
+            ResolvedToolAnnotations::from(*annotations),
+            meta,
+        ),
     };
-    if let Some(meta) = meta {
-        result.insert("_meta".to_owned(), Value::Object(meta));
-    }
     Some(Ok(Value::Object(result)))
 }
 
@@ -191,10 +204,28 @@ fn extras_of(
     }
 }
 
-/// An [`ExtensionResolveResult`](crate::protocol::ExtensionResolveResult) without `_meta`, as serde would write it
-/// into a tree, built in place: serde's tree serializer costs as much again
-/// as the allocations it makes. A unit test holds the two to the same tree.
-fn extension_result(name: &str, hints: ResolvedToolAnnotations) -> Map<String, Value> {
+/// An [`ExtensionResolveResult`](crate::protocol::ExtensionResolveResult), as
+/// serde would write it into a tree: a copy of the result built once for its
+/// four hints, `name` and `_meta` put in. serde's tree serializer costs as
+/// much again as the allocations it makes, and a copy walks no search. A
+/// unit test holds the two to the same tree, every field of the type set.
+fn extension_result(
+    name: &str,
+    hints: ResolvedToolAnnotations,
+    meta: Option<Map<String, Value>>,
+) -> Map<String, Value> {
+    static BUILT: LazyLock<[Map<String, Value>; 16]> =
+        LazyLock::new(|| std::array::from_fn(|bits| built_result(hints_of(bits))));
+    let mut result = BUILT[bits_of(hints)].clone();
+    result.insert("name".to_owned(), Value::String(name.to_owned()));
+    if let Some(meta) = meta {
+        result.insert("_meta".to_owned(), Value::Object(meta));
+    }
+    result
+}
+
+/// The result of `hints` without `name` and `_meta`.
+fn built_result(hints: ResolvedToolAnnotations) -> Map<String, Value> {
     let ResolvedToolAnnotations {
         read_only_hint,
         destructive_hint,
@@ -212,12 +243,28 @@ fn extension_result(name: &str, hints: ResolvedToolAnnotations) -> Map<String, V
     }
     let mut result = Map::new();
     result.insert("annotations".to_owned(), Value::Object(annotations));
-    result.insert("name".to_owned(), Value::String(name.to_owned()));
     result.insert(
         "resultType".to_owned(),
         Value::String("complete".to_owned()),
     );
     result
+}
+
+/// The index of `hints` among the 16 combinations, and back.
+fn bits_of(hints: ResolvedToolAnnotations) -> usize {
+    usize::from(hints.read_only_hint)
+        | usize::from(hints.destructive_hint) << 1
+        | usize::from(hints.idempotent_hint) << 2
+        | usize::from(hints.open_world_hint) << 3
+}
+
+fn hints_of(bits: usize) -> ResolvedToolAnnotations {
+    ResolvedToolAnnotations {
+        read_only_hint: bits & 1 != 0,
+        destructive_hint: bits & 2 != 0,
+        idempotent_hint: bits & 4 != 0,
+        open_world_hint: bits & 8 != 0,
+    }
 }
 
 /// A value of this crate's wire types as a tree: serde straight into
@@ -258,24 +305,34 @@ fn check_against_text(
 mod tests {
     use super::*;
     use crate::protocol::ExtensionResolveResult;
+    use serde_json::json;
 
     #[test]
     fn the_extension_result_is_the_tree_serde_writes() {
-        for bits in 0..16u8 {
+        // Every field of the wire type set, `_meta` included, and the struct
+        // built whole (no `..`): a field added to `ExtensionResolveResult`
+        // fails to build here, or appears in serde's tree and not in
+        // `extension_result`'s.
+        let meta = json!({ (ANNOT_META): {"hints": []} });
+        let Value::Object(meta) = meta else {
+            unreachable!("an object")
+        };
+        for bits in 0..32u8 {
             let hints = ResolvedToolAnnotations {
                 read_only_hint: bits & 1 != 0,
                 destructive_hint: bits & 2 != 0,
                 idempotent_hint: bits & 4 != 0,
                 open_world_hint: bits & 8 != 0,
             };
+            let meta = (bits & 16 != 0).then(|| meta.clone());
             let by_serde = tree_of(&ExtensionResolveResult {
                 result_type: "complete".to_owned(),
                 name: "manage_files".to_owned(),
                 annotations: hints,
-                meta: None,
+                meta: meta.clone(),
             });
-            let built = Value::Object(extension_result("manage_files", hints));
-            assert_eq!(built, by_serde, "hints {bits:04b}");
+            let built = Value::Object(extension_result("manage_files", hints, meta));
+            assert_eq!(built, by_serde, "hints and _meta {bits:05b}");
         }
     }
 }
