@@ -205,9 +205,15 @@ fn deserialize_as_is<T: DeserializeOwned>(value: &Value, field: &str) -> Result<
 /// path inside the field where the value does not fit.
 fn read_as<'de, D, T>(deserializer: D, field: &str) -> Result<T, ArgumentError>
 where
-    D: serde::Deserializer<'de, Error = serde_json::Error>,
+    D: serde::Deserializer<'de, Error = serde_json::Error> + Copy,
     T: serde::Deserialize<'de>,
 {
+    // Read plainly first: tracking the path costs as much again as the read,
+    // and only an error needs it, so a value that does not fit is read a
+    // second time, with the path tracked, to word the error.
+    if let Ok(read) = T::deserialize(deserializer) {
+        return Ok(read);
+    }
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let inner = error.path().to_string();
         let path = if inner == "." {
