@@ -141,14 +141,17 @@ impl ExtensionResults {
     }
 }
 
-fn to_bits(hints: ResolvedToolAnnotations) -> u8 {
+/// The index of `hints` among the 16 combinations of the four hints, as
+/// the results prepared for each (here and in `tree.rs`) are kept.
+pub(super) fn to_bits(hints: ResolvedToolAnnotations) -> u8 {
     u8::from(hints.read_only_hint)
         | u8::from(hints.destructive_hint) << 1
         | u8::from(hints.idempotent_hint) << 2
         | u8::from(hints.open_world_hint) << 3
 }
 
-fn from_bits(bits: u8) -> ResolvedToolAnnotations {
+/// The hints of index `bits`: [`to_bits`] back.
+pub(super) fn from_bits(bits: u8) -> ResolvedToolAnnotations {
     ResolvedToolAnnotations {
         read_only_hint: bits & 1 != 0,
         destructive_hint: bits & 2 != 0,

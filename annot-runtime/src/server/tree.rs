@@ -16,6 +16,7 @@ use super::erased::Evaluation;
 use super::extras::{AnnotExtensions, Extras, result_meta_tree};
 use super::negotiation::resolve_dialect;
 use super::params;
+use super::render::{from_bits, to_bits};
 use super::shared::ClientExtensions;
 use super::state::Server;
 use super::tools::resolve_failure;
@@ -215,8 +216,8 @@ fn extension_result(
     meta: Option<Map<String, Value>>,
 ) -> Map<String, Value> {
     static BUILT: LazyLock<[Map<String, Value>; 16]> =
-        LazyLock::new(|| std::array::from_fn(|bits| built_result(hints_of(bits))));
-    let mut result = BUILT[bits_of(hints)].clone();
+        LazyLock::new(|| std::array::from_fn(|bits| built_result(from_bits(bits as u8))));
+    let mut result = BUILT[usize::from(to_bits(hints))].clone();
     result.insert("name".to_owned(), Value::String(name.to_owned()));
     if let Some(meta) = meta {
         result.insert("_meta".to_owned(), Value::Object(meta));
@@ -248,23 +249,6 @@ fn built_result(hints: ResolvedToolAnnotations) -> Map<String, Value> {
         Value::String("complete".to_owned()),
     );
     result
-}
-
-/// The index of `hints` among the 16 combinations, and back.
-fn bits_of(hints: ResolvedToolAnnotations) -> usize {
-    usize::from(hints.read_only_hint)
-        | usize::from(hints.destructive_hint) << 1
-        | usize::from(hints.idempotent_hint) << 2
-        | usize::from(hints.open_world_hint) << 3
-}
-
-fn hints_of(bits: usize) -> ResolvedToolAnnotations {
-    ResolvedToolAnnotations {
-        read_only_hint: bits & 1 != 0,
-        destructive_hint: bits & 2 != 0,
-        idempotent_hint: bits & 4 != 0,
-        open_world_hint: bits & 8 != 0,
-    }
 }
 
 /// A value of this crate's wire types as a tree: serde straight into
@@ -318,12 +302,7 @@ mod tests {
             unreachable!("an object")
         };
         for bits in 0..32u8 {
-            let hints = ResolvedToolAnnotations {
-                read_only_hint: bits & 1 != 0,
-                destructive_hint: bits & 2 != 0,
-                idempotent_hint: bits & 4 != 0,
-                open_world_hint: bits & 8 != 0,
-            };
+            let hints = from_bits(bits & 15);
             let meta = (bits & 16 != 0).then(|| meta.clone());
             let by_serde = tree_of(&ExtensionResolveResult {
                 result_type: "complete".to_owned(),
