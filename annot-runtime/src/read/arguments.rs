@@ -77,72 +77,106 @@ impl<'a> Member<'a> {
 /// [`text_known`](crate::private::text_known) and
 /// [`string_checked_known`](crate::private::string_checked_known) take it as it
 /// stands.
+// Inlined where the generated code calls it, so that the split path
+// compares each member's name with the tool's names as constants.
+#[inline]
 pub fn members<'a, const N: usize>(
     text: &'a str,
     split: Option<&SplitArguments<'a>>,
     names: &[&str; N],
 ) -> Option<([Option<Member<'a>>; N], u64)> {
-    let (slots, plain) = match split {
-        Some(split) => match members_of_split(split, names) {
-            Some((slots, plain)) => (Some(slots), plain),
-            None => (None, 0),
-        },
-        None => match super::scan::members(text, names) {
-            Some(Some(slots)) => (Some(slots.map(|slot| slot.map(Member::checked))), 0),
-            Some(None) => (None, 0),
-            None => return members_by_serde(text, names).map(|slots| (slots, 0)),
-        },
+    let found = match split {
+        Some(split) => members_of_split(split, names),
+        None => members_of_text(text, names),
     };
     // Where the request reader answers, serde_json answers the same (tests
     // and fuzzing run with this check).
     #[cfg(debug_assertions)]
-    {
-        let texts = |slots: &Option<[Option<Member<'a>>; N]>| {
-            slots.map(|slots| slots.map(|slot| slot.map(Member::get)))
-        };
-        assert_eq!(
-            texts(&slots),
-            texts(&members_by_serde(text, names)),
-            "{text}"
-        );
-        for (index, slot) in slots.iter().flatten().enumerate() {
-            let text = slot.map(Member::get).unwrap_or_default();
-            assert!(
-                plain & (1 << index) == 0
-                    || (text.len() >= 2
-                        && text.starts_with('"')
-                        && !crate::json_text::has_backslash(text)),
-                "a plain member is a string without escapes: {text}"
-            );
-        }
+    check_against_serde(text, names, found.as_ref());
+    found
+}
+
+/// [`members`] of an object the request reader did not split.
+fn members_of_text<'a, const N: usize>(
+    text: &'a str,
+    names: &[&str; N],
+) -> Option<([Option<Member<'a>>; N], u64)> {
+    match super::scan::members(text, names) {
+        Some(Some(slots)) => Some((slots.map(|slot| slot.map(Member::checked)), 0)),
+        Some(None) => None,
+        None => members_by_serde(text, names).map(|slots| (slots, 0)),
     }
-    slots.map(|slots| (slots, plain))
+}
+
+/// Panics unless serde_json reads `text` as [`members`] did, and every
+/// member marked plain is a string without escapes.
+#[cfg(debug_assertions)]
+fn check_against_serde<'a, const N: usize>(
+    text: &'a str,
+    names: &[&str; N],
+    found: Option<&([Option<Member<'a>>; N], u64)>,
+) {
+    let texts = |slots: Option<&[Option<Member<'a>>; N]>| {
+        slots.map(|slots| slots.map(|slot| slot.map(Member::get)))
+    };
+    assert_eq!(
+        texts(found.map(|(slots, _)| slots)),
+        texts(members_by_serde(text, names).as_ref()),
+        "{text}"
+    );
+    let Some((slots, plain)) = found else {
+        return;
+    };
+    for (index, slot) in slots.iter().enumerate() {
+        let text = slot.map(Member::get).unwrap_or_default();
+        assert!(
+            plain & (1 << index) == 0
+                || (text.len() >= 2
+                    && text.starts_with('"')
+                    && !crate::json_text::has_backslash(text)),
+            "a plain member is a string without escapes: {text}"
+        );
+    }
 }
 
 /// [`members`] of an object already split: its members matched by name.
+#[inline(always)]
 fn members_of_split<'a, const N: usize>(
     split: &SplitArguments<'a>,
     names: &[&str; N],
 ) -> Option<([Option<Member<'a>>; N], u64)> {
     let mut slots = [None; N];
     let mut plain = 0;
-    for (index, &(name, text)) in split.members().iter().enumerate() {
+    // The members' plain bits, member `i`'s the lowest after `i` shifts.
+    let mut plain_members = split.plain;
+    for &(name, text) in split.members() {
         let slot = names
             .iter()
             .position(|known| same_name(known.as_bytes(), name))?;
         if slots[slot].replace(Member(text)).is_some() {
             return None;
         }
-        plain |= u64::from(split.plain >> index & 1) << slot;
+        plain |= u64::from(plain_members & 1) << slot;
+        plain_members >>= 1;
     }
     Some((slots, plain))
 }
 
-/// Whether two member names are the same, compared where they stand: names
-/// are short, where a call to `memcmp` costs more than the comparison.
-#[inline]
-fn same_name(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a == b)
+/// Whether a member's `name` is the `known` one, compared where they stand:
+/// names are short, where a call to `memcmp` costs more than the
+/// comparison. From four to eight bytes, as two words of four that overlap,
+/// which are constants where `known` is one.
+#[inline(always)]
+fn same_name(known: &[u8], name: &[u8]) -> bool {
+    if known.len() != name.len() {
+        return false;
+    }
+    if (4..=8).contains(&known.len()) {
+        let head = |bytes: &[u8]| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        let tail = |bytes: &[u8]| head(&bytes[bytes.len() - 4..]);
+        return head(known) == head(name) && tail(known) == tail(name);
+    }
+    known.iter().zip(name).all(|(a, b)| a == b)
 }
 
 /// [`members`], read by serde_json.
@@ -176,4 +210,69 @@ fn members_by_serde<'a, const N: usize>(
     let slots = deserializer.deserialize_map(Members(names)).ok()?;
     deserializer.end().ok()?;
     Some(slots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names of every length class the comparison treats apart (under
+    /// four bytes, four to eight, over eight), each beside a name of the
+    /// same length that differs in one byte only: first, middle or last.
+    const NAMES: [&str; 8] = [
+        "id",
+        "ix",
+        "path",
+        "pbth",
+        "contents",
+        "contentz",
+        "timeout_s",
+        "timeout_t",
+    ];
+
+    fn split<'a>(members: &[(&'a str, &'a str, bool)]) -> SplitArguments<'a> {
+        let mut split = SplitArguments::default();
+        for &(name, value, plain) in members {
+            split.push(name.as_bytes(), value, plain).expect("room");
+        }
+        split
+    }
+
+    #[test]
+    fn split_members_are_matched_by_their_whole_name() {
+        let split = split(&[
+            ("pbth", r#""b""#, true),
+            ("ix", "2", false),
+            ("timeout_t", "9", false),
+            ("contentz", r#""z""#, true),
+        ]);
+        let text = r#"{"pbth":"b","ix":2,"timeout_t":9,"contentz":"z"}"#;
+        let (slots, plain) = members(text, Some(&split), &NAMES).expect("all known");
+        let found: Vec<Option<&str>> = slots.iter().map(|slot| slot.map(Member::get)).collect();
+        assert_eq!(
+            found,
+            [
+                None,
+                Some("2"),
+                None,
+                Some(r#""b""#),
+                None,
+                Some(r#""z""#),
+                None,
+                Some("9")
+            ]
+        );
+        assert_eq!(plain, 1 << 3 | 1 << 5);
+    }
+
+    #[test]
+    fn a_split_member_of_no_known_name_or_twice_is_left_to_the_owned_path() {
+        for unknown in ["i", "idd", "pat", "paths", "contentx", "timeout_u", "Path"] {
+            let split = split(&[("id", "1", false), (unknown, "2", false)]);
+            let text = format!(r#"{{"id":1,"{unknown}":2}}"#);
+            assert!(members(&text, Some(&split), &NAMES).is_none(), "{unknown}");
+        }
+        let split = split(&[("path", "1", false), ("path", "2", false)]);
+        assert!(members(r#"{"path":1,"path":2}"#, Some(&split), &NAMES).is_none());
+    }
 }

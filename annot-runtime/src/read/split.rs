@@ -30,6 +30,8 @@ impl<'a> SplitArguments<'a> {
         Some(())
     }
 
+    // Inlined into the tool's generated reader, another crate.
+    #[inline]
     pub(crate) fn members(&self) -> &[(&'a [u8], &'a str)] {
         &self.members[..usize::from(self.len)]
     }
