@@ -12,7 +12,7 @@ use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use crate::read::SplitArguments;
 use crate::rules::Explanation;
-use crate::rules::table::RuleTable;
+use crate::rules::table::{Outcome, RuleTable};
 use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Rule};
 
 /// What a handler call came to.
@@ -93,6 +93,23 @@ pub(crate) struct Evaluation {
     /// Boxed: built only when asked for, and a large value otherwise moved
     /// along with every resolution.
     pub(super) explanation: Option<Box<Explanation>>,
+    /// The rule table `annotations` were read from, on a row it has: one
+    /// whose every resolution was found within the tool's bound when the
+    /// server was built needs no check of its own.
+    pub(super) table: Option<&'static RuleTable>,
+}
+
+impl Evaluation {
+    /// The evaluation `outcome` gives, explained when `explain` is set.
+    #[inline]
+    pub(super) fn of(outcome: &Outcome, explain: bool) -> Self {
+        Evaluation {
+            annotations: outcome.annotations(),
+            authorization: outcome.authorization(),
+            explanation: explain.then(|| Box::new(outcome.explain())),
+            table: outcome.parts().map(|(table, ..)| table),
+        }
+    }
 }
 
 impl ErasedTool {
@@ -230,11 +247,7 @@ fn resolve_erased<T: AnnotatedTool>(
             &owned
         }
     };
-    Ok(Evaluation {
-        annotations: outcome.annotations(),
-        authorization: outcome.authorization(),
-        explanation: explain.then(|| Box::new(outcome.explain())),
-    })
+    Ok(Evaluation::of(outcome, explain))
 }
 
 pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {

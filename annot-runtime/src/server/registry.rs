@@ -1,6 +1,8 @@
 //! Registered tools, and everything about them that can be rendered once at
 //! start-up.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use serde_json::Value;
 
 use super::build_error::BuildError;
@@ -14,6 +16,7 @@ use super::render::{self, ExtensionResults, Fragments};
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::read::SplitArguments;
 use crate::rules::Explanation;
+use crate::rules::table::{RuleTable, table_within};
 use crate::{Action, Annotations, ArgumentError, Authorization, Bound, BoundViolation};
 
 /// Why a resolution could not be answered.
@@ -48,8 +51,11 @@ pub(crate) struct ToolEntry {
     fixed: Option<FixedAction>,
     static_annotations: Annotations,
     /// The bound `static_annotations` set, made once: every resolution is
-    /// checked against it.
+    /// checked against it, but those read from the `proven` table.
     bound: Bound,
+    /// The first rule table a resolution was read from, once every
+    /// resolution it can give was found within `bound`.
+    proven: ProvenTable,
     static_authorization: Option<Authorization>,
     /// The Tool of `tools/list`, one form per [`Listing`].
     listed: [Box<str>; 4],
@@ -150,6 +156,7 @@ impl ToolEntry {
             fixed: tool.fixed,
             static_annotations: tool.static_annotations,
             bound: Bound::new(&tool.static_annotations),
+            proven: ProvenTable::default(),
             static_authorization: tool.static_authorization,
             listed,
             resolvable,
@@ -255,12 +262,17 @@ impl ToolEntry {
             return Err(ResolveFailure::AuthorizationOutsideBound);
         }
         let annotations = normalise(evaluation.annotations, &self.static_annotations);
-        // Every resolution, pre-rendered or not: comparing ten hints costs
-        // less than looking the rendered value up, which only the dialects
-        // that show it do.
-        self.bound
-            .check(&annotations)
-            .map_err(ResolveFailure::OutsideBound)?;
+        // Every resolution, pre-rendered or not, but one read from a table
+        // all of whose resolutions were checked once.
+        let proven = evaluation.table.is_some_and(|table| {
+            self.proven
+                .holds(table, &self.bound, self.static_authorization)
+        });
+        if !proven {
+            self.bound
+                .check(&annotations)
+                .map_err(ResolveFailure::OutsideBound)?;
+        }
         Ok(Resolution {
             annotations,
             authorization: evaluation.authorization.or(self.static_authorization),
@@ -386,6 +398,69 @@ fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     }
     head.push_str(&format!(",\"inputSchema\":{schema},\"annotations\":"));
     head
+}
+
+/// The rule table of a tool's resolutions, found within its bound the first
+/// time one was read from it: later ones need no check of their own.
+///
+/// Found on the first resolution rather than when the server is built: a
+/// constant's address is not its identity, so the table a tool's
+/// `RULE_TABLE` names and the one its generated reader reads from may lie
+/// apart, and the one proven is the one resolutions come from.
+#[derive(Default)]
+struct ProvenTable(AtomicUsize);
+
+/// [`ProvenTable`] before any table was read from, and once the first one
+/// read from was not within the bound (then every resolution is checked).
+const UNTRIED: usize = 0;
+const REFUSED: usize = 1;
+
+impl ProvenTable {
+    /// Whether every resolution `table` can give is within `bound` and
+    /// `authorization`: said from memory for the table proven, found (once)
+    /// for the first table.
+    #[inline]
+    fn holds(
+        &self,
+        table: &'static RuleTable,
+        bound: &Bound,
+        authorization: Option<Authorization>,
+    ) -> bool {
+        let address = core::ptr::from_ref(table) as usize;
+        match self.0.load(Ordering::Relaxed) {
+            proven if proven == address => true,
+            UNTRIED => {
+                let within = every_outcome_within(table, bound, authorization);
+                let state = if within { address } else { REFUSED };
+                // A race stores the same finding, or one for another table.
+                let _ =
+                    self.0
+                        .compare_exchange(UNTRIED, state, Ordering::Relaxed, Ordering::Relaxed);
+                within
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether every resolution `table` can give is within `bound`: what
+/// [`table_within`] proves of its rules (the compile-time proof of the
+/// generated code, here against the bound a profile may have lowered), and
+/// the resolutions it stores ready-made, each checked as it stands.
+fn every_outcome_within(
+    table: &RuleTable,
+    bound: &Bound,
+    authorization: Option<Authorization>,
+) -> bool {
+    table_within(table, *bound.declared(), authorization)
+        && table
+            .actions
+            .iter()
+            .all(|row| bound.check(&row.resolved).is_ok())
+        && table
+            .outcomes
+            .iter()
+            .all(|outcome| bound.check(outcome).is_ok())
 }
 
 /// An action's annotations, normalised against the tool's static ones, or

@@ -37,11 +37,7 @@ pub(crate) fn evaluate_tree<T: AnnotatedTool>(
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
     let outcome = T::from_arguments(arguments)?.evaluate();
-    Ok(Evaluation {
-        annotations: outcome.annotations(),
-        authorization: outcome.authorization(),
-        explanation: explain.then(|| Box::new(outcome.explain())),
-    })
+    Ok(Evaluation::of(&outcome, explain))
 }
 
 /// Answers `tools/annotations` or `tools/resolve` of a session whose
