@@ -188,7 +188,16 @@ pub struct ResolvedToolAnnotations {
 impl From<Annotations> for ResolvedToolAnnotations {
     /// The effective core hints (defaults applied).
     fn from(annotations: Annotations) -> Self {
-        let effective = annotations.effective();
+        Self::of_effective(&annotations.effective())
+    }
+}
+
+impl ResolvedToolAnnotations {
+    /// The core hints of annotations whose defaults are applied already
+    /// (a resolution the server normalised): read as they stand.
+    #[inline]
+    pub(crate) fn of_effective(effective: &Annotations) -> Self {
+        debug_assert_eq!(*effective, effective.effective(), "defaults applied");
         ResolvedToolAnnotations {
             read_only_hint: effective.read_only == Some(true),
             destructive_hint: effective.destructive == Some(true),

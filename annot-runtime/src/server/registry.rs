@@ -317,7 +317,8 @@ impl ToolEntry {
                 out.extend_from_slice(self.tail.as_bytes());
             }
             Dialect::ToolResolutionExtension => {
-                let hints = ResolvedToolAnnotations::from(resolution.annotations);
+                // Normalised: defaults applied already.
+                let hints = ResolvedToolAnnotations::of_effective(&resolution.annotations);
                 let result = self.extension_results.get(hints);
                 // Every rendered result is an object: reopen it for `_meta`.
                 out.extend_from_slice(&result.as_bytes()[..result.len() - 1]);
