@@ -138,7 +138,8 @@ pub(crate) fn result_meta(
     authorization: Option<Authorization>,
 ) -> Option<String> {
     let explained = extras.explanation && explanation.is_some();
-    if !explained && !(extras.authorization && authorization.is_some()) {
+    let authorized = extras.authorization && authorization.is_some();
+    if !(explained || authorized) {
         return None;
     }
     result_meta_tree(extras, explanation, authorization).map(|meta| Value::Object(meta).to_string())
