@@ -29,16 +29,16 @@ const DETERMINIZE_SIZE_LIMIT: usize = 2 * 1024 * 1024;
 /// runtime's meta regex uses as well.
 const NFA_SIZE_LIMIT: usize = 10 * (1 << 20);
 
-/// The DFAs of one field serialized for each byte order, in the layout
+/// The DFA of one field serialized for each byte order, in the layout
 /// `annot_runtime`'s `rules/dfa.rs` reads (see [`layout`]).
 pub struct SerializedDfa {
     pub little_endian: Vec<u8>,
     pub big_endian: Vec<u8>,
 }
 
-/// The DFAs of `patterns` (all valid, as the checks found), or `None` when the
+/// The DFA of `patterns` (all valid, as the checks found), or `None` when the
 /// set is to be searched by the runtime's meta regex instead: a pattern whose
-/// empty matches may split a character, or DFAs over the limits.
+/// empty matches may split a character, or a DFA over the limits.
 ///
 /// A set of patterns all anchored at the start of the value (`^/etc`) is one
 /// DFA searched from the start only, which dies within a few bytes of a value
@@ -61,30 +61,19 @@ pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {
     {
         return None;
     }
-    let all: Vec<usize> = (0..patterns.len()).collect();
     let chosen: Vec<&str> = patterns.iter().map(String::as_str).collect();
-    let parts = if patterns.iter().all(|pattern| anchored_at_start(pattern)) {
-        [Some((all, build(&chosen, StartKind::Anchored)?)), None]
+    let anchored = patterns.iter().all(|pattern| anchored_at_start(pattern));
+    let start = if anchored {
+        StartKind::Anchored
     } else {
-        [None, Some((all, build(&chosen, StartKind::Unanchored)?))]
+        StartKind::Unanchored
     };
+    let dfa = build(&chosen, start)?;
+    let (little, little_pad) = dfa.to_bytes_little_endian();
+    let (big, big_pad) = dfa.to_bytes_big_endian();
     Some(SerializedDfa {
-        little_endian: layout::write(
-            &parts,
-            |dfa| {
-                let (bytes, pad) = dfa.to_bytes_little_endian();
-                bytes[pad..].to_vec()
-            },
-            u32::to_le_bytes,
-        ),
-        big_endian: layout::write(
-            &parts,
-            |dfa| {
-                let (bytes, pad) = dfa.to_bytes_big_endian();
-                bytes[pad..].to_vec()
-            },
-            u32::to_be_bytes,
-        ),
+        little_endian: layout::write(anchored, &little[little_pad..], u32::to_le_bytes),
+        big_endian: layout::write(anchored, &big[big_pad..], u32::to_be_bytes),
     })
 }
 
@@ -131,52 +120,27 @@ fn anchored_at_start(pattern: &str) -> bool {
         .is_ok_and(|hir| hir.properties().look_set_prefix().contains(Look::Start))
 }
 
-/// The bytes the generated code embeds: a header of `u32`s in the target's
-/// byte order (a tag, then each part's length in bytes), each part's pattern
-/// numbers (one byte per pattern of the part, [`MAX_PATTERNS`] bytes), then
-/// the anchored part's DFA and the unanchored part's, each padded to 4
-/// bytes. An absent part has length 0.
-///
-/// [`MAX_PATTERNS`]: layout::MAX_PATTERNS
+/// The bytes the generated code embeds: three `u32`s in the target's byte
+/// order (a tag, whether the DFA is anchored at the start of the value, the
+/// length of its bytes), then the DFA, padded to 4 bytes. Its pattern `i` is
+/// the field's pattern `i`.
 pub mod layout {
     /// `annot_runtime::__private::PatternSet`'s limit.
     pub const MAX_PATTERNS: usize = 64;
     /// The first word: which layout this is. The runtime reads no other.
-    pub const TAG: u32 = 0x616e_7432;
+    pub const TAG: u32 = 0x616e_7433;
 
-    /// Serialized `parts` (anchored, then unanchored): `serialize` writes a
-    /// DFA's bytes, `word` a `u32`, both in one byte order.
-    pub fn write<D>(
-        parts: &[Option<(Vec<usize>, D)>],
-        serialize: impl Fn(&D) -> Vec<u8>,
-        word: fn(u32) -> [u8; 4],
-    ) -> Vec<u8> {
-        let dfas: Vec<Vec<u8>> = parts
-            .iter()
-            .map(|part| {
-                let mut bytes = part
-                    .as_ref()
-                    .map_or_else(Vec::new, |(_, dfa)| serialize(dfa));
-                bytes.resize(bytes.len().next_multiple_of(4), 0);
-                bytes
-            })
-            .collect();
+    /// The serialized DFA `dfa` (anchored or not), with `word` writing a
+    /// `u32` in the byte order `dfa` was serialized in.
+    pub fn write(anchored: bool, dfa: &[u8], word: fn(u32) -> [u8; 4]) -> Vec<u8> {
+        let len = dfa.len().next_multiple_of(4);
         let mut out = word(TAG).to_vec();
-        for dfa in &dfas {
-            out.extend(word(
-                u32::try_from(dfa.len()).expect("a DFA under the size limit"),
-            ));
-        }
-        for part in parts {
-            let mut numbers = [0u8; MAX_PATTERNS];
-            for (local, &global) in part.iter().flat_map(|(indices, _)| indices).enumerate() {
-                numbers[local] = u8::try_from(global).expect("at most 64 patterns");
-            }
-            out.extend(numbers);
-        }
-        for dfa in dfas {
-            out.extend(dfa);
-        }
+        out.extend(word(u32::from(anchored)));
+        out.extend(word(
+            u32::try_from(len).expect("a DFA under the size limit"),
+        ));
+        out.extend(dfa);
+        out.resize(out.len() + len - dfa.len(), 0);
         out
     }
 }

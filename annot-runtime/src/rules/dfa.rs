@@ -1,8 +1,8 @@
-//! The dense DFAs `#[mcp_tool]` builds at compile time from a field's
+//! The dense DFA `#[mcp_tool]` builds at compile time from a field's
 //! patterns, read back from the bytes the generated code embeds, and the
-//! search of a value with them.
+//! search of a value with it.
 //!
-//! Both DFAs are built with `MatchKind::All`, so a DFA enters a match state
+//! The DFA is built with `MatchKind::All`, so it enters a match state
 //! for pattern `i` (one byte late, as the DFAs of `regex-automata` do) after
 //! each end of a match of `i`. A field whose patterns are all anchored at the
 //! start of the value has one DFA searched from its start, where the walk
@@ -28,110 +28,52 @@ use super::prefilter::Prefilter;
 #[derive(Debug)]
 pub struct AlignedBytes<const N: usize>(pub [u8; N]);
 
-/// The first word of the macro's layout (`annot-macros/src/rules/dfa.rs`).
-const TAG: u32 = 0x616e_7432;
-/// Pattern numbers kept for each part.
-const NUMBERS: usize = 64;
-/// The header: the tag, two lengths, two parts' pattern numbers.
-const HEADER: usize = 12 + 2 * NUMBERS;
+/// The first word of the macro's layout (`annot-macros/src/rules/dfa.rs`):
+/// the tag, whether the DFA is anchored, the length of its bytes, then the
+/// DFA, whose pattern `i` is the field's pattern `i`.
+const TAG: u32 = 0x616e_7433;
+/// The header: three words.
+const HEADER: usize = 12;
 
-/// The DFAs read from embedded bytes, with what every search with them
+/// A field's DFA read from embedded bytes, with what every search with it
 /// starts from.
 #[derive(Clone, Debug)]
 pub(super) struct Compiled {
-    /// The patterns anchored at the start of the value.
-    anchored: Option<Part>,
-    /// The others, and when one exists, the scan that rules a walk out.
-    unanchored: Option<(Part, Option<Prefilter>)>,
-}
-
-/// One DFA and which of the field's patterns its patterns are.
-#[derive(Clone, Debug)]
-struct Part {
     dfa: DFA<&'static [u32]>,
     /// The start state of a search from the start of a value.
     start: StateID,
-    /// Every pattern's bit, in the DFA's numbering: once all are found the
-    /// rest of a value cannot change the answer.
+    /// Every pattern's bit: once all are found the rest of a value cannot
+    /// change the answer.
     all: u64,
-    /// The field's number of the DFA's pattern `i`.
-    numbers: [u8; NUMBERS],
+    /// The scan that rules a walk out, for an unanchored DFA where one
+    /// applies.
+    scan: Option<Prefilter>,
 }
 
 impl Compiled {
-    /// The DFAs in `bytes`, if they hold DFAs of `patterns` patterns in all,
-    /// as the macro builds them; `None` (search with the meta regex instead)
-    /// for bytes of another layout, byte order or version of
-    /// `regex-automata`, or misaligned.
+    /// The DFA in `bytes`, if it is one of `patterns` patterns, as the macro
+    /// builds it; `None` (search with the meta regex instead) for bytes of
+    /// another layout, byte order or version of `regex-automata`, or
+    /// misaligned.
     pub(super) fn read(bytes: &'static [u8], patterns: usize) -> Option<Compiled> {
-        let word = |at: usize| -> Option<usize> {
-            let word = u32::from_ne_bytes(bytes.get(at..at + 4)?.try_into().ok()?);
-            usize::try_from(word).ok()
+        let word = |at: usize| -> Option<u32> {
+            Some(u32::from_ne_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
         };
-        if word(0)? != TAG as usize || !(1..=64).contains(&patterns) {
+        if word(0)? != TAG || !(1..=64).contains(&patterns) {
             return None;
         }
-        let (anchored_len, unanchored_len) = (word(4)?, word(8)?);
-        let anchored_at = HEADER;
-        let unanchored_at = anchored_at.checked_add(anchored_len)?;
-        if unanchored_at.checked_add(unanchored_len)? != bytes.len() {
-            return None;
-        }
-        let part = |index: usize, at: usize, len: usize, anchored: Anchored| {
-            if len == 0 {
-                return Some(None);
-            }
-            let numbers: [u8; NUMBERS] =
-                bytes[12 + index * NUMBERS..][..NUMBERS].try_into().ok()?;
-            Part::read(&bytes[at..at + len], numbers, anchored).map(Some)
+        let anchored = match word(4)? {
+            0 => Anchored::No,
+            1 => Anchored::Yes,
+            _ => return None,
         };
-        let anchored = part(0, anchored_at, anchored_len, Anchored::Yes)?;
-        let unanchored = part(1, unanchored_at, unanchored_len, Anchored::No)?;
-        // Every pattern of the field is in exactly one part.
-        let mut seen = 0u64;
-        for part in anchored.iter().chain(&unanchored) {
-            for local in 0..part.dfa.pattern_len() {
-                let bit = 1u64.checked_shl(u32::from(part.numbers[local]))?;
-                if seen & bit != 0 {
-                    return None;
-                }
-                seen |= bit;
-            }
-        }
-        if seen != u64::MAX >> (64 - patterns) {
+        let len = usize::try_from(word(8)?).ok()?;
+        if HEADER.checked_add(len)? != bytes.len() {
             return None;
         }
-        let unanchored = unanchored.map(|part| {
-            let prefilter = Prefilter::of(&part.dfa, part.start);
-            (part, prefilter)
-        });
-        Some(Compiled {
-            anchored,
-            unanchored,
-        })
-    }
-
-    /// The bits of the patterns that match somewhere in `haystack`, or
-    /// `None` when a DFA cannot decide (a non-ASCII byte where a pattern
-    /// has a Unicode `\b`): the caller asks the meta regex then.
-    #[inline]
-    pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
-        let mut bits = 0;
-        if let Some(part) = &self.anchored {
-            bits = part.numbered(part.search(haystack, None)?);
-        }
-        if let Some((part, scan)) = &self.unanchored {
-            bits |= part.numbered(part.search(haystack, scan.as_ref())?);
-        }
-        Some(bits)
-    }
-}
-
-impl Part {
-    fn read(bytes: &'static [u8], numbers: [u8; NUMBERS], anchored: Anchored) -> Option<Part> {
-        let (dfa, _) = DFA::from_bytes(bytes).ok()?;
-        let patterns = dfa.pattern_len();
-        if !(1..=NUMBERS).contains(&patterns) {
+        let (dfa, _) = DFA::from_bytes(&bytes[HEADER..]).ok()?;
+        if dfa.pattern_len() != patterns {
+            // Pattern `i` would answer for rule `i` of another set.
             return None;
         }
         // A value is searched whole: its start is the start of the text, so
@@ -139,25 +81,39 @@ impl Part {
         let start = dfa
             .start_state(&start::Config::new().anchored(anchored))
             .ok()?;
-        Some(Part {
+        let scan = match anchored {
+            Anchored::No => Prefilter::of(&dfa, start),
+            _ => None,
+        };
+        Some(Compiled {
             dfa,
             start,
             all: u64::MAX >> (64 - patterns),
-            numbers,
+            scan,
         })
     }
 
-    /// The bits, in the DFA's numbering, of its patterns that match in
-    /// `haystack`, walked from the start of the value; `None` if the DFA
-    /// quits. With a `scan`, the walk goes back to it whenever it is in the
-    /// fresh state after the byte it read: up to the next candidate the walk
-    /// would stay where fresh searches are, never in a match state (see
-    /// `prefilter.rs`), so the bytes before it are skipped.
-    ///
-    /// Always inlined, so that the anchored part's walk, which never has a
-    /// scan, keeps none of its steps.
+    /// The bits of the patterns that match somewhere in `haystack`, or
+    /// `None` when the DFA cannot decide (a non-ASCII byte where a pattern
+    /// has a Unicode `\b`): the caller asks the meta regex then.
+    #[inline]
+    pub(super) fn search(&self, haystack: &[u8]) -> Option<u64> {
+        // Two copies of the walk: one with the scan's hand-off, one (an
+        // anchored DFA's) without a step of it.
+        match &self.scan {
+            Some(scan) => self.walk(haystack, Some(scan)),
+            None => self.walk(haystack, None),
+        }
+    }
+
+    /// The bits of the patterns that match in `haystack`, walked from the
+    /// start of the value; `None` if the DFA quits. With a `scan`, the walk
+    /// goes back to it whenever it is in the fresh state after the byte it
+    /// read: up to the next candidate the walk would stay where fresh
+    /// searches are, never in a match state (see `prefilter.rs`), so the
+    /// bytes before it are skipped.
     #[inline(always)]
-    fn search(&self, haystack: &[u8], scan: Option<&Prefilter>) -> Option<u64> {
+    fn walk(&self, haystack: &[u8], scan: Option<&Prefilter>) -> Option<u64> {
         let dfa = &self.dfa;
         let mut state = self.start;
         let mut bits = 0;
@@ -205,17 +161,6 @@ impl Part {
             .map(|index| self.dfa.match_pattern(state, index).as_usize())
             .fold(0, |bits, pattern| bits | 1 << pattern)
     }
-
-    /// `local` bits in the field's numbering.
-    #[inline]
-    fn numbered(&self, mut local: u64) -> u64 {
-        let mut bits = 0;
-        while local != 0 {
-            bits |= 1 << self.numbers[local.trailing_zeros() as usize];
-            local &= local - 1;
-        }
-        bits
-    }
 }
 
 #[cfg(test)]
@@ -225,52 +170,37 @@ mod tests {
 
     use super::*;
 
-    /// The DFA of `patterns` laid out as `#[mcp_tool]` lays it out (one
-    /// anchored DFA when every pattern starts with `^`, else one unanchored
-    /// DFA of all, its start states marked), in this machine's byte order,
-    /// in aligned `'static` bytes.
+    /// The DFA of `patterns` laid out as `#[mcp_tool]` lays it out (an
+    /// anchored DFA when every pattern starts with `^`, else an unanchored
+    /// one, its start states marked), in this machine's byte order, in
+    /// aligned `'static` bytes.
     fn serialized(patterns: &[&str]) -> &'static [u8] {
         let anchored = patterns.iter().all(|pattern| pattern.starts_with('^'));
-        let mut header = TAG.to_ne_bytes().to_vec();
-        let mut numbers = Vec::new();
-        let mut dfas = Vec::new();
-        for (part_anchored, start) in [(true, StartKind::Anchored), (false, StartKind::Unanchored)]
-        {
-            let chosen: Vec<usize> = if part_anchored == anchored {
-                (0..patterns.len()).collect()
-            } else {
-                Vec::new()
-            };
-            let mut part_numbers = [0u8; NUMBERS];
-            for (local, &index) in chosen.iter().enumerate() {
-                part_numbers[local] = index as u8;
-            }
-            numbers.extend(part_numbers);
-            let mut bytes = Vec::new();
-            if !chosen.is_empty() {
-                let config = dense::Config::new()
-                    .match_kind(MatchKind::All)
-                    .start_kind(start)
-                    .minimize(!part_anchored)
-                    .specialize_start_states(!part_anchored)
-                    .unicode_word_boundary(true);
-                let chosen: Vec<&str> = chosen.iter().map(|&index| patterns[index]).collect();
-                let dfa = dense::Builder::new()
-                    .configure(config)
-                    .build_many(&chosen)
-                    .unwrap();
-                let (serialized, pad) = dfa.to_bytes_native_endian();
-                bytes = serialized[pad..].to_vec();
-                bytes.resize(bytes.len().next_multiple_of(4), 0);
-            }
-            header.extend((bytes.len() as u32).to_ne_bytes());
-            dfas.extend(bytes);
-        }
-        header.extend(numbers);
-        header.extend(dfas);
+        let start = if anchored {
+            StartKind::Anchored
+        } else {
+            StartKind::Unanchored
+        };
+        let config = dense::Config::new()
+            .match_kind(MatchKind::All)
+            .start_kind(start)
+            .minimize(!anchored)
+            .specialize_start_states(!anchored)
+            .unicode_word_boundary(true);
+        let dfa = dense::Builder::new()
+            .configure(config)
+            .build_many(patterns)
+            .unwrap();
+        let (serialized, pad) = dfa.to_bytes_native_endian();
+        let mut bytes = serialized[pad..].to_vec();
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        let mut laid_out = TAG.to_ne_bytes().to_vec();
+        laid_out.extend(u32::from(anchored).to_ne_bytes());
+        laid_out.extend((bytes.len() as u32).to_ne_bytes());
+        laid_out.extend(bytes);
         let aligned = Box::leak(Box::new(AlignedBytes([0; 1 << 18])));
-        aligned.0[..header.len()].copy_from_slice(&header);
-        &aligned.0[..header.len()]
+        aligned.0[..laid_out.len()].copy_from_slice(&laid_out);
+        &aligned.0[..laid_out.len()]
     }
 
     /// Bytes read with another number of patterns than they hold are not
@@ -282,6 +212,13 @@ mod tests {
         assert!(Compiled::read(two, 1).is_none());
         assert!(Compiled::read(two, 3).is_none());
         assert!(Compiled::read(serialized(&[]), 0).is_none());
+        let other_kind = Box::leak(Box::new(AlignedBytes([0; 1 << 18])));
+        other_kind.0[..two.len()].copy_from_slice(two);
+        other_kind.0[4..8].copy_from_slice(&2u32.to_ne_bytes());
+        assert!(
+            Compiled::read(&other_kind.0[..two.len()], 2).is_none(),
+            "no such kind"
+        );
         assert!(Compiled::read(&two[4..], 2).is_none(), "cut bytes");
         assert!(
             Compiled::read(&two[..two.len() - 4], 2).is_none(),
@@ -303,8 +240,7 @@ mod tests {
         assert_eq!(dfa.search(b""), Some(0));
         assert_eq!(dfa.search("é id".as_bytes()), None);
         let anchored = Compiled::read(serialized(&["^/etc", "^/srv"]), 2).unwrap();
-        assert!(anchored.anchored.is_some());
-        assert!(anchored.unanchored.is_none());
+        assert!(anchored.scan.is_none(), "an anchored DFA is walked alone");
         assert_eq!(anchored.search(b"/srv/x"), Some(0b10));
         assert_eq!(anchored.search(b"/tmp"), Some(0));
     }
@@ -322,14 +258,11 @@ mod tests {
             "^/home/[^/]+/x/",
         ];
         let dfa = Compiled::read(serialized(&patterns), 4).unwrap();
-        let (_, prefilter) = dfa.unanchored.as_ref().unwrap();
-        assert!(prefilter.is_some(), "`/` then `s`, `.` then `p`");
+        let scan = dfa.scan.as_ref().expect("`/` then `s`, `.` then `p`");
         // Once `^/srv` and `^/home` are out of the race, the walk is where a
         // fresh search would be, and goes back to the scan.
-        let (part, scan) = dfa.unanchored.as_ref().unwrap();
-        let walked =
-            (b"/v".iter()).fold(part.start, |state, &byte| part.dfa.next_state(state, byte));
-        assert_eq!(walked, scan.as_ref().unwrap().fresh_after(b'v'));
+        let walked = (b"/v".iter()).fold(dfa.start, |state, &byte| dfa.dfa.next_state(state, byte));
+        assert_eq!(walked, scan.fresh_after(b'v'));
         assert_eq!(dfa.search(b"/var/lib/app/data/file.txt"), Some(0));
         assert_eq!(dfa.search(b"/srv/a/b.txt"), Some(0b0001));
         assert_eq!(dfa.search(b"/srv/SECRET/key"), Some(0b0011));
