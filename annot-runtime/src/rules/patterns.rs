@@ -183,18 +183,24 @@ struct Split {
 
 impl Split {
     fn of(patterns: &[&str]) -> Split {
-        let (words, others): (Vec<usize>, Vec<usize>) =
-            (0..patterns.len()).partition(|&index| has_unicode_word_boundary(patterns[index]));
+        // Each pattern read once, for its word boundaries and its prefixes.
+        let parsed: Vec<_> = patterns
+            .iter()
+            .map(|pattern| syntax::parse_with(pattern, &syntax::Config::new().utf8(true)).ok())
+            .collect();
+        // A Unicode word boundary (`\b`, `\B`, `\<`...) is what a lazy DFA
+        // gives up on next to a non-ASCII byte. A pattern that does not parse
+        // counts as having one: it is then searched on its own.
+        let (words, others): (Vec<usize>, Vec<usize>) = (0..patterns.len()).partition(|&index| {
+            parsed[index]
+                .as_ref()
+                .is_none_or(|hir| hir.properties().look_set().contains_word_unicode())
+        });
         let others = (!others.is_empty()).then(|| {
             let chosen: Vec<&str> = others.iter().map(|&index| patterns[index]).collect();
             (meta_regex(&chosen), others)
         });
-        let hirs: Option<Vec<_>> = words
-            .iter()
-            .map(|&index| {
-                syntax::parse_with(patterns[index], &syntax::Config::new().utf8(true)).ok()
-            })
-            .collect();
+        let hirs: Option<Vec<_>> = words.iter().map(|&index| parsed[index].as_ref()).collect();
         // `All`: every prefix of every match, none trimmed as a leftmost
         // search could.
         let words_prefixes =
@@ -229,15 +235,6 @@ impl Split {
         }
         bits
     }
-}
-
-/// Whether `pattern` has a Unicode word boundary (`\b`, `\B`, `\<`...),
-/// on which a lazy DFA gives up next to a non-ASCII byte. A pattern that
-/// does not parse counts as one: it is then searched on its own.
-fn has_unicode_word_boundary(pattern: &str) -> bool {
-    syntax::parse_with(pattern, &syntax::Config::new().utf8(true)).map_or(true, |hir| {
-        hir.properties().look_set().contains_word_unicode()
-    })
 }
 
 /// The meta regex of `patterns` (at least one).
