@@ -130,22 +130,19 @@ pub(crate) fn extras(
 }
 
 /// The `_meta` object of a result, as JSON text; `None` when it is empty.
-// Inlined: most results have none, which is told from two flags here.
 #[inline]
 pub(crate) fn result_meta(
     extras: Extras,
     explanation: Option<&Explanation>,
     authorization: Option<Authorization>,
 ) -> Option<String> {
-    let explained = extras.explanation && explanation.is_some();
-    let authorized = extras.authorization && authorization.is_some();
-    if !(explained || authorized) {
-        return None;
-    }
     result_meta_tree(extras, explanation, authorization).map(|meta| Value::Object(meta).to_string())
 }
 
 /// The `_meta` object of a result; `None` when it is empty.
+// Inlined: most results have none, which is told from two flags here; the
+// object itself is built out of line.
+#[inline]
 pub(crate) fn result_meta_tree(
     extras: Extras,
     explanation: Option<&Explanation>,
@@ -156,6 +153,15 @@ pub(crate) fn result_meta_tree(
     if explanation.is_none() && authorization.is_none() {
         return None;
     }
+    Some(meta_object(explanation, authorization))
+}
+
+/// The `_meta` object of a result with an explanation or an authorization
+/// to carry.
+fn meta_object(
+    explanation: Option<&Explanation>,
+    authorization: Option<Authorization>,
+) -> Map<String, Value> {
     let mut meta = Map::new();
     if let Some(explanation) = explanation {
         let value = serde_json::to_value(explanation).expect("an explanation always serializes");
@@ -167,7 +173,7 @@ pub(crate) fn result_meta_tree(
             json!({ "securitySchemes": authorization }),
         );
     }
-    (!meta.is_empty()).then_some(meta)
+    meta
 }
 
 #[cfg(test)]
