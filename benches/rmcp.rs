@@ -28,7 +28,9 @@
 //! these), `ANNOT_RMCP_LOOP=<lane>/<case>/<times>` runs one case `times`
 //! times and exits: lanes `wire`, `handler`; cases `call-annot`,
 //! `call-plain`, `list-annot`, `list-plain`, `resolve-annot`,
-//! `resolve-plain`. The difference of two counts of the whole process
+//! `resolve-plain`, and on the wire `resolve-fast` and `call-fast` (the
+//! adapter served through `resolving`, which answers a resolution before
+//! rmcp reads it). The difference of two counts of the whole process
 //! (`valgrind --tool=callgrind`) divided by the difference of `times` is one
 //! request's.
 
@@ -37,7 +39,7 @@ mod support;
 use std::hint::black_box;
 
 use annot::protocol::TOOL_RESOLUTION_EXTENSION;
-use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
+use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted, resolving};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -259,13 +261,22 @@ struct Session<S: ServerHandler> {
     client: RunningService<RoleClient, BenchClient>,
 }
 
-fn annot_session(runtime: &Runtime) -> Session<Annotated<AnnotServer>> {
+/// The adapter served through `lifted`, or through `resolving` (`fast`),
+/// which answers resolutions before rmcp reads them.
+fn annot_session(runtime: &Runtime, fast: bool) -> Session<Annotated<AnnotServer>> {
     let tools = AnnotatedTools::builder()
         .tool::<ManageFiles>()
         .build()
         .expect("the bench's tools are valid");
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let server = runtime.spawn(Annotated::new(AnnotServer, tools).serve(lifted(server_io)));
+    let annotated = Annotated::new(AnnotServer, tools);
+    let server = if fast {
+        let (read, write) = tokio::io::split(server_io);
+        let transport = resolving(&annotated, read, write);
+        runtime.spawn(annotated.serve(transport))
+    } else {
+        runtime.spawn(annotated.serve(lifted(server_io)))
+    };
     let client = runtime
         .block_on(BenchClient.serve(client_io))
         .expect("client connects");
@@ -415,8 +426,17 @@ async fn handler_resolve<S: ServerHandler>(
         .0
 }
 
-/// Checks that both servers answer alike before anything is measured.
-fn check(runtime: &Runtime, annot: &Session<Annotated<AnnotServer>>, plain: &Session<PlainServer>) {
+/// The three servers: the adapter through `lifted` and through `resolving`,
+/// and plain rmcp.
+struct Sessions {
+    annot: Session<Annotated<AnnotServer>>,
+    fast: Session<Annotated<AnnotServer>>,
+    plain: Session<PlainServer>,
+}
+
+/// Checks that the servers answer alike before anything is measured.
+fn check(runtime: &Runtime, sessions: &Sessions) {
+    let Sessions { annot, fast, plain } = sessions;
     for arguments in every_action() {
         let action = arguments["action"].as_str().expect("a string").to_owned();
         let expected = format!("{action} notes/today.txt");
@@ -441,6 +461,8 @@ fn check(runtime: &Runtime, annot: &Session<Annotated<AnnotServer>>, plain: &Ses
             "{action}"
         );
         assert_eq!(runtime.block_on(wire_resolve(plain, &arguments)), resolved);
+        assert_eq!(runtime.block_on(wire_resolve(fast, &arguments)), resolved);
+        assert_eq!(runtime.block_on(wire_call(fast, &arguments)), expected);
     }
     assert_eq!(runtime.block_on(wire_list(annot)), 1);
     assert_eq!(runtime.block_on(wire_list(plain)), 1);
@@ -453,21 +475,25 @@ fn bench(c: &mut Criterion) {
         .enable_all()
         .build()
         .expect("a runtime");
-    let annot = annot_session(&runtime);
-    let plain = plain_session(&runtime);
-    check(&runtime, &annot, &plain);
+    let sessions = Sessions {
+        annot: annot_session(&runtime, false),
+        fast: annot_session(&runtime, true),
+        plain: plain_session(&runtime),
+    };
+    check(&runtime, &sessions);
     let actions = every_action();
     if let Ok(case) = std::env::var("ANNOT_RMCP_LOOP") {
-        count_loop(&runtime, &annot, &plain, &actions, &case);
+        count_loop(&runtime, &sessions, &actions, &case);
     }
 
     for lane in LANES {
         let mut group = c.benchmark_group(lane);
-        for case in CASES {
+        let wire_only = WIRE_CASES.iter().filter(|_| lane == "wire");
+        for case in CASES.iter().chain(wire_only) {
             let mut next = cycle(&actions);
             let id = format!("tools/{}", case.replace('-', "/"));
             group.bench_function(id, |b| {
-                b.iter(|| runtime.block_on(run(lane, case, &annot, &plain, next())))
+                b.iter(|| runtime.block_on(run(lane, case, &sessions, next())))
             });
         }
         group.finish();
@@ -486,16 +512,16 @@ const CASES: [&str; 6] = [
     "list-annot",
     "list-plain",
 ];
+/// Cases of the wire lane alone: the adapter served through `resolving`,
+/// whose handler is the adapter's.
+const WIRE_CASES: [&str; 2] = ["resolve-fast", "call-fast"];
 
 /// One request of `case` in `lane`; a call or resolution with `arguments`.
-async fn run(
-    lane: &str,
-    case: &str,
-    annot: &Session<Annotated<AnnotServer>>,
-    plain: &Session<PlainServer>,
-    arguments: &Map<String, Value>,
-) {
+async fn run(lane: &str, case: &str, sessions: &Sessions, arguments: &Map<String, Value>) {
+    let Sessions { annot, fast, plain } = sessions;
     match (lane, case) {
+        ("wire", "resolve-fast") => drop(black_box(wire_resolve(fast, arguments).await)),
+        ("wire", "call-fast") => drop(black_box(wire_call(fast, arguments).await)),
         ("wire", "call-annot") => drop(black_box(wire_call(annot, arguments).await)),
         ("wire", "call-plain") => drop(black_box(wire_call(plain, arguments).await)),
         ("wire", "resolve-annot") => drop(black_box(wire_resolve(annot, arguments).await)),
@@ -525,8 +551,7 @@ fn cycle<'a, T>(items: &'a [T]) -> impl FnMut() -> &'a T + 'a {
 /// `ANNOT_RMCP_LOOP=<lane>/<case>/<times>`: one case `times` times, then exit.
 fn count_loop(
     runtime: &Runtime,
-    annot: &Session<Annotated<AnnotServer>>,
-    plain: &Session<PlainServer>,
+    sessions: &Sessions,
     actions: &[Map<String, Value>],
     case: &str,
 ) -> ! {
@@ -537,7 +562,7 @@ fn count_loop(
     let mut next = cycle(actions);
     runtime.block_on(async {
         for _ in 0..times {
-            run(lane, case, annot, plain, next()).await;
+            run(lane, case, sessions, next()).await;
         }
     });
     std::process::exit(0)

@@ -28,7 +28,9 @@ use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, LiftHttp, TaggedSessionManager, lifted};
+use annot::rmcp::{
+    Annotated, AnnotatedTools, HandleTool, LiftHttp, TaggedSessionManager, resolving,
+};
 use annot::server::Exposure;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
@@ -203,7 +205,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = Annotated::new(files, tools);
     match options.mode {
         Mode::Stdio => {
-            let running = server.serve(lifted(rmcp::transport::stdio())).await?;
+            // Resolutions answered as the lines are read, the rest by rmcp.
+            let (stdin, stdout) = rmcp::transport::stdio();
+            let transport = resolving(&server, stdin, stdout);
+            let running = server.serve(transport).await?;
             running.waiting().await?;
         }
         Mode::Http(address) => serve_http(server, address, options.tag).await?,

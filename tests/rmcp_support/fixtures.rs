@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use annot::rmcp::{Annotated, AnnotatedTools, AnnotatedToolsBuilder, HandleTool, lifted};
+use annot::rmcp::{
+    Annotated, AnnotatedTools, AnnotatedToolsBuilder, HandleTool, lifted, resolving,
+};
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
@@ -200,36 +202,77 @@ pub async fn raw_session_with<H: ServerHandler>(
     lift: bool,
     requests: &[&str],
 ) -> Vec<(u64, String)> {
+    let served = if lift { Served::Lifted } else { Served::Plain };
+    let exchanged: Vec<(&str, bool)> = requests
+        .iter()
+        .map(|request| {
+            let id = serde_json::from_str::<Value>(request).unwrap()["id"].as_u64();
+            (*request, id.is_some())
+        })
+        .collect();
+    let ids = requests
+        .iter()
+        .filter_map(|request| serde_json::from_str::<Value>(request).unwrap()["id"].as_u64());
+    let lines = raw_exchange(server, served, &exchanged).await;
+    ids.zip(lines)
+        .map(|(id, line)| {
+            let message: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(message["id"], id, "{line}");
+            (id, line)
+        })
+        .collect()
+}
+
+/// How [`raw_exchange`] serves the rmcp server.
+#[derive(Clone, Copy, Debug)]
+pub enum Served {
+    /// rmcp's own transport, nothing lifted.
+    Plain,
+    /// Through `lifted`.
+    Lifted,
+    /// Through `resolving`, which answers resolutions before rmcp reads them.
+    Resolving,
+}
+
+/// Writes each line to `server` over an in-memory stream, one at a time, and
+/// reads one line back after each line marked as answered: the lines read.
+pub async fn raw_exchange<H: ServerHandler>(
+    server: Annotated<H>,
+    served: Served,
+    lines: &[(&str, bool)],
+) -> Vec<String> {
     let (server_side, client_side) = tokio::io::duplex(1 << 16);
     let running = tokio::spawn(async move {
-        let running = if lift {
-            server.serve(lifted(server_side)).await
-        } else {
-            server.serve(server_side).await
+        let running = match served {
+            Served::Plain => server.serve(server_side).await,
+            Served::Lifted => server.serve(lifted(server_side)).await,
+            Served::Resolving => {
+                let (read, write) = tokio::io::split(server_side);
+                let transport = resolving(&server, read, write);
+                server.serve(transport).await
+            }
         };
         running.expect("initialize").waiting().await.expect("serve");
     });
     let (read, mut write) = tokio::io::split(client_side);
-    let mut lines = BufReader::new(read).lines();
-    let mut responses = Vec::new();
-    for request in requests {
-        write.write_all(request.as_bytes()).await.unwrap();
+    let mut answers = BufReader::new(read).lines();
+    let mut read = Vec::new();
+    for (line, answered) in lines {
+        write.write_all(line.as_bytes()).await.unwrap();
         write.write_all(b"\n").await.unwrap();
-        let Some(id) = serde_json::from_str::<Value>(request).unwrap()["id"].as_u64() else {
+        if !answered {
             continue;
-        };
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+        }
+        let answer = tokio::time::timeout(Duration::from_secs(20), answers.next_line())
             .await
             .expect("answered in time")
             .unwrap()
             .expect("a line");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(message["id"], id, "{line}");
-        responses.push((id, line));
+        read.push(answer);
     }
     drop(write);
     running.abort();
-    responses
+    read
 }
 
 pub fn result(line: &str) -> Value {

@@ -61,6 +61,11 @@ impl<H> Annotated<H> {
     pub fn tools(&self) -> &AnnotatedTools<H> {
         &self.tools
     }
+
+    /// The annotated tools, shared with what answers for them elsewhere.
+    pub(super) fn shared_tools(&self) -> Arc<AnnotatedTools<H>> {
+        Arc::clone(&self.tools)
+    }
 }
 
 impl<H: Clone> Clone for Annotated<H> {

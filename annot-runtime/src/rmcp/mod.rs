@@ -22,7 +22,9 @@
 //!    adapter carries them in `_meta[`[`LIFT_META`]`]`, and [`lifted`] (any rmcp
 //!    transport, such as stdio) or `LiftHttp` (rmcp's Streamable HTTP service,
 //!    feature `rmcp-http`) moves them to their place in the JSON on the way out. Served without the
-//!    lift, a client still finds them under that `_meta` key.
+//!    lift, a client still finds them under that `_meta` key. On a byte stream,
+//!    [`resolving`] lifts too, and answers a plain `tools/resolve` as its line is
+//!    read, before rmcp's custom-request path (cheaper than rmcp's own `tools/call`).
 //!
 //! ```no_run
 //! use annot_runtime::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
@@ -80,6 +82,7 @@ mod handler;
 #[cfg(feature = "rmcp-http")]
 mod http;
 mod lift;
+mod resolving;
 #[cfg(feature = "rmcp-http")]
 mod session;
 mod tools;
@@ -91,6 +94,7 @@ pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]
 pub use http::{LiftBody, LiftHttp};
 pub use lift::{lift_result, lift_server_message};
+pub use resolving::{Resolving, resolving};
 #[cfg(feature = "rmcp-http")]
 pub use session::{
     InvalidSessionTag, MAX_SESSION_TAG_LEN, SESSION_TAG_SEPARATOR, TaggedSessionManager,

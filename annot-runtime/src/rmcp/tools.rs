@@ -17,7 +17,7 @@ use ::rmcp::model::{
 use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
 use futures_util::FutureExt;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::LIFT_META;
 use super::claims;
@@ -314,6 +314,21 @@ impl<S> AnnotatedTools<S> {
         // What `initialize` said, read in place from rmcp's typed capabilities.
         let info = context.peer.peer_info();
         let session = extensions_of(info.as_ref().map(|info| &info.capabilities));
+        let meta = (!context.meta.is_empty()).then_some(&context.meta.0.0);
+        self.answer_detached(&request.method, request.params.as_ref(), meta, session)
+            .map(|answer| answer.map(CustomResult))
+    }
+
+    /// [`answer`](Self::answer) without rmcp's request context: `meta` is the
+    /// request's `_meta` (which rmcp moves out of `params`), `session` what the
+    /// client's `initialize` declared. The result is `result` of the response.
+    pub(super) fn answer_detached(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        meta: Option<&Map<String, Value>>,
+        session: ClientExtensions,
+    ) -> Option<Result<Value, ErrorData>> {
         // The plain request, read and answered as trees.
         let evaluate = |tool: &str| {
             self.calls
@@ -321,23 +336,14 @@ impl<S> AnnotatedTools<S> {
                 .find(|registered| registered.name == tool)
                 .map(|registered| registered.evaluate)
         };
-        let meta = (!context.meta.is_empty()).then_some(&context.meta.0.0);
-        let params = request.params.as_ref();
-        if let Some(answer) = resolve_tree(
-            &self.server,
-            &request.method,
-            params,
-            meta,
-            session,
-            evaluate,
-        ) {
-            return Some(answer.map(CustomResult).map_err(rpc_to_rmcp));
+        if let Some(answer) = resolve_tree(&self.server, method, params, meta, session, evaluate) {
+            return Some(answer.map_err(rpc_to_rmcp));
         }
-        // rmcp moves the request's `_meta` (per-request capabilities, the
-        // request for an explanation) out of `params`; the server reads it there.
-        let mut params = request.params.clone();
-        if !context.meta.is_empty() {
-            let meta = Value::Object(context.meta.0.0.clone());
+        // The server reads the request's `_meta` (per-request capabilities,
+        // the request for an explanation) inside `params`.
+        let mut params = params.cloned();
+        if let Some(meta) = meta {
+            let meta = Value::Object(meta.clone());
             match &mut params {
                 Some(Value::Object(params)) => {
                     params.insert("_meta".to_owned(), meta);
@@ -346,14 +352,14 @@ impl<S> AnnotatedTools<S> {
                 Some(_) => {} // not an object: the server's error says so
             }
         }
-        let response = answer_resolution(&self.server, &request.method, params, session)?;
+        let response = answer_resolution(&self.server, method, params, session)?;
         Some(
             response
                 .and_then(|bytes| {
                     let mut response: Value = serde_json::from_slice(&bytes).map_err(|error| {
                         RpcError::new(error_code::INTERNAL_ERROR, error.to_string())
                     })?;
-                    Ok(CustomResult(response["result"].take()))
+                    Ok(response["result"].take())
                 })
                 .map_err(rpc_to_rmcp),
         )
@@ -410,7 +416,7 @@ fn borrowing_static<S>(mut tool: RmcpTool, calls: &[Registered<S>]) -> RmcpTool 
 }
 
 /// What a client's capabilities say about the extensions the server reads.
-fn extensions_of(capabilities: Option<&ClientCapabilities>) -> ClientExtensions {
+pub(super) fn extensions_of(capabilities: Option<&ClientCapabilities>) -> ClientExtensions {
     match capabilities.and_then(|capabilities| capabilities.extensions.as_ref()) {
         // A client names a few extensions: compared for equality (length
         // first) they are found faster than searched for in order.
