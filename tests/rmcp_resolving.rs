@@ -176,3 +176,46 @@ async fn a_session_without_initialize_is_rmcps_throughout() {
         "{first}"
     );
 }
+
+/// A client that writes its last request and closes its end at once still
+/// gets the answer, as rmcp answers what it read before the end.
+#[tokio::test]
+async fn a_resolution_just_before_the_end_is_answered() {
+    use annot::rmcp::resolving;
+    use rmcp::ServiceExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (server_side, mut client) = tokio::io::duplex(1 << 16);
+    let served = tokio::spawn(async move {
+        let server = server();
+        let (read, write) = tokio::io::split(server_side);
+        let transport = resolving(&server, read, write);
+        let running = server.serve(transport).await.expect("initialize");
+        running.waiting().await.expect("serve");
+    });
+    let read = json!({"action": "read", "path": "notes.txt"});
+    let lines = [
+        initialize(true),
+        INITIALIZED.to_owned(),
+        resolve(json!(2), "tools/resolve", read.clone(), Value::Null),
+        resolve(json!(3), "tools/resolve", read, Value::Null),
+    ];
+    client.write_all(lines.join("\n").as_bytes()).await.unwrap();
+    client.write_all(b"\n").await.unwrap();
+    client.shutdown().await.unwrap();
+    let mut answers = String::new();
+    let read_all = client.read_to_string(&mut answers);
+    tokio::time::timeout(std::time::Duration::from_secs(20), read_all)
+        .await
+        .expect("the server ends")
+        .unwrap();
+    served.await.expect("served");
+    let answers: Vec<String> = answers.lines().map(str::to_owned).collect();
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    for id in [2, 3] {
+        assert_eq!(
+            answer_to(&answers, id)["result"]["annotations"]["readOnlyHint"],
+            true
+        );
+    }
+}

@@ -25,6 +25,7 @@ use ::rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use ::rmcp::transport::Transport;
 use ::rmcp::transport::async_rw::AsyncRwTransport;
 use ::rmcp::{ErrorData, RoleServer};
+use futures_util::stream::{FuturesUnordered, StreamExt};
 use memchr::memmem;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -39,6 +40,9 @@ use crate::server::shared::ClientExtensions;
 /// The longest line read whole to see whether it is a resolution; longer
 /// lines stream through to rmcp as they arrive, so memory stays bounded.
 const LONGEST_ANSWERED: usize = 64 * 1024;
+
+/// An answer being written through rmcp's writer.
+type Sending = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
 
 /// What a session's `initialize` declared, once rmcp has answered it.
 type Session = Arc<OnceLock<ClientExtensions>>;
@@ -63,6 +67,8 @@ where
 {
     inner: AsyncRwTransport<RoleServer, Intercept<R>, W>,
     answers: mpsc::UnboundedReceiver<TxJsonRpcMessage<RoleServer>>,
+    /// Answers being written.
+    sending: FuturesUnordered<Sending>,
     session: Session,
     /// The extensions of the `initialize` handed to rmcp, until its answer
     /// goes out.
@@ -126,6 +132,7 @@ where
     Resolving {
         inner: AsyncRwTransport::new_server(intercept, write),
         answers,
+        sending: FuturesUnordered::new(),
         session,
         initializing: None,
     }
@@ -161,8 +168,10 @@ where
         loop {
             let next = {
                 let mut received = std::pin::pin!(self.inner.receive());
-                let answers = &mut self.answers;
+                let (answers, sending) = (&mut self.answers, &mut self.sending);
                 poll_fn(|cx| {
+                    // Answers already under way go on writing meanwhile.
+                    while let Poll::Ready(Some(_)) = sending.poll_next_unpin(cx) {}
                     if let Poll::Ready(Some(answer)) = answers.poll_recv(cx) {
                         return Poll::Ready(Err(answer));
                     }
@@ -171,9 +180,12 @@ where
                 .await
             };
             match next {
-                // Sent as rmcp sends its own answers: on a task of its own,
-                // through the writer's lock, so no line is cut by another.
-                Err(answer) => drop(tokio::spawn(self.inner.send(lift_server_message(answer)))),
+                Err(answer) => self.start_sending(answer),
+                Ok(None) => {
+                    // rmcp answers what it read before the end; so does this.
+                    self.finish_sending().await;
+                    return None;
+                }
                 Ok(message) => {
                     if let Some(ClientJsonRpcMessage::Request(request)) = &message
                         && let ClientRequest::InitializeRequest(initialize) = &request.request
@@ -188,8 +200,31 @@ where
         }
     }
 
-    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
-        self.inner.close()
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.finish_sending().await;
+        self.inner.close().await
+    }
+}
+
+impl<R, W> Resolving<R, W>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    /// Sends `answer` as rmcp sends its own: through the writer's lock, so no
+    /// line is cut by another, while reading goes on. Kept here (not on a task
+    /// of its own) so that none is left behind when the stream ends.
+    fn start_sending(&mut self, answer: TxJsonRpcMessage<RoleServer>) {
+        let send = self.inner.send(lift_server_message(answer));
+        self.sending.push(Box::pin(send));
+    }
+
+    /// Every answer queued or under way, written.
+    async fn finish_sending(&mut self) {
+        while let Ok(answer) = self.answers.try_recv() {
+            self.start_sending(answer);
+        }
+        while self.sending.next().await.is_some() {}
     }
 }
 
