@@ -11,13 +11,13 @@ use serde_json::{Value, json};
 
 /// `initialize` taking the tool-resolution extension up (dialect C), or not
 /// (dialect B: the whole tool).
-fn initialize(extension: bool) -> String {
+fn initialize(id: u64, extension: bool) -> String {
     let capabilities = if extension {
         json!({"extensions": {"io.modelcontextprotocol/tool-resolution": {}}})
     } else {
         json!({})
     };
-    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25",
         "capabilities": capabilities,
         "clientInfo": {"name": "raw", "version": "0"}
@@ -35,8 +35,9 @@ fn resolve(id: Value, method: &str, arguments: Value, meta: Value) -> String {
 
 /// Lines a client may send after `initialize`, each with whether it gets an
 /// answer: the plain resolutions answered in front of rmcp, and every
-/// variation that is rmcp's to read.
-fn session_lines() -> Vec<(String, bool)> {
+/// variation that is rmcp's to read; at the end a second `initialize` that
+/// declares the opposite of `extension`, and resolutions after it.
+fn session_lines(extension: bool) -> Vec<(String, bool)> {
     let read = json!({"action": "read", "path": "notes.txt"});
     let delete = json!({"action": "delete", "path": "/etc/passwd"});
     let progress = json!({"progressToken": 7});
@@ -76,6 +77,24 @@ fn session_lines() -> Vec<(String, bool)> {
                 "params": {"name": "manage_files", "arguments": read}}).to_string(), true),
         (resolve(json!(21), "tools/resolve", delete, Value::Null), true),
     ];
+    // Requests naming their own protocol version, which rmcp checks.
+    let read = json!({"action": "read", "path": "notes.txt"});
+    for (id, version) in [(23, "1999-01-01"), (24, "2026-07-28"), (25, "2025-11-25")] {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": version});
+        lines.push((
+            resolve(json!(id), "tools/resolve", read.clone(), meta),
+            true,
+        ));
+    }
+    lines.push((initialize(26, !extension), true));
+    lines.push((
+        resolve(json!(27), "tools/resolve", read.clone(), Value::Null),
+        true,
+    ));
+    lines.push((
+        resolve(json!(28), "tools/annotations", read, Value::Null),
+        true,
+    ));
     // A resolution of a tool with SEP-1984 hints, lifted on the way out.
     lines.push((
         json!({"jsonrpc": "2.0", "id": 22, "method": "tools/resolve",
@@ -115,8 +134,8 @@ fn answer_to(answers: &[String], id: u64) -> Value {
 
 #[tokio::test]
 async fn every_answer_is_the_lifted_servers_with_the_extension() {
-    let mut lines = vec![(initialize(true), true)];
-    lines.extend(session_lines());
+    let mut lines = vec![(initialize(1, true), true)];
+    lines.extend(session_lines(true));
     let answers = both_ways(&lines).await;
     // Read independently of the other path: a read is read-only, a delete of
     // a system file destructive, an unknown tool an invalid-params error.
@@ -136,8 +155,8 @@ async fn every_answer_is_the_lifted_servers_with_the_extension() {
 
 #[tokio::test]
 async fn every_answer_is_the_lifted_servers_in_dialect_b() {
-    let mut lines = vec![(initialize(false), true)];
-    lines.extend(session_lines());
+    let mut lines = vec![(initialize(1, false), true)];
+    lines.extend(session_lines(false));
     let answers = both_ways(&lines).await;
     let whole_tool = answer_to(&answers, 22);
     // Dialect B answers with the whole tool, its SEP-1984 hints lifted.
@@ -167,7 +186,16 @@ async fn a_session_without_initialize_is_rmcps_throughout() {
             resolve(json!(2), "tools/resolve", read.clone(), Value::Null),
             true,
         ),
-        (resolve(json!(3), "tools/resolve", read, meta), true),
+        (resolve(json!(3), "tools/resolve", read.clone(), meta), true),
+        (initialize(4, true), true),
+        (
+            resolve(json!(5), "tools/resolve", read.clone(), Value::Null),
+            true,
+        ),
+        (
+            resolve(json!(6), "tools/resolve", read, json!({"progressToken": 1})),
+            true,
+        ),
     ];
     let answers = both_ways(&lines).await;
     let first: Value = serde_json::from_str(&answers[0]).unwrap();
@@ -195,7 +223,7 @@ async fn a_resolution_just_before_the_end_is_answered() {
     });
     let read = json!({"action": "read", "path": "notes.txt"});
     let lines = [
-        initialize(true),
+        initialize(1, true),
         INITIALIZED.to_owned(),
         resolve(json!(2), "tools/resolve", read.clone(), Value::Null),
         resolve(json!(3), "tools/resolve", read, Value::Null),

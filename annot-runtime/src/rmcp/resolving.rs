@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
@@ -35,6 +36,7 @@ use tokio::sync::mpsc;
 use super::handler::Annotated;
 use super::lift::lift_server_message;
 use super::tools::extensions_of;
+use crate::protocol::PROTOCOL_VERSION_META;
 use crate::server::shared::ClientExtensions;
 
 /// The longest line read whole to see whether it is a resolution; longer
@@ -44,8 +46,34 @@ const LONGEST_ANSWERED: usize = 64 * 1024;
 /// An answer being written through rmcp's writer.
 type Sending = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
 
-/// What a session's `initialize` declared, once rmcp has answered it.
-type Session = Arc<OnceLock<ClientExtensions>>;
+/// The session as this module follows it, shared by the transport and its
+/// reader.
+type Session = Arc<SessionState>;
+
+#[derive(Debug, Default)]
+struct SessionState {
+    /// What the client's `initialize` declared, once rmcp has answered it.
+    declared: OnceLock<ClientExtensions>,
+    /// Set for a session this module does not follow: one that began without
+    /// `initialize`, where rmcp checks each request's inline metadata, or one
+    /// that received a second `initialize`, which may change what rmcp
+    /// records of the client.
+    unfollowed: AtomicBool,
+}
+
+impl SessionState {
+    /// What the client declared, when the session is one answered here.
+    fn followed(&self) -> Option<ClientExtensions> {
+        if self.unfollowed.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.declared.get().copied()
+    }
+
+    fn unfollow(&self) {
+        self.unfollowed.store(true, Ordering::Relaxed);
+    }
+}
 
 /// The adapter's answer to a resolution: method, params, the session.
 type AnswerFn = dyn Fn(
@@ -78,7 +106,7 @@ where
 impl<R: AsyncRead + Unpin, W: AsyncWrite> std::fmt::Debug for Resolving<R, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Resolving")
-            .field("session", &self.session.get())
+            .field("session", &self.session.followed())
             .finish_non_exhaustive()
     }
 }
@@ -89,12 +117,13 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite> std::fmt::Debug for Resolving<R, W> {
 /// A line is answered here when all of these hold, and goes to rmcp as it
 /// was otherwise:
 ///
-/// - rmcp has answered the session's `initialize` (a 2026-07-28 client, which
-///   sends none, is served by rmcp throughout);
+/// - rmcp has answered the session's `initialize`, its first request but for
+///   `ping` and `server/discover`, and no second `initialize` came (a
+///   2026-07-28 client, which sends none, is served by rmcp throughout);
 /// - it is a request of `tools/resolve` or `tools/annotations`, written
 ///   plainly: `jsonrpc` `"2.0"`, an integer or string `id`, `params` absent or
-///   an object (its `_meta`, if any, an object too), no other member, no
-///   escape in the method;
+///   an object (its `_meta`, if any, an object that names no protocol version:
+///   rmcp checks those), no other member, no escape in the method;
 /// - [`Annotated`] answers it rather than passing it to your
 ///   `on_custom_request` (a method of a dialect not offered goes there).
 ///
@@ -159,7 +188,7 @@ where
         {
             // rmcp has taken the session up: what `initialize` declared is
             // what the adapter reads from rmcp's peer info from now on.
-            let _ = self.session.set(extensions);
+            let _ = self.session.declared.set(extensions);
         }
         self.inner.send(lift_server_message(item))
     }
@@ -187,12 +216,8 @@ where
                     return None;
                 }
                 Ok(message) => {
-                    if let Some(ClientJsonRpcMessage::Request(request)) = &message
-                        && let ClientRequest::InitializeRequest(initialize) = &request.request
-                        && self.session.get().is_none()
-                    {
-                        self.initializing =
-                            Some(extensions_of(Some(&initialize.params.capabilities)));
+                    if let Some(ClientJsonRpcMessage::Request(request)) = &message {
+                        self.follow(&request.request);
                     }
                     return message;
                 }
@@ -217,6 +242,21 @@ where
     fn start_sending(&mut self, answer: TxJsonRpcMessage<RoleServer>) {
         let send = self.inner.send(lift_server_message(answer));
         self.sending.push(Box::pin(send));
+    }
+
+    /// Follows the session through the requests rmcp receives.
+    fn follow(&mut self, request: &ClientRequest) {
+        let declared = self.session.declared.get().is_some();
+        match request {
+            ClientRequest::InitializeRequest(_) if declared => self.session.unfollow(),
+            ClientRequest::InitializeRequest(initialize) => {
+                self.initializing = Some(extensions_of(Some(&initialize.params.capabilities)));
+            }
+            // Allowed before `initialize`, and no start of a session.
+            ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => {}
+            _ if !declared => self.session.unfollow(),
+            _ => {}
+        }
     }
 
     /// Every answer queued or under way, written.
@@ -282,7 +322,7 @@ impl Answering {
 
     /// The answer to `line`, when it is a resolution answered here.
     fn answer(&self, line: &[u8]) -> Option<ServerJsonRpcMessage> {
-        let session = *self.session.get()?;
+        let session = self.session.followed()?;
         if self.resolve.find(line).is_none() && self.annotations.find(line).is_none() {
             return None;
         }
@@ -308,6 +348,13 @@ impl Answering {
             Some(_) => return None,
         };
         if params.as_ref().is_some_and(Map::is_empty) {
+            return None;
+        }
+        // rmcp checks a request that names its protocol version itself.
+        if meta
+            .as_ref()
+            .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_META))
+        {
             return None;
         }
         let meta = meta.as_ref().filter(|meta| !meta.is_empty());
@@ -458,7 +505,7 @@ mod tests {
         });
         let slot = Session::default();
         if session {
-            slot.set(ClientExtensions::default()).unwrap();
+            slot.declared.set(ClientExtensions::default()).unwrap();
         }
         let (sender, mut answers) = mpsc::unbounded_channel();
         let trickle = Trickle {
