@@ -57,6 +57,7 @@ fn session_lines(extension: bool) -> Vec<(String, bool)> {
             "dev.annot/resolution": {"explain": true}
         })), true),
         (resolve(json!(10), "tools/resolve", read.clone(), json!(5)), true),
+        (resolve(json!(29), "tools/resolve", read.clone(), json!({})), true),
         (resolve(json!(11), "tools/resolve", huge, Value::Null), true),
         (resolve(json!(12.5), "tools/resolve", read.clone(), Value::Null), true),
         (resolve(Value::Null, "tools/resolve", read.clone(), Value::Null), true),

@@ -497,8 +497,17 @@ mod tests {
         }
     }
 
-    /// What rmcp would read of `input`, and the ids answered in front of it.
-    fn read_through(input: &[u8], step: usize, session: bool) -> (Vec<u8>, Vec<String>) {
+    /// What reading `input` through the reader gave.
+    struct ReadThrough {
+        /// What rmcp would read.
+        passed: Vec<u8>,
+        /// The ids answered in front of rmcp.
+        answered: Vec<String>,
+        /// The length the reader's buffer grew to.
+        buffer: usize,
+    }
+
+    fn read_through(input: &[u8], step: usize, session: bool) -> ReadThrough {
         let answer: Arc<AnswerFn> = Arc::new(|method, params, _, _| {
             let name = params?.get("name")?.as_str()?;
             (method == "tools/resolve").then(|| Ok(Value::from(name)))
@@ -524,44 +533,90 @@ mod tests {
         while let Ok(answer) = answers.try_recv() {
             answered.push(serde_json::to_value(&answer).unwrap()["id"].to_string());
         }
-        (passed, answered)
+        ReadThrough {
+            passed,
+            answered,
+            buffer: intercept.buffer.len(),
+        }
     }
 
     const RESOLVE: &str =
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/resolve","params":{"name":"t"}}"#;
+    const STRING_ID: &str =
+        r#"{"jsonrpc":"2.0","id":"s","method":"tools/resolve","params":{"name":"t"}}"#;
     const CALL: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}"#;
     const OTHER: &str =
         r#"{"jsonrpc":"2.0","id":"x","method":"tools/annotations","params":{"name":"t"}}"#;
 
     #[test]
     fn resolutions_are_taken_out_and_the_rest_passes_byte_for_byte() {
-        let input = format!("{RESOLVE}\n{CALL}\r\n{OTHER}\n\n{RESOLVE}\n{{\"partial\"");
+        let input = format!("{RESOLVE}\n{CALL}\r\n{OTHER}\n\n{STRING_ID}\n{{\"partial\"");
         let expected = format!("{CALL}\r\n{OTHER}\n\n{{\"partial\"");
         for step in [1, 3, 7, 16, 64, 4096] {
-            let (passed, answered) = read_through(input.as_bytes(), step, true);
-            assert_eq!(String::from_utf8(passed).unwrap(), expected, "step {step}");
-            assert_eq!(answered, ["1", "1"], "step {step}");
+            let read = read_through(input.as_bytes(), step, true);
+            assert_eq!(
+                String::from_utf8(read.passed).unwrap(),
+                expected,
+                "step {step}"
+            );
+            assert_eq!(read.answered, ["1", "\"s\""], "step {step}");
         }
     }
 
     #[test]
     fn before_the_session_everything_is_rmcps() {
         let input = format!("{RESOLVE}\n{CALL}\n");
-        let (passed, answered) = read_through(input.as_bytes(), 5, false);
-        assert_eq!(passed, input.as_bytes());
-        assert!(answered.is_empty());
+        let read = read_through(input.as_bytes(), 5, false);
+        assert_eq!(read.passed, input.as_bytes());
+        assert!(read.answered.is_empty());
+    }
+
+    /// `padding` bytes of `filler` in front of a resolution: one line, valid
+    /// JSON when `filler` is whitespace.
+    fn padded(filler: &str, padding: usize) -> String {
+        format!("{}{RESOLVE}", filler.repeat(padding))
     }
 
     #[test]
     fn a_line_too_long_to_answer_streams_through() {
-        let padding = "x".repeat(LONGEST_ANSWERED + 10);
-        let long = format!(
-            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/resolve","params":{{"name":"{padding}"}}}}"#
+        // Spaces then a resolution: the tail of the line is a request of its
+        // own, which must not be answered once the line has begun to pass.
+        for filler in [" ", "x"] {
+            let long = padded(filler, LONGEST_ANSWERED + 10);
+            let input = format!("{long}\n{RESOLVE}\n");
+            // The last step puts the newline first in a read of its own.
+            for step in [4096, 10_000, long.len()] {
+                let read = read_through(input.as_bytes(), step, true);
+                assert_eq!(read.passed, format!("{long}\n").as_bytes(), "step {step}");
+                assert_eq!(read.answered, ["1"], "step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_line_within_the_limit_is_answered() {
+        let long = padded(" ", 32 * 1024);
+        let read = read_through(format!("{long}\n{CALL}\n").as_bytes(), 4096, true);
+        assert_eq!(read.passed, format!("{CALL}\n").as_bytes());
+        assert_eq!(read.answered, ["1"]);
+    }
+
+    #[test]
+    fn memory_stays_bounded() {
+        // Many short lines reuse the first buffer.
+        let input = format!("{CALL}\n{RESOLVE}\n").repeat(5_000);
+        let read = read_through(input.as_bytes(), 100, true);
+        assert_eq!(read.answered.len(), 5_000);
+        assert_eq!(read.buffer, 8 * 1024);
+        // A line of 4 MiB passes without being held whole.
+        let huge = padded(" ", 4 << 20);
+        let read = read_through(format!("{huge}\n").as_bytes(), 5000, true);
+        assert_eq!(read.passed.len(), huge.len() + 1);
+        assert!(
+            read.buffer <= 2 * LONGEST_ANSWERED + 8 * 1024,
+            "{}",
+            read.buffer
         );
-        let input = format!("{long}\n{RESOLVE}\n");
-        let (passed, answered) = read_through(input.as_bytes(), 4096, true);
-        assert_eq!(String::from_utf8(passed).unwrap(), format!("{long}\n"));
-        assert_eq!(answered, ["1"]);
     }
 
     #[test]
@@ -578,9 +633,9 @@ mod tests {
         ];
         for line in lines {
             let input = format!("{line}\n");
-            let (passed, answered) = read_through(input.as_bytes(), 64, true);
-            assert_eq!(passed, input.as_bytes(), "{line}");
-            assert!(answered.is_empty(), "{line}");
+            let read = read_through(input.as_bytes(), 64, true);
+            assert_eq!(read.passed, input.as_bytes(), "{line}");
+            assert!(read.answered.is_empty(), "{line}");
         }
     }
 }
