@@ -473,6 +473,7 @@ mod tests {
     use futures_util::FutureExt;
     use tokio::io::AsyncReadExt;
 
+    use super::super::AnnotatedTools;
     use super::*;
 
     /// A reader that hands out `step` bytes a read, as a pipe may.
@@ -608,15 +609,86 @@ mod tests {
         let read = read_through(input.as_bytes(), 100, true);
         assert_eq!(read.answered.len(), 5_000);
         assert_eq!(read.buffer, 8 * 1024);
-        // A line of 4 MiB passes without being held whole.
+        // A line of 4 MiB passes without being held whole, wherever it
+        // starts in the buffer.
         let huge = padded(" ", 4 << 20);
-        let read = read_through(format!("{huge}\n").as_bytes(), 5000, true);
-        assert_eq!(read.passed.len(), huge.len() + 1);
+        let read = read_through(format!("{CALL}\n{huge}\n").as_bytes(), 5000, true);
+        assert_eq!(read.passed.len(), CALL.len() + huge.len() + 2);
         assert!(
             read.buffer <= 2 * LONGEST_ANSWERED + 8 * 1024,
             "{}",
             read.buffer
         );
+    }
+
+    /// What a transport follows of a session after rmcp received `requests`
+    /// (JSON `{"method", "params"}`), with `initialize` answered after each
+    /// one or not.
+    fn followed_after(requests: &[Value], answered: bool) -> Option<ClientExtensions> {
+        let tools = AnnotatedTools::<()>::builder().build().expect("no tools");
+        let server = Annotated::new((), tools);
+        let (read, write) = tokio::io::duplex(64);
+        let mut transport = resolving(&server, read, write);
+        for request in requests {
+            let request: ClientRequest = serde_json::from_value(request.clone()).unwrap();
+            assert!(
+                !matches!(request, ClientRequest::CustomRequest(_)),
+                "{request:?}"
+            );
+            let is_initialize = matches!(request, ClientRequest::InitializeRequest(_));
+            transport.follow(&request);
+            if is_initialize && answered {
+                let result = ServerResult::InitializeResult(Default::default());
+                let response = ServerJsonRpcMessage::response(result, NumberOrString::Number(1));
+                drop(transport.send(response));
+            }
+        }
+        transport.session.followed()
+    }
+
+    #[test]
+    fn the_session_is_followed_only_from_its_first_initialize() {
+        let initialize = |extension: bool| {
+            let extensions = if extension {
+                serde_json::json!({"io.modelcontextprotocol/tool-resolution": {}})
+            } else {
+                serde_json::json!({})
+            };
+            serde_json::json!({"method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"extensions": extensions},
+                "clientInfo": {"name": "t", "version": "0"}
+            }})
+        };
+        let ping = serde_json::json!({"method": "ping"});
+        let discover = serde_json::json!({"method": "server/discover", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"}
+        }}});
+        let list = serde_json::json!({"method": "tools/list"});
+        let absent = |followed: Option<ClientExtensions>| {
+            followed.map(|extensions| extensions.stance == Default::default())
+        };
+        assert_eq!(
+            absent(followed_after(&[initialize(false)], true)),
+            Some(true)
+        );
+        assert_eq!(
+            absent(followed_after(&[initialize(true)], true)),
+            Some(false)
+        );
+        // Allowed before `initialize`: still followed.
+        let before = [ping.clone(), discover, initialize(true)];
+        assert_eq!(absent(followed_after(&before, true)), Some(false));
+        // Not answered: not taken up.
+        assert!(followed_after(&[initialize(true)], false).is_none());
+        // Begun without `initialize`, or initialized twice: left to rmcp.
+        assert!(followed_after(&[list.clone(), initialize(true)], true).is_none());
+        assert!(
+            followed_after(&[initialize(true), list.clone(), initialize(false)], true).is_none()
+        );
+        assert!(followed_after(&[initialize(true), ping, list], true).is_some());
     }
 
     #[test]
