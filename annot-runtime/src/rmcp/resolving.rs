@@ -133,7 +133,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite> std::fmt::Debug for Resolving<R, W> {
 /// and what this saves, is in the benches' report.
 ///
 /// ```no_run
-/// use annot_runtime::rmcp::{Annotated, AnnotatedTools, resolving};
+/// use annot_runtime::rmcp::{Annotated, resolving};
 /// use rmcp::{ServerHandler, ServiceExt};
 ///
 /// async fn run<H: ServerHandler + 'static>(
