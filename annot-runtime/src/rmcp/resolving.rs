@@ -135,11 +135,16 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite> std::fmt::Debug for Resolving<R, W> {
 /// ```no_run
 /// use annot_runtime::rmcp::{Annotated, resolving};
 /// use rmcp::{ServerHandler, ServiceExt};
+/// use tokio::io::{AsyncRead, AsyncWrite};
 ///
+/// // `read` and `write`: `rmcp::transport::stdio()` (rmcp's `transport-io`
+/// // feature), or the halves of a socket.
 /// async fn run<H: ServerHandler + 'static>(
 ///     server: Annotated<H>,
+///     read: impl AsyncRead + Send + Unpin + 'static,
+///     write: impl AsyncWrite + Send + Unpin + 'static,
 /// ) -> Result<(), Box<dyn std::error::Error>> {
-///     let transport = resolving(&server, tokio::io::stdin(), tokio::io::stdout());
+///     let transport = resolving(&server, read, write);
 ///     let running = server.serve(transport).await?;
 ///     running.waiting().await?;
 ///     Ok(())
