@@ -79,6 +79,48 @@ fn resolve_requests(method: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The extension's `tools/resolve` of two tools in turn (`manage_files` and
+/// `http_request`), so that no request comes in the envelope of the one
+/// before: what a connection remembers of the last envelope never serves.
+fn two_tools_requests() -> Vec<Vec<u8>> {
+    let files = support::manage_files_arguments();
+    let http = support::http_api_arguments();
+    files
+        .iter()
+        .zip(http.iter().cycle())
+        .flat_map(|(files, http)| [("manage_files", files), ("http_request", http)])
+        .enumerate()
+        .map(|(id, (name, arguments))| {
+            json!({
+                "jsonrpc": "2.0",
+                "id": id + 1,
+                "method": "tools/resolve",
+                "params": {"name": name, "arguments": arguments}
+            })
+            .to_string()
+            .into_bytes()
+        })
+        .collect()
+}
+
+/// The extension's `tools/resolve` of `manage_files`, each with a progress
+/// token of its own in `_meta` (64 of them, so that the loop's turns are
+/// further apart than anything a connection remembers): every request comes
+/// in an envelope new to the connection, the most a memory of envelopes can
+/// cost.
+fn progress_token_requests() -> Vec<Vec<u8>> {
+    let requests = resolve_requests("tools/resolve");
+    (0..64)
+        .map(|id| {
+            let request = &requests[id % requests.len()];
+            let mut request: Value = serde_json::from_slice(request).expect("JSON");
+            request["id"] = json!(id + 1);
+            request["params"]["_meta"] = json!({"progressToken": id + 1});
+            request.to_string().into_bytes()
+        })
+        .collect()
+}
+
 /// Benches `requests` on `connection`, one per iteration in turn, after
 /// checking that each is answered with a result holding `expected`; then,
 /// when `floor` is set, the floor of the same requests: reading each once
@@ -231,6 +273,22 @@ fn requests(c: &mut Criterion) {
             black_box((outcome.annotations(), outcome.authorization()))
         })
     });
+    // The same request kind in other envelopes: what a connection remembers
+    // of a client's last envelopes serves two tools in turn, and a progress
+    // token in each request defeats it.
+    for (name, requests) in [
+        ("c_tools_resolve_two_tools", two_tools_requests()),
+        ("c_tools_resolve_progress", progress_token_requests()),
+    ] {
+        let resolved = bench_requests(
+            &mut group,
+            name,
+            extension(),
+            requests.clone(),
+            b"\"resultType\":\"complete\"",
+        );
+        bench_floor(&mut group, &format!("{name}_floor"), &requests, &resolved);
+    }
     // `tools/call` of the same tool with the same arguments, on the same
     // connection kind as the extension's `tools/resolve`: the handler is
     // trivial, so what it costs beyond `tools/resolve` is reading the
@@ -261,7 +319,8 @@ fn requests(c: &mut Criterion) {
 
 /// `ANNOT_REQUESTS_LOOP=<case>/<times>` (`resolve/100000`; cases `resolve`
 /// and `resolve_floor`, the extension's `tools/resolve` and its floor, `call`,
-/// its `tools/call`, `resolve_2026` and `resolve_2026_floor`) answers that
+/// its `tools/call`, `resolve_two_tools` and `resolve_progress` (each with its
+/// floor, `_floor`), `resolve_2026` and `resolve_2026_floor`) answers that
 /// case's requests in turn `times` times and exits. The difference of two
 /// counts of the whole process (say with `valgrind --tool=callgrind`) divided
 /// by the difference of `times` is one request's: a measure the load of the
@@ -276,6 +335,14 @@ fn count_loop(case: &str, server: &Server, extension: Connection) -> ! {
             case.ends_with("floor"),
         ),
         "call" => (extension, resolve_requests("tools/call"), false),
+        "resolve_two_tools" | "resolve_two_tools_floor" => {
+            (extension, two_tools_requests(), case.ends_with("floor"))
+        }
+        "resolve_progress" | "resolve_progress_floor" => (
+            extension,
+            progress_token_requests(),
+            case.ends_with("floor"),
+        ),
         "resolve_2026" | "resolve_2026_floor" => (
             server.connect(),
             modern_resolve_requests(),

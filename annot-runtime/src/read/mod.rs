@@ -5,14 +5,16 @@
 //!   client declares), every field a slice of the message's own bytes;
 //! - `keys.rs`: every member name they are read by, spelled once;
 //! - `scan.rs`: the scanner of the hot path, one pass over the bytes for
-//!   the shape every client sends, giving up on anything else;
+//!   the shape every client sends, giving up on anything else; beside it,
+//!   what a connection remembers of the bytes a client repeats
+//!   (`scan/envelope_memo.rs`, `scan/memo.rs`), compared instead of read;
 //! - `by_serde.rs`: serde's reading of the same structs, which decides
 //!   whatever the scanner gives up on;
 //! - `split.rs`, `arguments.rs`: a tool's argument object split into its
 //!   members, by the same scanner and serde behind it.
 //!
-//! Where the scanner answers, serde answers the same: debug builds (tests,
-//! fuzzing) check it on every message the scanner reads.
+//! Where the scanner (or what it remembers) answers, serde answers the same:
+//! debug builds (tests, fuzzing) check it on every message the scanner reads.
 
 mod arguments;
 mod by_serde;
@@ -26,22 +28,39 @@ pub use arguments::{Member, Text, members};
 pub(crate) use by_serde::asks_explanation;
 pub(crate) use json::{Json, is_empty_object, is_object, string, type_name};
 pub(crate) use message::{Envelope, Extensions, Fields, Meta, MetaSlot, ParamsSlot};
-pub(crate) use scan::MetaMemo;
 pub use split::{MAX_SPLIT, SplitArguments};
+
+/// What a connection remembers of the messages it read, so that the bytes a
+/// client repeats are compared rather than read again: the last tool
+/// request's envelope around its id and arguments, and the last
+/// `params._meta`.
+#[derive(Debug, Default)]
+pub(crate) struct ReadMemo {
+    envelope: scan::EnvelopeMemo,
+    meta: scan::MetaMemo,
+}
 
 /// Reads a message (UTF-8 text, a JSON object) into `envelope` (empty, as
 /// `Envelope::default()` makes it): by the scanner, else by serde. `None`
 /// when serde refuses it too (bad JSON, a repeated member).
 ///
-/// A `params._meta` that `memo` remembers is compared, not read again.
+/// What `memo` remembers is compared, not read again, and what the scanner
+/// reads is remembered.
 // Inlined into the server's parse: one call per message, on the hot path.
 #[inline]
 pub(crate) fn envelope<'a>(
     text: &'a str,
     envelope: &mut Envelope<'a>,
-    memo: &mut MetaMemo,
+    memo: &mut ReadMemo,
 ) -> Option<()> {
-    if scan::envelope(text, envelope, memo).is_some() {
+    let recalled = memo.envelope.recall(text, envelope);
+    if recalled == scan::Recalled::Read {
+        #[cfg(debug_assertions)]
+        check_envelope(text, *envelope);
+        return Some(());
+    }
+    if scan::envelope(text, envelope, &mut memo.meta).is_some() {
+        memo.envelope.remember(text, envelope, recalled);
         #[cfg(debug_assertions)]
         check_envelope(text, *envelope);
         return Some(());

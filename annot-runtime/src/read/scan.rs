@@ -14,8 +14,10 @@
 use super::keys;
 use super::split::SplitArguments;
 use super::{Envelope, Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
+pub(crate) use envelope_memo::{EnvelopeMemo, Recalled};
 pub(crate) use memo::MetaMemo;
 
+mod envelope_memo;
 mod memo;
 
 /// Reads the envelope of a message (UTF-8 text) into `envelope` (empty, as
@@ -300,18 +302,7 @@ impl<'a> Scan<'a, '_> {
                 (&mut fields.name, &mut fields.plain_name),
                 scan.value_noting_plain()?,
             ),
-            keys::ARGUMENTS if fields.arguments.is_none() => {
-                // Split in this pass, so that the tool's reader does not read
-                // the object again (where it is not split, the tool does).
-                // Split where it lies: the split is large for a return value.
-                let split = fields.split_arguments.insert(SplitArguments::default());
-                let (arguments, split) = scan.value_with(|scan| scan.split_object(split))?;
-                fields.arguments = Some(arguments);
-                if split.is_none() {
-                    fields.split_arguments = None;
-                }
-                Some(())
-            }
+            keys::ARGUMENTS if fields.arguments.is_none() => scan.arguments(fields),
             keys::ARGUMENTS => None,
             keys::CURSOR => once(&mut fields.cursor, scan.value()?),
             keys::PROTOCOL_VERSION => once(&mut fields.protocol_version, scan.value()?),
@@ -327,6 +318,23 @@ impl<'a> Scan<'a, '_> {
             keys::META => None,
             _ => scan.skip(),
         })
+    }
+
+    /// `params.arguments` into `fields`: its text, and its members split in
+    /// this pass, so that the tool's reader does not read the object again
+    /// (where it is not split, the tool does).
+    // Inlined into both of its callers, as it was into `params` alone before
+    // the envelope memo called it too.
+    #[inline(always)]
+    fn arguments(&mut self, fields: &mut Fields<'a>) -> Option<()> {
+        // Split where it lies: the split is large for a return value.
+        let split = fields.split_arguments.insert(SplitArguments::default());
+        let (arguments, split) = self.value_with(|scan| scan.split_object(split))?;
+        fields.arguments = Some(arguments);
+        if split.is_none() {
+            fields.split_arguments = None;
+        }
+        Some(())
     }
 
     /// An object's members, names and values as their text, into `split`

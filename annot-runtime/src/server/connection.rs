@@ -21,7 +21,7 @@ use crate::protocol::{
     Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
     RpcError, error_code,
 };
-use crate::read::{Envelope, Json, MetaMemo};
+use crate::read::{Envelope, Json, ReadMemo};
 
 /// One client session of a [`Server`].
 ///
@@ -31,8 +31,8 @@ use crate::read::{Envelope, Json, MetaMemo};
 pub struct Connection {
     state: Arc<ServerState>,
     session: Session,
-    /// The last `params._meta` read, which 2026-07-28 clients repeat.
-    meta_memo: MetaMemo,
+    /// What the client repeats from one message to the next.
+    memo: ReadMemo,
 }
 
 /// What `initialize` negotiated. A 2026-07-28 request never reads it.
@@ -54,7 +54,7 @@ impl Connection {
         Connection {
             state,
             session: Session::default(),
-            meta_memo: MetaMemo::default(),
+            memo: ReadMemo::default(),
         }
     }
 
@@ -131,8 +131,7 @@ impl Connection {
     /// Answers a message, or says it repeats a member somewhere.
     fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
         let mut envelope = Envelope::default();
-        let (id, method, params) = match jsonrpc::parse(message, &mut envelope, &mut self.meta_memo)
-        {
+        let (id, method, params) = match jsonrpc::parse(message, &mut envelope, &mut self.memo) {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 return Ok(Some(jsonrpc::error(

@@ -13,7 +13,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::protocol::{RpcError, error_code};
-use crate::read::{self, Envelope, Json, MetaMemo, ParamsSlot};
+use crate::read::{self, Envelope, Json, ParamsSlot, ReadMemo};
 
 /// One incoming message, classified.
 #[derive(Debug)]
@@ -102,7 +102,7 @@ fn parse_error(message: &str) -> Rejected {
 pub(crate) fn parse<'a>(
     bytes: &'a [u8],
     envelope: &'a mut Envelope<'a>,
-    memo: &mut MetaMemo,
+    memo: &mut ReadMemo,
 ) -> Result<Incoming<'a>, Rejected> {
     let is_object = bytes.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
     // A JSON array would otherwise be read as the envelope's members in order.
@@ -278,7 +278,7 @@ mod tests {
 
     fn parse(bytes: &[u8]) -> Result<Incoming<'_>, Rejected> {
         let envelope = Box::leak(Box::default());
-        super::parse(bytes, envelope, &mut MetaMemo::default())
+        super::parse(bytes, envelope, &mut ReadMemo::default())
     }
 
     fn rejected(bytes: &str) -> Rejected {

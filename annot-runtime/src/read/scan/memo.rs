@@ -25,11 +25,11 @@ pub(crate) struct MetaMemo {
 }
 
 /// Where a value lies in the remembered text, as a byte range.
-type Span = Option<(usize, usize)>;
+pub(super) type Span = Option<(usize, usize)>;
 
 /// [`Meta`], with spans of the remembered text in place of borrowed slices.
 #[derive(Clone, Copy, Debug, Default)]
-struct MetaSpans {
+pub(super) struct MetaSpans {
     protocol_version: Span,
     client_capabilities: Span,
     client_info: Span,
@@ -55,7 +55,10 @@ impl MetaMemo {
         }
         // The same bytes as a whole object: a boundary of characters.
         let object = text.get(..self.text.len())?;
-        Some((object.len(), self.spans.at(object)?))
+        Some((
+            object.len(),
+            self.spans.at(|(start, end)| object.get(start..end))?,
+        ))
     }
 
     /// Remembers `meta`, read from the whole object `object`, in place of
@@ -65,7 +68,7 @@ impl MetaMemo {
             return;
         }
         self.text.clear();
-        if let Some(spans) = MetaSpans::of(object, meta) {
+        if let Some(spans) = MetaSpans::of(meta, |value| span_in(object, value)) {
             self.text.extend_from_slice(object.as_bytes());
             self.spans = spans;
         }
@@ -73,13 +76,16 @@ impl MetaMemo {
 }
 
 impl MetaSpans {
-    /// The spans of `meta`'s values in `object`, which they were read
-    /// from; `None` if one is not a slice of it.
-    fn of(object: &str, meta: &Meta<'_>) -> Option<Self> {
-        // `Some(None)` for an absent value, `None` for one outside `object`.
+    /// The spans of `meta`'s values, `span` saying where each lies; `None`
+    /// if one has no span.
+    pub(super) fn of(
+        meta: &Meta<'_>,
+        span: impl Fn(&str) -> Option<(usize, usize)>,
+    ) -> Option<Self> {
+        // `Some(None)` for an absent value, `None` for one without a span.
         let span = |value: Option<Json<'_>>| match value {
             None => Some(None),
-            Some(value) => span_in(object, value).map(Some),
+            Some(value) => span(value.get()).map(Some),
         };
         let preread = match meta.preread {
             None => None,
@@ -99,11 +105,14 @@ impl MetaSpans {
         })
     }
 
-    /// The reading these spans make of `object`, the remembered text.
-    fn at<'a>(&self, object: &'a str) -> Option<Meta<'a>> {
+    /// The reading these spans make, `text` giving each span's text.
+    pub(super) fn at<'a>(
+        &self,
+        text: impl Fn((usize, usize)) -> Option<&'a str>,
+    ) -> Option<Meta<'a>> {
         let value = |span: Span| match span {
             None => Some(None),
-            Some((start, end)) => object.get(start..end).map(|text| Some(Json::checked(text))),
+            Some(span) => text(span).map(|text| Some(Json::checked(text))),
         };
         let preread = match self.preread {
             None => None,
@@ -125,8 +134,8 @@ impl MetaSpans {
 }
 
 /// Where `value` lies in `object`, if it is a slice of it.
-fn span_in(object: &str, value: Json<'_>) -> Option<(usize, usize)> {
-    let start = (value.get().as_ptr() as usize).checked_sub(object.as_ptr() as usize)?;
-    let end = start.checked_add(value.get().len())?;
+pub(super) fn span_in(object: &str, value: &str) -> Option<(usize, usize)> {
+    let start = (value.as_ptr() as usize).checked_sub(object.as_ptr() as usize)?;
+    let end = start.checked_add(value.len())?;
     (end <= object.len()).then_some((start, end))
 }
