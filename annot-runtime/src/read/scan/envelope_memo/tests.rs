@@ -313,3 +313,22 @@ fn after_new_envelopes_running_the_memo_compares_one_request_in_sixteen() {
     assert!(matches!(found[back + 16], Repeated(_)));
     assert!(found[back + 17..].iter().all(|recalled| *recalled == Read));
 }
+
+#[test]
+fn an_envelope_of_up_to_one_kib_without_its_values_is_kept() {
+    // The envelope's bytes around an id `1` and arguments `{}`, padded in
+    // `_meta` to `length` bytes.
+    let padded = |length: usize| {
+        let template = r#"{"jsonrpc":"2.0","id":{id},"method":"m","params":{"arguments":{arguments},"_meta":{"pad":"PAD"}}}"#;
+        let bare = message(template, "", "").replace("PAD", "").len();
+        message(template, "{id}", "{arguments}").replace("PAD", &"x".repeat(length - bare))
+    };
+    for (length, third) in [
+        (MAX_REMEMBERED, Recalled::Read),
+        (MAX_REMEMBERED + 1, Recalled::New),
+    ] {
+        let template = padded(length);
+        let texts = [1, 2, 3].map(|id| message(&template, &id.to_string(), ARGUMENTS[0]));
+        assert_eq!(recalls(&texts)[2], third, "{length}");
+    }
+}
