@@ -30,10 +30,12 @@ fn server() -> Server {
         .unwrap()
 }
 
-/// Answers `request` once to warm up (a rule compiles its regex on first
-/// use), then counts the heap operations of answering it again; the response
-/// is kept, so its buffer counts once.
+/// Answers `request` twice to warm up (a rule compiles its regex on first
+/// use; a connection keeps what a client repeats from its second message),
+/// then counts the heap operations of answering it again; the response is
+/// kept, so its buffer counts once.
 fn operations_of(connection: &mut Connection, request: &str) -> usize {
+    connection.handle(request.as_bytes()).expect("answered");
     let warm = connection.handle(request.as_bytes()).expect("answered");
     let text = String::from_utf8(warm).unwrap();
     assert!(text.contains("\"result\""), "{text}");
@@ -84,6 +86,34 @@ fn a_listing_allocates_its_response_only() {
     .to_string();
     if !cfg!(debug_assertions) {
         assert_eq!(operations_of(&mut server.connect(), &modern), 1);
+    }
+}
+
+/// A connection made for one request, as a stateless server makes them,
+/// remembers nothing of it: the request allocates its response alone.
+#[test]
+fn a_connection_for_one_request_allocates_its_response_only() {
+    let server = server();
+    let mut params = json!({"name": "manage_files",
+        "arguments": {"action": "read", "path": "notes/a.txt"}});
+    params["_meta"] = modern_meta(extension());
+    let modern =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/resolve", "params": params}).to_string();
+    // Rules compile their patterns on first use.
+    assert!(server.connect().handle(modern.as_bytes()).is_some());
+    let mut response = None;
+    let operations = heap_operations_during(|| {
+        let mut connection = server.connect();
+        response = black_box(connection.handle(black_box(modern.as_bytes())));
+    });
+    assert!(
+        String::from_utf8(response.unwrap())
+            .unwrap()
+            .contains("\"result\"")
+    );
+    // Debug builds check every reading against serde's, which allocates.
+    if !cfg!(debug_assertions) {
+        assert_eq!(operations, 1);
     }
 }
 

@@ -38,6 +38,11 @@ pub use split::{MAX_SPLIT, SplitArguments};
 pub(crate) struct ReadMemo {
     envelope: scan::EnvelopeMemo,
     meta: scan::MetaMemo,
+    /// Whether the scanner read a message before: nothing of a connection's
+    /// first message is remembered, so that a connection made for one request
+    /// (a stateless server's) pays no copy and no allocation for a memory it
+    /// never uses.
+    read_before: bool,
 }
 
 /// Reads a message (UTF-8 text, a JSON object) into `envelope` (empty, as
@@ -59,8 +64,12 @@ pub(crate) fn envelope<'a>(
         check_envelope(text, *envelope);
         return Some(());
     }
-    if scan::envelope(text, envelope, &mut memo.meta).is_some() {
-        memo.envelope.remember(text, envelope, recalled);
+    let meta = memo.read_before.then_some(&mut memo.meta);
+    if scan::envelope(text, envelope, meta).is_some() {
+        if memo.read_before {
+            memo.envelope.remember(text, envelope, recalled);
+        }
+        memo.read_before = true;
         #[cfg(debug_assertions)]
         check_envelope(text, *envelope);
         return Some(());
@@ -138,6 +147,23 @@ mod tests {
     fn raw(text: &str) -> Json<'_> {
         let _: IgnoredAny = serde_json::from_str(text).unwrap();
         Json::checked(text)
+    }
+
+    #[test]
+    fn nothing_of_a_connection_first_message_is_remembered() {
+        let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/resolve","params":{{"name":"t","arguments":{{}},"_meta":{meta}"#
+        );
+        let mut memo = ReadMemo::default();
+        let recalled = |memo: &mut ReadMemo| memo.envelope.recall(&text, &mut Envelope::default());
+        envelope(&text, &mut Envelope::default(), &mut memo).unwrap();
+        assert!(memo.meta.recall(meta).is_none());
+        assert_eq!(recalled(&mut memo), scan::Recalled::New);
+        // From the second, both are.
+        envelope(&text, &mut Envelope::default(), &mut memo).unwrap();
+        assert!(memo.meta.recall(meta).is_some());
+        assert!(matches!(recalled(&mut memo), scan::Recalled::Repeated(_)));
     }
 
     #[test]

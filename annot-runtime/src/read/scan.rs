@@ -23,12 +23,12 @@ mod memo;
 /// Reads the envelope of a message (UTF-8 text) into `envelope` (empty, as
 /// `Envelope::default()` makes it), or gives up (`None`, `envelope` left half
 /// read) when the message is not of the shape this reader takes. A
-/// `params._meta` that `memo` remembers is compared, not read again; one
-/// read is remembered.
+/// `params._meta` that `memo` (if any) remembers is compared, not read again;
+/// one read is remembered.
 pub(crate) fn envelope<'a>(
     text: &'a str,
     envelope: &mut Envelope<'a>,
-    memo: &mut MetaMemo,
+    memo: Option<&mut MetaMemo>,
 ) -> Option<()> {
     debug_assert_eq!(
         *envelope,
@@ -36,7 +36,7 @@ pub(crate) fn envelope<'a>(
         "read into an empty envelope"
     );
     let mut scan = Scan::new(text);
-    scan.memo = Some(memo);
+    scan.memo = memo;
     let mut params = false;
     scan.object(|scan, key| match key {
         keys::JSONRPC => once(&mut envelope.jsonrpc, scan.value()?),

@@ -17,7 +17,8 @@
 //! alternates `tools/resolve` and `tools/call`. An envelope's bytes are kept
 //! the first time, what they read the second, and from the third it is
 //! compared; a client whose every request is new to it (a progress token in
-//! each) soon finds the memo resting, compared once in sixteen requests.
+//! each) soon finds the memo resting, compared once in sixteen requests. (The
+//! reader keeps nothing of a connection's first message: `read/mod.rs`.)
 
 use super::memo::{MetaSpans, Span, span_in};
 use super::{Envelope, Fields, Json, MetaSlot, ParamsSlot, Scan};

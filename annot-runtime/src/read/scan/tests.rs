@@ -4,7 +4,7 @@ use super::*;
 
 fn read(text: &str) -> Option<Envelope<'_>> {
     let mut read = Envelope::default();
-    envelope(text, &mut read, &mut MetaMemo::default()).map(|()| read)
+    envelope(text, &mut read, Some(&mut MetaMemo::default())).map(|()| read)
 }
 
 #[test]
@@ -383,7 +383,7 @@ fn ids_are_read_as_json_numbers() {
 /// The params' `_meta` of an envelope read with `memo`.
 fn meta_read_with<'a>(text: &'a str, memo: &mut MetaMemo) -> Meta<'a> {
     let mut read = Envelope::default();
-    envelope(text, &mut read, memo).expect("the common shape");
+    envelope(text, &mut read, Some(memo)).expect("the common shape");
     let ParamsSlot::Object(Fields {
         meta: Some(MetaSlot::Object(meta)),
         ..

@@ -7,7 +7,7 @@ use crate::read::scan::{MetaMemo, envelope};
 /// `text` as the scanner reads it without a memo.
 fn scanned(text: &str) -> Option<Envelope<'_>> {
     let mut read = Envelope::default();
-    envelope(text, &mut read, &mut MetaMemo::default()).map(|()| read)
+    envelope(text, &mut read, Some(&mut MetaMemo::default())).map(|()| read)
 }
 
 /// What `memo` makes of `text`: read by the memo, or else by the scanner
