@@ -31,8 +31,8 @@ pub(crate) use message::{Envelope, Extensions, Fields, Meta, MetaSlot, ParamsSlo
 pub use split::{MAX_SPLIT, SplitArguments};
 
 /// What a connection remembers of the messages it read, so that the bytes a
-/// client repeats are compared rather than read again: the last tool
-/// request's envelope around its id and arguments, and the last
+/// client repeats are compared rather than read again: the last two tool
+/// requests' envelopes around their ids and arguments, and the last
 /// `params._meta`.
 #[derive(Debug, Default)]
 pub(crate) struct ReadMemo {

@@ -144,7 +144,7 @@ impl EnvelopeMemo {
             Recalled::Read | Recalled::New => 1 - self.last,
             Recalled::Skipped => return,
         };
-        let repeated = recalled == Recalled::Repeated(place);
+        let repeated = matches!(recalled, Recalled::Repeated(_));
         if self.remembered[place]
             .remember(text, envelope, repeated)
             .is_some()
