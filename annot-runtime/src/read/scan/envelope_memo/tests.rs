@@ -332,3 +332,18 @@ fn an_envelope_of_up_to_one_kib_without_its_values_is_kept() {
         assert_eq!(recalls(&texts)[2], third, "{length}");
     }
 }
+
+#[test]
+fn an_envelope_too_long_to_keep_leaves_the_kept_ones_whole() {
+    let kept = |id: &str| message(TEMPLATES[0], id, ARGUMENTS[0]);
+    let other = message(TEMPLATES[1], "1", ARGUMENTS[0]);
+    let long = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"arguments":{{}},"_meta":{{"trace":"{}"}}}}}}"#,
+        "x".repeat(MAX_REMEMBERED)
+    );
+    // The long one comes when the first kept envelope is the one used
+    // longest ago, in the place it would take.
+    let texts = [kept("1"), kept("2"), other, long, kept("3")];
+    use Recalled::{New, Read, Repeated};
+    assert_eq!(recalls(&texts), [New, Repeated(1), New, New, Read]);
+}
