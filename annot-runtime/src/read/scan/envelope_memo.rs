@@ -141,8 +141,9 @@ impl EnvelopeMemo {
     pub(crate) fn remember(&mut self, text: &str, envelope: &Envelope<'_>, recalled: Recalled) {
         let place = match recalled {
             Recalled::Repeated(place) => place,
-            Recalled::Read | Recalled::New => 1 - self.last,
-            Recalled::Skipped => return,
+            Recalled::New => 1 - self.last,
+            // Read by the memo, or not compared: nothing to keep.
+            Recalled::Read | Recalled::Skipped => return,
         };
         let repeated = matches!(recalled, Recalled::Repeated(_));
         if self.remembered[place]
