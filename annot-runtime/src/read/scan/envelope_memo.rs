@@ -80,9 +80,12 @@ struct Hole {
 struct EnvelopeSpans {
     jsonrpc: Span,
     method: Span,
-    plain_method: Span,
+    /// Whether the method was read as a plain string: its text without the
+    /// quotes.
+    plain_method: bool,
     name: Span,
-    plain_name: Span,
+    /// Whether the tool's name was read as a plain string.
+    plain_name: bool,
     cursor: Span,
     protocol_version: Span,
     capabilities: Span,
@@ -117,13 +120,13 @@ impl EnvelopeMemo {
         // The one used last first.
         for place in [self.last, 1 - self.last] {
             match self.remembered[place].recall(text, envelope) {
-                Recalled::New | Recalled::Skipped => {}
-                Recalled::Read => {
+                Sight::Other => {}
+                Sight::Read => {
                     self.last = place;
                     self.misses = 0;
                     return Recalled::Read;
                 }
-                Recalled::Repeated(_) => {
+                Sight::Unread => {
                     self.misses = 0;
                     return Recalled::Repeated(place);
                 }
@@ -155,25 +158,34 @@ impl EnvelopeMemo {
     }
 }
 
+/// What one remembered envelope made of a message.
+enum Sight {
+    /// It is this envelope: read.
+    Read,
+    /// It is this envelope, whose reading is not yet known.
+    Unread,
+    /// Anything else.
+    Other,
+}
+
 impl Remembered {
     /// Reads `text` into `envelope` when it is this envelope around an id
     /// and arguments of its own.
-    fn recall<'a>(&self, text: &'a str, envelope: &mut Envelope<'a>) -> Recalled {
+    fn recall<'a>(&self, text: &'a str, envelope: &mut Envelope<'a>) -> Sight {
         if !self.surrounds(text) {
-            return Recalled::New;
+            return Sight::Other;
         }
-        let recalled = match (self.values_within(text, envelope), &self.spans) {
-            (None, _) => Recalled::New,
-            // Its place in the memo is the caller's to say.
-            (Some(_), None) => Recalled::Repeated(0),
+        let sight = match (self.values_within(text, envelope), &self.spans) {
+            (None, _) => Sight::Other,
+            (Some(_), None) => Sight::Unread,
             (Some(ends), Some(spans)) => match self.read_from(text, ends, spans, envelope) {
-                Some(()) => return Recalled::Read,
-                None => Recalled::New,
+                Some(()) => return Sight::Read,
+                None => Sight::Other,
             },
         };
         // Whoever reads it next finds it empty.
         *envelope = Envelope::default();
-        recalled
+        sight
     }
 
     /// Whether `text` begins and ends as the remembered envelope: compared
@@ -243,15 +255,11 @@ impl Remembered {
             None => Some(None),
             Some(span) => text_of(span).map(|text| Some(Json::checked(text))),
         };
-        let plain = |span: Span| match span {
-            None => Some(None),
-            Some(span) => text_of(span).map(Some),
-        };
         envelope.jsonrpc = value(spans.jsonrpc)?;
         envelope.method = value(spans.method)?;
-        envelope.plain_method = plain(spans.plain_method)?;
+        envelope.plain_method = spans.plain_method.then(|| inner(envelope.method)).flatten();
         fields.name = value(spans.name)?;
-        fields.plain_name = plain(spans.plain_name)?;
+        fields.plain_name = spans.plain_name.then(|| inner(fields.name)).flatten();
         fields.cursor = value(spans.cursor)?;
         fields.protocol_version = value(spans.protocol_version)?;
         fields.capabilities = value(spans.capabilities)?;
@@ -361,6 +369,11 @@ fn read_value<'a>(
     Some(scan.pos)
 }
 
+/// A string value's text inside its quotes.
+fn inner(value: Option<Json<'_>>) -> Option<&str> {
+    value?.get().strip_prefix('"')?.strip_suffix('"')
+}
+
 impl EnvelopeSpans {
     /// The spans of what `envelope` (whose params are `fields`) read,
     /// `span` saying where each lies; `None` if one has no span.
@@ -375,14 +388,18 @@ impl EnvelopeSpans {
                 .map(|value| span(value.get()))
                 .map_or(Some(None), |span| span.map(Some))
         };
-        let plain =
-            |plain: Option<&str>| plain.map(&span).map_or(Some(None), |span| span.map(Some));
+        // A plain string is its value's text inside the quotes: `None` for
+        // any other (the scanner reads none).
+        let plain = |plain: Option<&str>, value: Option<Json<'_>>| match plain {
+            None => Some(false),
+            Some(plain) => (inner(value) == Some(plain)).then_some(true),
+        };
         Some(EnvelopeSpans {
             jsonrpc: value(envelope.jsonrpc)?,
             method: value(envelope.method)?,
-            plain_method: plain(envelope.plain_method)?,
+            plain_method: plain(envelope.plain_method, envelope.method)?,
             name: value(fields.name)?,
-            plain_name: plain(fields.plain_name)?,
+            plain_name: plain(fields.plain_name, fields.name)?,
             cursor: value(fields.cursor)?,
             protocol_version: value(fields.protocol_version)?,
             capabilities: value(fields.capabilities)?,

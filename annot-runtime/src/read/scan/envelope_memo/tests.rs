@@ -66,13 +66,15 @@ const ARGUMENTS: [&str; 8] = [
 ];
 
 /// Envelopes as clients write them: members in either order, `_meta` or
-/// none, whitespace. `{id}` and `{arguments}` mark the values.
-const TEMPLATES: [&str; 5] = [
+/// none, whitespace, a method and a name with escapes (read, but not as plain
+/// strings). `{id}` and `{arguments}` mark the values.
+const TEMPLATES: [&str; 6] = [
     r#"{"jsonrpc":"2.0","id":{id},"method":"tools/resolve","params":{"name":"manage_files","arguments":{arguments}}}"#,
     r#"{"method":"tools/call","params":{"name":"t","arguments":{arguments}},"jsonrpc":"2.0","id":{id}}"#,
     r#" { "id" : {id} , "jsonrpc" : "2.0" , "method" : "tools/call" , "params" : { "arguments" : {arguments} , "name" : "t" , "cursor" : null } } "#,
     r#"{"jsonrpc":"2.0","id":{id},"method":"tools/resolve","params":{"name":"t","arguments":{arguments},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tool-resolution":{}}},"dev.annot/resolution":{"explain":true}}}}"#,
     r#"{"jsonrpc":"2.0","id":{id},"method":"tools/resolve","params":{"_meta":{},"protocolVersion":"x","capabilities":{},"clientInfo":{},"arguments":{arguments},"name":"t"},"extra":{"id":0}}"#,
+    r#"{"jsonrpc":"2.0","id":{id},"method":"tools\/call","params":{"name":"a\/b","arguments":{arguments}}}"#,
 ];
 
 fn message(template: &str, id: &str, arguments: &str) -> String {
@@ -123,6 +125,7 @@ fn a_recalled_envelope_holds_the_message_own_values() {
     let within = |part: &str| text.as_bytes().as_ptr_range().contains(&part.as_ptr());
     assert!(within(read.id.unwrap().get()) && within(read.method.unwrap().get()));
     assert!(within(fields.name.unwrap().get()) && within(fields.arguments.unwrap().get()));
+    assert!(within(read.plain_method.unwrap()) && within(fields.plain_name.unwrap()));
 }
 
 #[test]
