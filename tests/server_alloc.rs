@@ -8,8 +8,10 @@
 //! Debug builds also read every message with serde_json, to check the hot-path
 //! reader against it, and serde_json keeps a heap stack to skip nested values
 //! (a 2026-07-28 request's `clientCapabilities.extensions`). So requests with
-//! nested `_meta` are held to the count only where that check is compiled out;
-//! handshake requests are held to it everywhere.
+//! nested `_meta` are held to the count only where that check is compiled out
+//! (CI runs this file once more so, with
+//! `CARGO_PROFILE_DEV_DEBUG_ASSERTIONS=false`); handshake requests are held to
+//! it everywhere.
 
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
