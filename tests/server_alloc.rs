@@ -1,9 +1,12 @@
-//! A request allocates nothing but the response buffer: `Connection::handle`
-//! is run under a global allocator that counts the heap operations of the
-//! current thread. That holds for a resolution too: the tool's arguments are
-//! read by the generated borrowing path, and a string no rule reads is
-//! checked, not decoded, so even its escapes (`"x\n"`) cost nothing. A call
-//! allocates besides only what its handler is handed and hands back.
+//! A request allocates nothing once the answer buffer a server keeps has
+//! grown: `Connection::handle_into` is run under a global allocator that
+//! counts the heap operations of the current thread (`Connection::handle`
+//! allocates the response it returns, and nothing else). That holds for a
+//! resolution too: the tool's arguments are read by the generated borrowing
+//! path, and a string no rule reads is checked, not decoded, so even its
+//! escapes (`"x\n"`) cost nothing. A call allocates only what its handler is
+//! handed and hands back. The stdio server keeps one buffer for all its
+//! answers, so serving more lines allocates nothing more.
 //!
 //! Debug builds also read every message with serde_json, to check the hot-path
 //! reader against it, and serde_json keeps a heap stack to skip nested values
@@ -33,19 +36,21 @@ fn server() -> Server {
 }
 
 /// Answers `request` twice to warm up (a rule compiles its regex on first
-/// use; a connection keeps what a client repeats from its second message),
-/// then counts the heap operations of answering it again; the response is
-/// kept, so its buffer counts once.
+/// use; a connection keeps what a client repeats from its second message;
+/// the answer buffer grows), then counts the heap operations of answering it
+/// again into the same buffer, cleared, as a server does.
 fn operations_of(connection: &mut Connection, request: &str) -> usize {
-    connection.handle(request.as_bytes()).expect("answered");
-    let warm = connection.handle(request.as_bytes()).expect("answered");
-    let text = String::from_utf8(warm).unwrap();
+    let mut response = Vec::new();
+    assert!(connection.handle_into(request.as_bytes(), &mut response));
+    response.clear();
+    assert!(connection.handle_into(request.as_bytes(), &mut response));
+    let text = String::from_utf8(response.clone()).unwrap();
     assert!(text.contains("\"result\""), "{text}");
-    let mut response = None;
     let operations = heap_operations_during(|| {
-        response = black_box(connection.handle(black_box(request.as_bytes())));
+        response.clear();
+        black_box(connection.handle_into(black_box(request.as_bytes()), &mut response));
     });
-    assert_eq!(String::from_utf8(response.unwrap()).unwrap(), text);
+    assert_eq!(String::from_utf8(response).unwrap(), text);
     operations
 }
 
@@ -74,20 +79,20 @@ fn initialized(server: &Server, capabilities: Value) -> Connection {
 }
 
 #[test]
-fn a_listing_allocates_its_response_only() {
+fn a_listing_allocates_nothing() {
     let server = server();
     let mut connection = initialized(&server, json!({}));
     let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
-    assert_eq!(operations_of(&mut connection, list), 1);
+    assert_eq!(operations_of(&mut connection, list), 0);
     let modern = json!({"jsonrpc": "2.0", "id": "m", "method": "tools/list",
         "params": {"_meta": modern_meta(json!({}))}})
     .to_string();
-    assert_eq!(operations_of(&mut server.connect(), &modern), 1);
+    assert_eq!(operations_of(&mut server.connect(), &modern), 0);
     let modern = json!({"jsonrpc": "2.0", "id": "m", "method": "tools/list",
         "params": {"_meta": modern_meta(extension())}})
     .to_string();
     if !cfg!(debug_assertions) {
-        assert_eq!(operations_of(&mut server.connect(), &modern), 1);
+        assert_eq!(operations_of(&mut server.connect(), &modern), 0);
     }
 }
 
@@ -120,7 +125,7 @@ fn a_connection_for_one_request_allocates_its_response_only() {
 }
 
 #[test]
-fn a_resolution_allocates_its_response_only() {
+fn a_resolution_allocates_nothing() {
     let server = server();
     for path in ["notes/a.txt", "/etc/hosts"] {
         for action in ["read", "append", "replace", "delete"] {
@@ -133,7 +138,7 @@ fn a_resolution_allocates_its_response_only() {
                 "params": params})
             .to_string();
             let mut connection = initialized(&server, extension());
-            assert_eq!(operations_of(&mut connection, &session), 1, "{session}");
+            assert_eq!(operations_of(&mut connection, &session), 0, "{session}");
             let plain_params = params.clone();
             let mut params = params;
             params["_meta"] = modern_meta(extension());
@@ -141,16 +146,16 @@ fn a_resolution_allocates_its_response_only() {
                 "params": params})
             .to_string();
             if !cfg!(debug_assertions) {
-                assert_eq!(operations_of(&mut server.connect(), &modern), 1, "{modern}");
+                assert_eq!(operations_of(&mut server.connect(), &modern), 0, "{modern}");
             }
-            // Dialects A and B: the response is reserved whole up front
-            // (B's embeds the tool's input schema), never grown.
+            // Dialects A and B: the answer is reserved whole up front (B's
+            // embeds the tool's input schema), and fits the buffer grown.
             let mut plain = initialized(&server, json!({}));
             for method in ["tools/annotations", "tools/resolve"] {
                 let request = json!({"jsonrpc": "2.0", "id": 3, "method": method,
                     "params": plain_params})
                 .to_string();
-                assert_eq!(operations_of(&mut plain, &request), 1, "{request}");
+                assert_eq!(operations_of(&mut plain, &request), 0, "{request}");
             }
         }
     }
@@ -158,11 +163,10 @@ fn a_resolution_allocates_its_response_only() {
 
 /// A call allocates what its handler is handed and hands back: the `String`
 /// of each string argument, the handler's `ToolOutput` (its text and its
-/// list of blocks), and the response; each of them allocated and freed once,
-/// the response kept. No `serde_json::Value` of the arguments: they are read
+/// list of blocks); each of them allocated and freed once. No `serde_json::Value` of the arguments: they are read
 /// from the members the request reader split.
 #[test]
-fn a_call_allocates_its_arguments_output_and_response() {
+fn a_call_allocates_its_arguments_and_output_only() {
     let server = server();
     for path in ["notes/a.txt", "/etc/hosts"] {
         for action in ["read", "append", "replace", "delete"] {
@@ -176,11 +180,55 @@ fn a_call_allocates_its_arguments_output_and_response() {
             let mut connection = initialized(&server, json!({}));
             let operations = operations_of(&mut connection, &request);
             // Each string argument, the output's text and its block list:
-            // allocated and freed; the response: allocated. A string with an
-            // escape (`content`) is decoded through serde_json's scratch
-            // buffer: allocated and freed too.
+            // allocated and freed. A string with an escape (`content`) is
+            // decoded through serde_json's scratch buffer: allocated and
+            // freed too.
             let escaped = strings - 1;
-            assert_eq!(operations, 2 * (strings + 2) + 1 + 2 * escaped, "{request}");
+            assert_eq!(operations, 2 * (strings + 2) + 2 * escaped, "{request}");
         }
     }
+}
+
+/// The stdio server answers into one buffer kept for the session: serving
+/// thirty requests allocates no more than serving three. The output is
+/// reserved up front so that its own growth does not count.
+#[test]
+fn serving_more_lines_allocates_nothing_more() {
+    let server = server();
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": extension(),
+        "clientInfo": {"name": "alloc", "version": "0"}
+    }});
+    let resolve = |id: usize| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/resolve", "params": {
+            "name": "manage_files",
+            "arguments": {"action": "read", "path": format!("notes/{}.txt", id % 10)}
+        }})
+        .to_string()
+    };
+    let session = |requests: usize| {
+        let mut input = format!("{initialize}\n");
+        for id in 1..=requests {
+            input.push_str(&resolve(id));
+            input.push('\n');
+        }
+        input
+    };
+    // Rules compile their patterns on first use.
+    server.serve(session(1).as_bytes(), Vec::new()).unwrap();
+    let operations = |input: &str| {
+        let mut output = Vec::with_capacity(1 << 20);
+        let operations = heap_operations_during(|| {
+            server.serve(input.as_bytes(), &mut output).unwrap();
+        });
+        let answers = String::from_utf8(output).unwrap();
+        assert_eq!(
+            answers.matches("\"readOnlyHint\":true").count(),
+            input.lines().count() - 1,
+            "{answers}"
+        );
+        operations
+    };
+    let (three, thirty) = (session(3), session(30));
+    assert_eq!(operations(&three), operations(&thirty));
 }

@@ -427,3 +427,102 @@ fn an_id_with_a_lone_surrogate_is_an_invalid_request_answered_without_id() {
     assert!(answer[0].get("id").is_none());
     assert_eq!(answer[1], json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
 }
+
+/// `handle_into` answers exactly as `handle` does, after what the buffer
+/// already held, and leaves the buffer as it was when there is no answer. A
+/// request that fails after its answer was begun (arguments a resolution or
+/// a 2025-06-18 call cannot read, a resolution outside its bound, a parser
+/// that panics) leaves only its error answer.
+#[test]
+fn handle_into_appends_what_handle_returns() {
+    let (server, _) = tools::server();
+    let initialize = |version: &str| {
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": extension_capabilities(),
+            "clientInfo": {"name": "t", "version": "0"}}})
+        .to_string()
+    };
+    let request = |method: &str, params: Value| {
+        json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params}).to_string()
+    };
+    let resolve = |arguments: Value| {
+        request(
+            "tools/resolve",
+            json!({"name": "liar", "arguments": arguments}),
+        )
+    };
+    let read_call = |arguments: Value| {
+        request(
+            "tools/call",
+            json!({"name": "manage_files", "arguments": arguments}),
+        )
+    };
+    // Each message, and what its answer is: none, a result, or an error
+    // with this code.
+    const NONE: Option<i64> = None;
+    const RESULT: Option<i64> = Some(0);
+    let messages = |version: &str| {
+        let batches = version == "2025-03-26";
+        [
+            (initialize(version), RESULT),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+                NONE,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#.to_owned(),
+                RESULT,
+            ),
+            (r#"{"jsonrpc":"2.0","id":4,"result":{}}"#.to_owned(), NONE),
+            ("garbage".to_owned(), Some(-32700)),
+            (
+                r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]"#
+                    .to_owned(),
+                if batches { RESULT } else { Some(-32600) },
+            ),
+            (
+                r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#.to_owned(),
+                if batches { NONE } else { Some(-32600) },
+            ),
+            (request("tools/list", json!({})), RESULT),
+            (resolve(json!({"lie": false})), RESULT),
+            (resolve(json!({"lie": 3})), Some(-32602)),
+            (resolve(json!({"lie": true})), Some(-32603)),
+            (resolve(json!({"explode": true})), Some(-32603)),
+            (
+                read_call(json!({"action": "read", "path": "a.txt"})),
+                RESULT,
+            ),
+        ]
+    };
+    for version in ["2025-03-26", "2025-06-18"] {
+        let mut returned = server.connect();
+        let mut appended = server.connect();
+        let mut messages = messages(version).to_vec();
+        // Before 2025-11-25 a call's unreadable arguments are -32602.
+        messages.push((read_call(json!({"action": "read"})), Some(-32602)));
+        for (message, outcome) in &messages {
+            let answer = returned.handle(message.as_bytes());
+            let mut buffer = b"kept\n".to_vec();
+            let answered = appended.handle_into(message.as_bytes(), &mut buffer);
+            assert_eq!(answered, answer.is_some(), "{version} {message}");
+            let mut expected = b"kept\n".to_vec();
+            expected.extend(answer.as_deref().unwrap_or_default());
+            assert_eq!(
+                String::from_utf8(buffer).unwrap(),
+                String::from_utf8(expected).unwrap(),
+                "{version} {message}"
+            );
+            let answer: Option<Value> =
+                answer.map(|answer| serde_json::from_slice(&answer).unwrap());
+            let code = answer.map(|answer| match answer.get("error") {
+                Some(error) => {
+                    assert!(answer.get("result").is_none(), "{answer}");
+                    error["code"].as_i64().unwrap()
+                }
+                None => 0,
+            });
+            assert_eq!(code, *outcome, "{version} {message}");
+        }
+    }
+}

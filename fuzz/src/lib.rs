@@ -194,11 +194,24 @@ pub fn check_tool_json<T: AnnotatedTool + std::fmt::Debug>(data: &[u8]) -> Verdi
 /// The `server_bytes` oracle: each line of `data` is one message to the same
 /// connection. Every answer is valid JSON-RPC that echoes a readable id and
 /// is no internal error, only notifications and responses go unanswered, and
-/// the connection still answers a ping at the end.
+/// the connection still answers a ping at the end. A second connection
+/// answers the same messages into one buffer it keeps (`handle_into`, as the
+/// stdio server does), byte for byte as the first.
 pub fn check_server_bytes(data: &[u8]) {
-    let mut connection = server().connect();
+    let server = server();
+    let mut connection = server.connect();
+    let mut kept = server.connect();
+    let mut buffer = Vec::new();
     for message in data.split(|byte| *byte == b'\n') {
-        match connection.handle(message) {
+        let response = connection.handle(message);
+        buffer.clear();
+        let answered = kept.handle_into(message, &mut buffer);
+        assert_eq!(
+            answered.then_some(buffer.as_slice()),
+            response.as_deref(),
+            "handle_into and handle answer alike"
+        );
+        match response {
             // A batch (2024-11-05 and 2025-03-26 sessions) gets an array of
             // responses, each of MCP's shape.
             Some(response) if response.first() == Some(&b'[') => {

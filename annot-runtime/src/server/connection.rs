@@ -64,16 +64,50 @@ impl Connection {
     /// that is not valid JSON-RPC; returns `None` for a notification (which
     /// never gets an answer) and for a response the client sent. A panic inside
     /// the server is caught and answered with `-32603`; the connection stays
-    /// usable.
+    /// usable. [`handle_into`](Self::handle_into) answers into a buffer the
+    /// caller keeps, without a new one for each message.
     pub fn handle(&mut self, message: &[u8]) -> Option<Vec<u8>> {
+        let mut response = Vec::new();
+        self.handle_into(message, &mut response).then_some(response)
+    }
+
+    /// Answers one JSON-RPC message as [`handle`](Self::handle) does, appending
+    /// the response to `response`, and says whether there was one. When there
+    /// is none (a notification, a response the client sent), `response` is
+    /// left as it was.
+    ///
+    /// A server that answers many messages keeps one buffer for all of them,
+    /// clearing it between answers: an answer then costs no allocation of its
+    /// own once the buffer has grown to the longest.
+    ///
+    /// ```
+    /// use annot_runtime::server::Server;
+    ///
+    /// let server = Server::builder("files", "1.0.0").build()?;
+    /// let mut connection = server.connect();
+    /// let mut response = Vec::new();
+    /// let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    /// for _ in 0..3 {
+    ///     response.clear();
+    ///     assert!(connection.handle_into(ping, &mut response));
+    ///     assert_eq!(response, br#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    /// }
+    /// let note = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    /// assert!(!connection.handle_into(note, &mut response));
+    /// # Ok::<(), annot_runtime::server::BuildError>(())
+    /// ```
+    pub fn handle_into(&mut self, message: &[u8], response: &mut Vec<u8>) -> bool {
+        let start = response.len();
         match jsonrpc::batch(message) {
-            None => self.handle_one(message),
-            Some(Err(rejected)) => Some(jsonrpc::error(
+            None => self.handle_one(message, response),
+            Some(Err(rejected)) => jsonrpc::error(
+                response,
                 rejected.id.as_deref().map(Json::checked),
                 &rejected.error,
-            )),
-            Some(Ok(messages)) => self.handle_batch(&messages),
+            ),
+            Some(Ok(messages)) => self.handle_batch(&messages, response),
         }
+        response.len() > start
     }
 
     /// A batch (a JSON array of messages): answered, as 2025-03-26 requires of
@@ -81,7 +115,7 @@ impl Connection {
     /// other session gets `-32600` for the whole batch. The answers of the
     /// requests form one array, in order; a batch of notifications and
     /// responses gets no answer at all.
-    fn handle_batch(&mut self, messages: &[&RawValue]) -> Option<Vec<u8>> {
+    fn handle_batch(&mut self, messages: &[&RawValue], out: &mut Vec<u8>) {
         if !self
             .session
             .protocol_version
@@ -91,77 +125,87 @@ impl Connection {
                 error_code::INVALID_REQUEST,
                 "batch requests are accepted only on sessions at 2025-03-26 or earlier: send one message per line",
             );
-            return Some(jsonrpc::error(None, &error));
+            return jsonrpc::error(out, None, &error);
         }
-        let mut out = vec![b'['];
+        let start = out.len();
+        out.push(b'[');
         for message in messages {
             let bytes = message.get().as_bytes();
-            let answer = if jsonrpc::batch(bytes).is_some() {
+            let before = out.len();
+            if before > start + 1 {
+                out.push(b',');
+            }
+            let answered = out.len();
+            if jsonrpc::batch(bytes).is_some() {
                 let error = RpcError::new(error_code::INVALID_REQUEST, "a batch cannot nest");
-                Some(jsonrpc::error(None, &error))
+                jsonrpc::error(out, None, &error);
             } else {
-                self.handle_one(bytes)
+                self.handle_one(bytes, out);
+            }
+            if out.len() == answered {
+                // No answer: no separator either.
+                out.truncate(before);
+            }
+        }
+        if out.len() == start + 1 {
+            out.truncate(start);
+        } else {
+            out.push(b']');
+        }
+    }
+
+    fn handle_one(&mut self, message: &[u8], out: &mut Vec<u8>) {
+        if let Err(Repeated) = self.answer(message, out) {
+            // Rare: read it as serde_json does (the last value of a repeated
+            // member wins), then answer that.
+            let Some(canonical) = jsonrpc::canonical(message) else {
+                return;
             };
-            if let Some(answer) = answer {
-                if out.len() > 1 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(&answer);
+            if let Err(Repeated) = self.answer(&canonical, out) {
+                let error = RpcError::new(error_code::INVALID_REQUEST, "unreadable message");
+                jsonrpc::error(out, None, &error);
             }
-        }
-        out.push(b']');
-        (out.len() > 2).then_some(out)
-    }
-
-    fn handle_one(&mut self, message: &[u8]) -> Option<Vec<u8>> {
-        match self.answer(message) {
-            Err(Repeated) => {
-                // Rare: read it as serde_json does (the last value of a
-                // repeated member wins), then answer that.
-                let canonical = jsonrpc::canonical(message)?;
-                self.answer(&canonical).unwrap_or_else(|Repeated| {
-                    let error = RpcError::new(error_code::INVALID_REQUEST, "unreadable message");
-                    Some(jsonrpc::error(None, &error))
-                })
-            }
-            Ok(answer) => answer,
         }
     }
 
-    /// Answers a message, or says it repeats a member somewhere.
-    fn answer(&mut self, message: &[u8]) -> Result<Option<Vec<u8>>, Repeated> {
+    /// Answers a message into `out`, or says it repeats a member somewhere
+    /// (and writes nothing). What a failed request wrote before it failed is
+    /// cut off here, and its error answer written in its place.
+    fn answer(&mut self, message: &[u8], out: &mut Vec<u8>) -> Result<(), Repeated> {
         let mut envelope = Envelope::default();
         let (id, method, params) = match jsonrpc::parse(message, &mut envelope, &mut self.memo) {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
-                return Ok(Some(jsonrpc::error(
-                    rejected.id.as_deref().map(Json::checked),
-                    &rejected.error,
-                )));
+                let id = rejected.id.as_deref().map(Json::checked);
+                jsonrpc::error(out, id, &rejected.error);
+                return Ok(());
             }
-            Ok(Incoming::Response) => return Ok(None),
+            Ok(Incoming::Response) => return Ok(()),
             Ok(Incoming::Notification { method }) => {
                 self.notify(&method);
-                return Ok(None);
+                return Ok(());
             }
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
         };
+        let start = out.len();
         let answered = match params::read(params) {
             Err(error) => Ok(Err(error)),
-            Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(id, &method, params))),
+            Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(out, id, &method, params))),
         };
-        Ok(Some(match answered {
-            Ok(Ok(response)) => response,
-            Ok(Err(error)) => jsonrpc::error(Some(id), &error),
+        let error = match answered {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(error)) => error,
             Err(payload) => {
                 eprintln!(
                     "annot: `{method}` panicked: {}",
                     panic_message(payload.as_ref())
                 );
-                let error = RpcError::new(error_code::INTERNAL_ERROR, "internal error");
-                jsonrpc::error(Some(id), &error)
+                RpcError::new(error_code::INTERNAL_ERROR, "internal error")
             }
-        }))
+        };
+        out.truncate(start);
+        jsonrpc::error(out, Some(id), &error);
+        Ok(())
     }
 
     /// The protocol version `initialize` settled on, if it ran.
@@ -209,15 +253,16 @@ impl Connection {
     /// Answers a request whose params were read.
     fn request(
         &mut self,
+        out: &mut Vec<u8>,
         id: Json<'_>,
         method: &str,
         params: Params<'_>,
-    ) -> Result<Vec<u8>, RpcError> {
+    ) -> Result<(), RpcError> {
         if method == "initialize" {
-            return self.initialize(id, &params);
+            return self.initialize(out, id, &params);
         }
         match classify(method, params.meta)? {
-            Era::Legacy => self.legacy(id, method, &params),
+            Era::Legacy => self.legacy(out, id, method, &params),
             Era::Modern { capabilities } => {
                 // `tools/resolve` reads the capabilities itself, so that any
                 // that lack the extension get -32021 there.
@@ -225,7 +270,7 @@ impl Connection {
                     capabilities_object(capabilities)?;
                 }
                 let extension = params.stance() == Some(Stance::Offered);
-                self.modern(id, method, &params, extension)
+                self.modern(out, id, method, &params, extension)
             }
         }
     }
@@ -233,10 +278,11 @@ impl Connection {
     /// A request of a handshake session.
     fn legacy(
         &mut self,
+        out: &mut Vec<u8>,
         id: Json<'_>,
         method: &str,
         params: &Params<'_>,
-    ) -> Result<Vec<u8>, RpcError> {
+    ) -> Result<(), RpcError> {
         let state = &*self.state;
         let dialects = state.dialects;
         let asker = Asker {
@@ -246,27 +292,31 @@ impl Connection {
             protocol_version: self.session.protocol_version,
         };
         match method {
-            "ping" => Ok(jsonrpc::result(id, "{}")),
+            "ping" => {
+                jsonrpc::result(out, id, "{}");
+                Ok(())
+            }
             "tools/list" => {
                 // The request's own capabilities, when it carries some, decide
                 // whether it sees the extension's marker; else the session's.
                 let per_request = params.stance().map(|stance| stance == Stance::Offered);
                 let extension = dialects.contains(Dialect::ToolResolutionExtension)
                     && per_request.unwrap_or(self.session.extension == Stance::Offered);
-                tools::list(state, id, params, PageForm::of(false, extension))
+                tools::list(out, state, id, params, PageForm::of(false, extension))
             }
-            _ => tool_method(state, id, method, params, &asker),
+            _ => tool_method(out, state, id, method, params, &asker),
         }
     }
 
     /// A 2026-07-28 request: judged by its own `_meta` alone.
     fn modern(
         &self,
+        out: &mut Vec<u8>,
         id: Json<'_>,
         method: &str,
         params: &Params<'_>,
         extension: bool,
-    ) -> Result<Vec<u8>, RpcError> {
+    ) -> Result<(), RpcError> {
         let state = &*self.state;
         let dialects = state.dialects;
         let asker = Asker {
@@ -276,17 +326,25 @@ impl Connection {
             protocol_version: Some(MODERN_PROTOCOL_VERSION),
         };
         match method {
-            METHOD_DISCOVER => Ok(jsonrpc::result(id, &state.modern.discover)),
+            METHOD_DISCOVER => {
+                jsonrpc::result(out, id, &state.modern.discover);
+                Ok(())
+            }
             "tools/list" => {
                 let extension = extension && dialects.contains(Dialect::ToolResolutionExtension);
-                tools::list(state, id, params, PageForm::of(true, extension))
+                tools::list(out, state, id, params, PageForm::of(true, extension))
             }
             // 2026-07-28 has no handshake and no ping.
-            _ => tool_method(state, id, method, params, &asker),
+            _ => tool_method(out, state, id, method, params, &asker),
         }
     }
 
-    fn initialize(&mut self, id: Json<'_>, params: &Params<'_>) -> Result<Vec<u8>, RpcError> {
+    fn initialize(
+        &mut self,
+        out: &mut Vec<u8>,
+        id: Json<'_>,
+        params: &Params<'_>,
+    ) -> Result<(), RpcError> {
         if self.is_initialized() {
             return Err(RpcError::new(
                 error_code::INVALID_REQUEST,
@@ -316,30 +374,32 @@ impl Connection {
             .iter()
             .position(|supported| *supported == version)
             .expect("negotiate_version returns a supported version");
-        Ok(jsonrpc::result(id, &self.state.initialize_results[index]))
+        jsonrpc::result(out, id, &self.state.initialize_results[index]);
+        Ok(())
     }
 }
 
 /// The methods both eras answer alike, `asker` telling them apart:
 /// `tools/call` and the resolution methods of the dialects the server enables.
 fn tool_method(
+    out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     method: &str,
     params: &Params<'_>,
     asker: &Asker<'_>,
-) -> Result<Vec<u8>, RpcError> {
+) -> Result<(), RpcError> {
     let dialects = state.dialects;
     match method {
-        "tools/call" => tools::call(state, id, params, asker),
+        "tools/call" => tools::call(out, state, id, params, asker),
         METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            tools::annotations(state, id, params, asker)
+            tools::annotations(out, state, id, params, asker)
         }
         METHOD_RESOLVE
             if dialects.contains(Dialect::ResolveTool)
                 || dialects.contains(Dialect::ToolResolutionExtension) =>
         {
-            tools::resolve(state, id, params, asker)
+            tools::resolve(out, state, id, params, asker)
         }
         _ => Err(method_not_found(method)),
     }

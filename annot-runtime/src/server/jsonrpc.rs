@@ -231,35 +231,35 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
     }
 }
 
-/// Starts a success response: `{"jsonrpc":"2.0","id":<id>,"result":`. The caller
-/// appends the result JSON, then calls [`finish`].
-pub(crate) fn start_result(id: Json<'_>, capacity: usize) -> Vec<u8> {
+/// Starts a success response in `out`: `{"jsonrpc":"2.0","id":<id>,"result":`,
+/// with room for `capacity` more bytes. The caller appends the result JSON,
+/// then calls [`finish`].
+pub(crate) fn start_result(out: &mut Vec<u8>, id: Json<'_>, capacity: usize) {
     let id = id.get().as_bytes();
-    let mut out = Vec::with_capacity(capacity + id.len() + 32);
+    out.reserve(capacity + id.len() + 32);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     out.extend_from_slice(id);
     out.extend_from_slice(br#","result":"#);
-    out
 }
 
 /// Closes a response begun with [`start_result`].
-pub(crate) fn finish(mut out: Vec<u8>) -> Vec<u8> {
+pub(crate) fn finish(out: &mut Vec<u8>) {
     out.push(b'}');
-    out
 }
 
-/// A complete success response around a pre-rendered result.
-pub(crate) fn result(id: Json<'_>, result: &str) -> Vec<u8> {
-    let mut out = start_result(id, result.len() + 1);
+/// A complete success response around a pre-rendered result, appended to `out`.
+pub(crate) fn result(out: &mut Vec<u8>, id: Json<'_>, result: &str) {
+    start_result(out, id, result.len() + 1);
     out.extend_from_slice(result.as_bytes());
-    finish(out)
+    finish(out);
 }
 
-/// A complete error response. Without an id (the message had none this server
-/// could read), `id` is left out: MCP's `JSONRPCErrorResponse` makes it
-/// optional and does not allow JSON-RPC's `null`.
-pub(crate) fn error(id: Option<Json<'_>>, error: &RpcError) -> Vec<u8> {
-    let mut out = Vec::with_capacity(96 + error.message.len());
+/// A complete error response, appended to `out`. Without an id (the message
+/// had none this server could read), `id` is left out: MCP's
+/// `JSONRPCErrorResponse` makes it optional and does not allow JSON-RPC's
+/// `null`.
+pub(crate) fn error(out: &mut Vec<u8>, id: Option<Json<'_>>, error: &RpcError) {
+    out.reserve(96 + error.message.len());
     out.extend_from_slice(br#"{"jsonrpc":"2.0","#);
     if let Some(id) = id {
         out.extend_from_slice(br#""id":"#);
@@ -267,9 +267,8 @@ pub(crate) fn error(id: Option<Json<'_>>, error: &RpcError) -> Vec<u8> {
         out.push(b',');
     }
     out.extend_from_slice(br#""error":"#);
-    serde_json::to_writer(&mut out, error).expect("an RpcError always serializes");
+    serde_json::to_writer(&mut *out, error).expect("an RpcError always serializes");
     out.push(b'}');
-    out
 }
 
 #[cfg(test)]
@@ -311,13 +310,16 @@ mod tests {
     }
 
     #[test]
-    fn writes_responses() {
+    fn writes_responses_after_what_the_buffer_holds() {
         let id = Json::checked("\"x\"");
+        let mut out = b"kept".to_vec();
+        result(&mut out, id, "{}");
         assert_eq!(
-            result(id, "{}"),
-            br#"{"jsonrpc":"2.0","id":"x","result":{}}"#.to_vec()
+            out,
+            br#"kept{"jsonrpc":"2.0","id":"x","result":{}}"#.to_vec()
         );
-        let written = error(None, &RpcError::new(-32700, "bad"));
+        let mut written = Vec::new();
+        error(&mut written, None, &RpcError::new(-32700, "bad"));
         assert_eq!(
             written,
             br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}}"#.to_vec()

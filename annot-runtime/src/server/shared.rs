@@ -159,16 +159,18 @@ pub(crate) fn answer_resolution(
         session_extensions: session.negotiated,
         protocol_version: None,
     };
-    match method {
+    let mut out = Vec::new();
+    let answered = match method {
         METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            Some(tools::annotations(state, id, &params, &asker))
+            tools::annotations(&mut out, state, id, &params, &asker)
         }
         METHOD_RESOLVE
             if dialects.contains(Dialect::ResolveTool)
                 || dialects.contains(Dialect::ToolResolutionExtension) =>
         {
-            Some(tools::resolve(state, id, &params, &asker))
+            tools::resolve(&mut out, state, id, &params, &asker)
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    Some(answered.map(|()| out))
 }

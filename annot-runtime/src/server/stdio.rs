@@ -99,11 +99,19 @@ pub(crate) fn serve(
     max_message_size: usize,
 ) -> io::Result<()> {
     let mut lines = LineReader::new(reader, max_message_size);
+    // One buffer for every answer: it grows to the longest and stays.
+    let mut response = Vec::new();
     while let Some(line) = lines.next_message()? {
-        let response = match line {
-            Line::Message(message) => connection.handle(message),
+        response.clear();
+        match line {
+            Line::Message(message) => {
+                if !connection.handle_into(message, &mut response) {
+                    continue;
+                }
+            }
             // No id can be read from a message that was never held whole.
-            Line::Oversized => Some(jsonrpc::error(
+            Line::Oversized => jsonrpc::error(
+                &mut response,
                 None,
                 &RpcError::new(
                     error_code::INVALID_REQUEST,
@@ -112,11 +120,8 @@ pub(crate) fn serve(
                          was discarded"
                     ),
                 ),
-            )),
-        };
-        let Some(mut response) = response else {
-            continue;
-        };
+            ),
+        }
         response.push(b'\n');
         match writer.write_all(&response).and_then(|()| writer.flush()) {
             Ok(()) => {}
@@ -124,9 +129,14 @@ pub(crate) fn serve(
             Err(error) if error.kind() == ErrorKind::BrokenPipe => return Ok(()),
             Err(error) => return Err(error),
         }
+        // A rare long answer (a large page, a batch) is not held for good.
+        response.shrink_to(KEPT_RESPONSE_CAPACITY);
     }
     Ok(())
 }
+
+/// The most a session's answer buffer keeps between messages, in bytes.
+const KEPT_RESPONSE_CAPACITY: usize = 64 * 1024;
 
 impl Server {
     /// Serves one session over stdin and stdout until stdin ends; see

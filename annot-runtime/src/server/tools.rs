@@ -36,24 +36,27 @@ pub(crate) struct Asker<'a> {
 
 /// `tools/list`: a pre-rendered page in `form`.
 pub(crate) fn list(
+    out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     params: &Params<'_>,
     form: PageForm,
-) -> Result<Vec<u8>, RpcError> {
+) -> Result<(), RpcError> {
     let cursor = params::raw_optional_string(params.fields.cursor, "cursor")?;
     let page = state.pages.page(cursor.as_deref(), form)?;
-    Ok(jsonrpc::result(id, page))
+    jsonrpc::result(out, id, page);
+    Ok(())
 }
 
 /// `tools/call`: validates the arguments, runs the handler, and reports its
 /// failure or panic as an `isError` result.
 pub(crate) fn call(
+    out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
-) -> Result<Vec<u8>, RpcError> {
+) -> Result<(), RpcError> {
     let name = params::name(params.fields)?;
     let arguments = params::raw_optional_object(params.fields.arguments, "arguments")?;
     let tool = state
@@ -65,29 +68,29 @@ pub(crate) fn call(
         asker.session_extensions.trust_annotations,
         params.meta,
     );
-    let mut out = jsonrpc::start_result(id, 128);
+    jsonrpc::start_result(out, id, 128);
     // The `_meta` of the result's own claims, when the client gets claims.
     let mut claims_meta = None;
     // Absent arguments are an empty object, which nothing was split from.
     let split = arguments.and(params.fields.split_arguments.as_ref());
     match tool.call(arguments.unwrap_or("{}"), split, trust) {
         CallOutcome::Returned(Ok(output), floor) => {
-            claims_meta = output::write_success(&mut out, &output, floor);
+            claims_meta = output::write_success(out, &output, floor);
         }
         CallOutcome::Returned(Err(error), floor) => {
             // A handler's message may quote what the call brought back, so
             // it claims the floor.
-            output::write_failure(&mut out, error.message());
+            output::write_failure(out, error.message());
             claims_meta = floor.and_then(|floor| claims::result_meta(floor, None, 0));
         }
         CallOutcome::Refused(violation) => output::write_failure(
-            &mut out,
+            out,
             &format!("refused: this call of `{}` is {violation}", tool.name()),
         ),
         CallOutcome::Panicked(message) => {
             eprintln!("annot: tool `{}` panicked: {message}", tool.name());
             output::write_failure(
-                &mut out,
+                out,
                 &format!(
                     "internal error: the tool `{}` failed unexpectedly",
                     tool.name()
@@ -98,48 +101,52 @@ pub(crate) fn call(
         // its arguments, so it can correct them; earlier versions want -32602.
         CallOutcome::Invalid(error) if argument_errors_are_tool_errors(asker.protocol_version) => {
             let message = params::quote_message(&error.to_string()).into_owned();
-            output::write_failure(&mut out, &format!("invalid arguments: {message}"));
+            output::write_failure(out, &format!("invalid arguments: {message}"));
         }
         CallOutcome::Invalid(error) => return Err(params::invalid_arguments(tool.name(), &error)),
     }
     match (asker.modern, claims_meta) {
-        (true, meta) => state.modern.close_with(&mut out, meta.as_deref()),
-        (false, Some(meta)) => output::append_meta(&mut out, &meta),
+        (true, meta) => state.modern.close_with(out, meta.as_deref()),
+        (false, Some(meta)) => output::append_meta(out, &meta),
         (false, None) => {}
     }
-    Ok(jsonrpc::finish(out))
+    jsonrpc::finish(out);
+    Ok(())
 }
 
 /// `tools/annotations` (dialect A).
 pub(crate) fn annotations(
+    out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
-) -> Result<Vec<u8>, RpcError> {
-    answer_resolution(state, id, params, Dialect::DynamicAnnotations, asker)
+) -> Result<(), RpcError> {
+    answer_resolution(out, state, id, params, Dialect::DynamicAnnotations, asker)
 }
 
 /// `tools/resolve`, in dialect B's or C's shape as negotiated. The capability
 /// is checked before the parameters: a request lacking it gets `-32021`
 /// whatever its arguments.
 pub(crate) fn resolve(
+    out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
-) -> Result<Vec<u8>, RpcError> {
+) -> Result<(), RpcError> {
     let dialect = resolve_dialect(state.dialects, asker.session, params.stance(), asker.modern)?;
-    answer_resolution(state, id, params, dialect, asker)
+    answer_resolution(out, state, id, params, dialect, asker)
 }
 
 fn answer_resolution(
+    out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     params: &Params<'_>,
     dialect: Dialect,
     asker: &Asker<'_>,
-) -> Result<Vec<u8>, RpcError> {
+) -> Result<(), RpcError> {
     let name = params::name(params.fields)?;
     let Some(arguments) = params::raw_optional_object(params.fields.arguments, "arguments")? else {
         return Err(params::invalid("missing `arguments`")
@@ -171,10 +178,11 @@ fn answer_resolution(
     let meta = modern.map_or(0, |forms| {
         r#","_meta":"#.len() + forms.server_info_meta.len()
     });
-    let mut out = jsonrpc::start_result(id, tool.result_capacity(dialect) + meta);
+    jsonrpc::start_result(out, id, tool.result_capacity(dialect) + meta);
     let arguments = (arguments, params.fields.split_arguments.as_ref());
-    write_resolution(&mut out, tool, arguments, dialect, extras, modern)?;
-    Ok(jsonrpc::finish(out))
+    write_resolution(out, tool, arguments, dialect, extras, modern)?;
+    jsonrpc::finish(out);
+    Ok(())
 }
 
 /// Resolves `arguments` (JSON text, and its members when the request reader
