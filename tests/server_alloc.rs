@@ -190,8 +190,10 @@ fn a_call_allocates_its_arguments_and_output_only() {
 }
 
 /// The stdio server answers into one buffer kept for the session: serving
-/// thirty requests allocates no more than serving three. The output is
-/// reserved up front so that its own growth does not count.
+/// thirty requests allocates no more than serving three. Each answer is
+/// some kilobytes (a long id, echoed), which the buffer keeps between
+/// messages. The output is reserved up front so that its own growth does not
+/// count.
 #[test]
 fn serving_more_lines_allocates_nothing_more() {
     let server = server();
@@ -199,10 +201,11 @@ fn serving_more_lines_allocates_nothing_more() {
         "protocolVersion": "2025-11-25", "capabilities": extension(),
         "clientInfo": {"name": "alloc", "version": "0"}
     }});
-    let resolve = |id: usize| {
+    let resolve = |number: usize| {
+        let id = format!("{}{number:02}", "i".repeat(3000));
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/resolve", "params": {
             "name": "manage_files",
-            "arguments": {"action": "read", "path": format!("notes/{}.txt", id % 10)}
+            "arguments": {"action": "read", "path": format!("notes/{}.txt", number % 10)}
         }})
         .to_string()
     };
