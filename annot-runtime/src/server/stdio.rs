@@ -99,7 +99,8 @@ pub(crate) fn serve(
     max_message_size: usize,
 ) -> io::Result<()> {
     let mut lines = LineReader::new(reader, max_message_size);
-    // One buffer for every answer: it grows to the longest and stays.
+    // One buffer for every answer, kept between them up to
+    // `KEPT_RESPONSE_CAPACITY`.
     let mut response = Vec::new();
     while let Some(line) = lines.next_message()? {
         response.clear();
