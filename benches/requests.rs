@@ -1,5 +1,6 @@
 //! Whole requests: request bytes to response bytes through
-//! `Connection::handle`, for `tools/resolve` and `tools/annotations` in each
+//! `Connection::handle_into` (into one buffer kept for every answer, as the
+//! stdio server keeps it), for `tools/resolve` and `tools/annotations` in each
 //! dialect and `tools/call` of the same arguments, next to `tools/list` (a pre-rendered page: the floor of any
 //! request) on the same connection.
 //!
@@ -9,7 +10,8 @@
 //! Beside `tools/list` and the extension's `tools/resolve` (negotiated in
 //! `initialize`, and per request at 2026-07-28) stands their floor: reading the
 //! same request once with `serde_json::from_slice::<serde::de::IgnoredAny>`
-//! and copying the same response bytes, the least any server must do; and,
+//! and copying the same response bytes into a kept buffer, the least any
+//! server must do; and,
 //! beside the extension's `tools/resolve`, the part of it that is the tool's
 //! own: reading the same arguments' text and resolving them, through the
 //! `AnnotatedTool` entry point the server calls (`evaluate_arguments_str`,
