@@ -66,14 +66,19 @@ fn extension() -> Value {
     json!({"extensions": {"io.modelcontextprotocol/tool-resolution": {}}})
 }
 
-fn initialized(server: &Server, capabilities: Value) -> Connection {
-    let mut connection = server.connect();
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+/// The `initialize` request of a 2025-11-25 session with `capabilities`.
+fn initialize(capabilities: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": capabilities,
         "clientInfo": {"name": "alloc", "version": "0"}
-    }});
+    }})
+    .to_string()
+}
+
+fn initialized(server: &Server, capabilities: Value) -> Connection {
+    let mut connection = server.connect();
     connection
-        .handle(initialize.to_string().as_bytes())
+        .handle(initialize(capabilities).as_bytes())
         .unwrap();
     connection
 }
@@ -197,10 +202,6 @@ fn a_call_allocates_its_arguments_and_output_only() {
 #[test]
 fn serving_more_lines_allocates_nothing_more() {
     let server = server();
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": extension(),
-        "clientInfo": {"name": "alloc", "version": "0"}
-    }});
     let resolve = |number: usize| {
         let id = format!("{}{number:02}", "i".repeat(3000));
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/resolve", "params": {
@@ -210,7 +211,7 @@ fn serving_more_lines_allocates_nothing_more() {
         .to_string()
     };
     let session = |requests: usize| {
-        let mut input = format!("{initialize}\n");
+        let mut input = format!("{}\n", initialize(extension()));
         for id in 1..=requests {
             input.push_str(&resolve(id));
             input.push('\n');
