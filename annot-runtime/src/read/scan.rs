@@ -327,13 +327,18 @@ impl<'a> Scan<'a, '_> {
     // the envelope memo called it too.
     #[inline(always)]
     fn arguments(&mut self, fields: &mut Fields<'a>) -> Option<()> {
-        // Split where it lies: the split is large for a return value.
+        // Split where it lies: the split is large for a return value. And
+        // not through `value_with`, whose text and split came back through
+        // memory, written a half at a time and read back whole: the read
+        // stalled.
         let split = fields.split_arguments.insert(SplitArguments::default());
-        let (arguments, split) = self.value_with(|scan| scan.split_object(split))?;
-        fields.arguments = Some(arguments);
-        if split.is_none() {
+        let start = self.pos;
+        if self.split_object(split).is_none() {
+            self.pos = start;
+            self.skip()?;
             fields.split_arguments = None;
         }
+        fields.arguments = Some(Json::checked(&self.text[start..self.pos]));
         Some(())
     }
 

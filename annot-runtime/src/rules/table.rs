@@ -417,6 +417,9 @@ impl Outcome {
     }
 
     /// The authorization the call needs, if the tool declares any.
+    // Inlined where the server reads it: returned through memory, a tag
+    // written alone was read back whole, and the read stalled.
+    #[inline]
     pub const fn authorization(&self) -> Option<Authorization> {
         if let Repr::Opaque { authorization, .. } = self.0 {
             return authorization;

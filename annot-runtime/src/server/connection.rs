@@ -173,7 +173,11 @@ impl Connection {
     /// cut off here, and its error answer written in its place.
     fn answer(&mut self, message: &[u8], out: &mut Vec<u8>) -> Result<(), Repeated> {
         let mut envelope = Envelope::default();
-        let (id, method, params) = match jsonrpc::parse(message, &mut envelope, &mut self.memo) {
+        // Read where it was returned: moving the request out of the `Result`
+        // copied it whole just after `parse` wrote it a field at a time, and
+        // the copy stalled.
+        let parsed = jsonrpc::parse(message, &mut envelope, &mut self.memo);
+        let (id, method, params) = match &parsed {
             Err(rejected) if rejected.repeated => return Err(Repeated),
             Err(rejected) => {
                 let id = rejected.id.as_deref().map(Json::checked);
@@ -182,15 +186,15 @@ impl Connection {
             }
             Ok(Incoming::Response) => return Ok(()),
             Ok(Incoming::Notification { method }) => {
-                self.notify(&method);
+                self.notify(method);
                 return Ok(());
             }
-            Ok(Incoming::Request { id, method, params }) => (id, method, params),
+            Ok(Incoming::Request { id, method, params }) => (*id, &**method, *params),
         };
         let start = out.len();
         let answered = match params::read(params) {
             Err(error) => Ok(Err(error)),
-            Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(out, id, &method, params))),
+            Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(out, id, method, params))),
         };
         let error = match answered {
             Ok(Ok(())) => return Ok(()),

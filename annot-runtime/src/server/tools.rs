@@ -196,19 +196,23 @@ fn write_resolution(
     extras: Extras,
     modern: Option<&ModernForms>,
 ) -> Result<(), RpcError> {
-    let resolution = tool
-        .resolve(arguments, split, extras.explanation)
-        .map_err(|failure| resolve_failure(tool, failure))?;
+    // Read where it was returned: moving it out of the `Result` copied it
+    // just after `settle` wrote it field by field, and the copy stalled.
+    let resolved = tool.resolve(arguments, split, extras.explanation);
+    let resolution = match &resolved {
+        Ok(resolution) => resolution,
+        Err(_) => return Err(resolve_failure(tool, resolved.err().expect("an error"))),
+    };
     let meta = result_meta(
         extras,
         resolution.explanation.as_deref(),
         resolution.authorization,
     );
     match modern {
-        None => tool.write_result(out, dialect, &resolution, meta.as_deref(), false),
+        None => tool.write_result(out, dialect, resolution, meta.as_deref(), false),
         Some(forms) => {
             let meta = forms.meta_with(meta.as_deref());
-            tool.write_result(out, dialect, &resolution, Some(&meta), true);
+            tool.write_result(out, dialect, resolution, Some(&meta), true);
         }
     }
     Ok(())
