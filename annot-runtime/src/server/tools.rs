@@ -199,9 +199,9 @@ fn write_resolution(
     // Read where it was returned: moving it out of the `Result` copied it
     // just after `settle` wrote it field by field, and the copy stalled.
     let resolved = tool.resolve(arguments, split, extras.explanation);
-    let resolution = match &resolved {
-        Ok(resolution) => resolution,
-        Err(_) => return Err(resolve_failure(tool, resolved.err().expect("an error"))),
+    let resolution = match resolved {
+        Ok(ref resolution) => resolution,
+        Err(failure) => return Err(resolve_failure(tool, failure)),
     };
     let meta = result_meta(
         extras,
