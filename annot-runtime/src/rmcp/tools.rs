@@ -24,11 +24,11 @@ use super::claims;
 use super::client::Client;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
-use crate::protocol::{Dialect, RpcError, error_code};
+use crate::protocol::{Dialect, RpcError};
 use crate::server::shared::{
-    ClientExtensions, EvaluateTree, Listing, answer_resolution, argument_errors_are_tool_errors,
-    called_tool, capabilities, evaluate_tree, invalid_arguments, listed_tools, listing_for,
-    panic_message, quote_message, resolve_tree, unknown_tool,
+    ClientExtensions, Listing, answer_resolution, argument_errors_are_tool_errors, called_tool,
+    capabilities, invalid_arguments, listed_tools, listing_for, panic_message, quote_message,
+    resolve_tree, unknown_tool,
 };
 use crate::server::{Call, Exposure, Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
@@ -87,13 +87,11 @@ pub struct AnnotatedTools<S> {
     calls: Vec<Registered<S>>,
 }
 
-/// One registered tool: its name, its typed call and the evaluation of its
-/// arguments for `tools/resolve`.
+/// One registered tool: its name and its typed call.
 struct Registered<S> {
     name: &'static str,
     description: Option<&'static str>,
     call: CallFn<S>,
-    evaluate: EvaluateTree,
 }
 
 impl<S> fmt::Debug for AnnotatedTools<S> {
@@ -136,7 +134,6 @@ impl<S> AnnotatedToolsBuilder<S> {
             name: T::NAME,
             description: T::DESCRIPTION,
             call: call_typed::<S, T>,
-            evaluate: evaluate_tree::<T>,
         });
         self
     }
@@ -330,13 +327,7 @@ impl<S> AnnotatedTools<S> {
         session: ClientExtensions,
     ) -> Option<Result<Value, ErrorData>> {
         // The plain request, read and answered as trees.
-        let evaluate = |tool: &str| {
-            self.calls
-                .iter()
-                .find(|registered| registered.name == tool)
-                .map(|registered| registered.evaluate)
-        };
-        if let Some(answer) = resolve_tree(&self.server, method, params, meta, session, evaluate) {
+        if let Some(answer) = resolve_tree(&self.server, method, params, meta, session) {
             return Some(answer.map_err(rpc_to_rmcp));
         }
         // The server reads the request's `_meta` (per-request capabilities,
@@ -352,17 +343,8 @@ impl<S> AnnotatedTools<S> {
                 Some(_) => {} // not an object: the server's error says so
             }
         }
-        let response = answer_resolution(&self.server, method, params, session)?;
-        Some(
-            response
-                .and_then(|bytes| {
-                    let mut response: Value = serde_json::from_slice(&bytes).map_err(|error| {
-                        RpcError::new(error_code::INTERNAL_ERROR, error.to_string())
-                    })?;
-                    Ok(response["result"].take())
-                })
-                .map_err(rpc_to_rmcp),
-        )
+        let answer = answer_resolution(&self.server, method, params, session)?;
+        Some(answer.map_err(rpc_to_rmcp))
     }
 
     /// Declares in server capabilities what the built-in server declares in

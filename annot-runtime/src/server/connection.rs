@@ -14,12 +14,12 @@ use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, stance};
 use super::pagination::PageForm;
 use super::params::Params;
+use super::resolution::{ClientExtensions, Method};
 use super::state::{Server, ServerState};
 use super::tools::Asker;
 use super::{params, tools};
 use crate::protocol::{
-    Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
-    RpcError, error_code,
+    Dialect, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, error_code,
 };
 use crate::read::{Envelope, Json, ReadMemo};
 
@@ -41,10 +41,9 @@ struct Session {
     protocol_version: Option<&'static str>,
     client_capabilities: Option<Value>,
     client_info: Option<Value>,
-    /// What the client's capabilities said about the tool-resolution extension.
-    extension: Stance,
-    /// Which of this project's extensions they took up.
-    annot_extensions: Negotiated,
+    /// What the client's capabilities said about the extensions this server
+    /// reads.
+    extensions: ClientExtensions,
     /// `notifications/initialized` arrived.
     initialized_notified: bool,
 }
@@ -243,7 +242,7 @@ impl Connection {
         self.state
             .dialects
             .contains(Dialect::ToolResolutionExtension)
-            && self.session.extension == Stance::Offered
+            && self.session.extensions.stance == Stance::Offered
     }
 
     fn notify(&mut self, method: &str) {
@@ -291,8 +290,7 @@ impl Connection {
         let dialects = state.dialects;
         let asker = Asker {
             modern: false,
-            session: self.session.extension,
-            session_extensions: self.session.annot_extensions,
+            session: self.session.extensions,
             protocol_version: self.session.protocol_version,
         };
         match method {
@@ -305,7 +303,7 @@ impl Connection {
                 // whether it sees the extension's marker; else the session's.
                 let per_request = params.stance().map(|stance| stance == Stance::Offered);
                 let extension = dialects.contains(Dialect::ToolResolutionExtension)
-                    && per_request.unwrap_or(self.session.extension == Stance::Offered);
+                    && per_request.unwrap_or(self.session.extensions.stance == Stance::Offered);
                 tools::list(out, state, id, params, PageForm::of(false, extension))
             }
             _ => tool_method(out, state, id, method, params, &asker),
@@ -325,8 +323,7 @@ impl Connection {
         let dialects = state.dialects;
         let asker = Asker {
             modern: true,
-            session: Stance::Absent,
-            session_extensions: Negotiated::default(),
+            session: ClientExtensions::default(),
             protocol_version: Some(MODERN_PROTOCOL_VERSION),
         };
         match method {
@@ -368,8 +365,10 @@ impl Connection {
         let version = negotiate_version(&requested);
         self.session = Session {
             protocol_version: Some(version),
-            extension: stance(&capabilities),
-            annot_extensions: Negotiated::of(&capabilities),
+            extensions: ClientExtensions {
+                stance: stance(&capabilities),
+                negotiated: Negotiated::of(&capabilities),
+            },
             client_capabilities: Some(capabilities),
             client_info,
             initialized_notified: false,
@@ -393,19 +392,12 @@ fn tool_method(
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<(), RpcError> {
-    let dialects = state.dialects;
-    match method {
-        "tools/call" => tools::call(out, state, id, params, asker),
-        METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            tools::annotations(out, state, id, params, asker)
-        }
-        METHOD_RESOLVE
-            if dialects.contains(Dialect::ResolveTool)
-                || dialects.contains(Dialect::ToolResolutionExtension) =>
-        {
-            tools::resolve(out, state, id, params, asker)
-        }
-        _ => Err(method_not_found(method)),
+    if method == "tools/call" {
+        return tools::call(out, state, id, params, asker);
+    }
+    match Method::offered(method, state.dialects) {
+        Some(resolution) => tools::resolution(out, state, id, resolution, params, asker),
+        None => Err(method_not_found(method)),
     }
 }
 

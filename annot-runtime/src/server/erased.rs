@@ -62,6 +62,9 @@ pub(crate) struct ErasedTool {
     pub(super) actions: &'static [Action],
     pub(super) narrowed_schema: fn(&[usize]) -> String,
     pub(super) resolve: ErasedResolve,
+    /// The same resolution of arguments rmcp handed over as a tree.
+    #[cfg(feature = "rmcp")]
+    pub(super) resolve_tree: ResolveTree,
     pub(super) call: ErasedCall,
     /// For a per-action tool: the action of the registered tool it stands
     /// for, whose discriminator its calls leave out.
@@ -85,6 +88,12 @@ pub(crate) struct FixedAction {
 /// request reader split them), explaining the resolution when asked.
 pub(super) type ErasedResolve =
     fn(&str, Option<&SplitArguments<'_>>, bool) -> Result<Evaluation, ArgumentError>;
+
+/// Resolves arguments rmcp handed over as a tree (an object), explaining the
+/// resolution when asked: the arguments parsed by `T::from_arguments`, the
+/// value a `tools/call` hands its handler.
+#[cfg(feature = "rmcp")]
+pub(super) type ResolveTree = fn(&serde_json::Value, bool) -> Result<Evaluation, ArgumentError>;
 
 /// One call's resolution and what comes with it.
 pub(crate) struct Evaluation {
@@ -162,6 +171,8 @@ impl ErasedTool {
             actions: T::ACTIONS,
             narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
+            #[cfg(feature = "rmcp")]
+            resolve_tree: resolve_tree::<T>,
             call,
             fixed: None,
         }
@@ -248,6 +259,15 @@ fn resolve_erased<T: AnnotatedTool>(
         }
     };
     Ok(Evaluation::of(outcome, explain))
+}
+
+#[cfg(feature = "rmcp")]
+fn resolve_tree<T: AnnotatedTool>(
+    arguments: &serde_json::Value,
+    explain: bool,
+) -> Result<Evaluation, ArgumentError> {
+    let outcome = T::from_arguments(arguments)?.evaluate();
+    Ok(Evaluation::of(&outcome, explain))
 }
 
 pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {

@@ -201,6 +201,8 @@ pub(super) fn per_action_tools(tool: &ErasedTool, naming: &ActionNaming) -> Vec<
                 actions: &[],
                 narrowed_schema: tool.narrowed_schema,
                 resolve: tool.resolve,
+                #[cfg(feature = "rmcp")]
+                resolve_tree: tool.resolve_tree,
                 call: Arc::clone(&tool.call),
                 fixed: Some(FixedAction {
                     tool: tool.tool,

@@ -6,11 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::read::Json;
-
 use crate::Authorization;
 use crate::protocol::{ANNOT_META, AUTHORIZATION_EXTENSION, Dialect, TRUST_ANNOTATIONS_EXTENSION};
-use crate::read::{self, Meta};
 use crate::rules::Explanation;
 
 /// The extensions of this project a server advertises, each only when one of
@@ -96,36 +93,27 @@ impl Negotiated {
 }
 
 /// Decides the extras of one request in `dialect`: the client asked for the
-/// explanation with `params._meta["dev.annot/resolution"].explain`; in
-/// dialect C each key also needs the extension negotiated, on the request
-/// (per-request capabilities) or else in `initialize` (`session`).
+/// explanation (`asked`, from `params._meta["dev.annot/resolution"].explain`);
+/// in dialect C each key also needs the extension negotiated, by the
+/// request's own capabilities (`per_request`, read only then) or else by the
+/// session's.
 pub(crate) fn extras(
     dialect: Dialect,
     advertised: AnnotExtensions,
     session: Negotiated,
-    request_meta: Option<&Meta<'_>>,
+    asked: bool,
+    per_request: impl FnOnce() -> Option<Negotiated>,
 ) -> Extras {
-    let asked = read::asks_explanation(request_meta);
     if dialect != Dialect::ToolResolutionExtension {
         return Extras {
             explanation: asked,
             authorization: false,
         };
     }
-    let (resolution, authorization) = match request_meta.and_then(Meta::extensions) {
-        Some(extensions) => {
-            let negotiated =
-                |settings: Option<Json<'_>>| settings.is_some_and(read::is_empty_object);
-            (
-                negotiated(extensions.annot_resolution),
-                negotiated(extensions.annot_authorization),
-            )
-        }
-        None => (session.resolution, session.authorization),
-    };
+    let negotiated = per_request().unwrap_or(session);
     Extras {
-        explanation: asked && advertised.resolution && resolution,
-        authorization: advertised.authorization && authorization,
+        explanation: asked && advertised.resolution && negotiated.resolution,
+        authorization: advertised.authorization && negotiated.authorization,
     }
 }
 
@@ -180,6 +168,23 @@ fn meta_object(
 mod tests {
     use super::*;
     use crate::protocol::TOOL_RESOLUTION_EXTENSION;
+    use crate::read::{self, Meta};
+    use crate::server::resolution::ClientExtensions;
+
+    /// [`extras`] of a request whose `_meta` is `meta`, read as a
+    /// `Connection` reads it.
+    fn request_extras(
+        dialect: Dialect,
+        advertised: AnnotExtensions,
+        session: Negotiated,
+        meta: Option<&Meta<'_>>,
+    ) -> Extras {
+        let asked = read::asks_explanation(meta);
+        extras(dialect, advertised, session, asked, || {
+            let extensions = meta?.extensions()?;
+            Some(ClientExtensions::of_read(&extensions).negotiated)
+        })
+    }
 
     const BOTH: AnnotExtensions = AnnotExtensions {
         resolution: true,
@@ -198,7 +203,7 @@ mod tests {
         let asked = meta(&asked);
         for dialect in [Dialect::DynamicAnnotations, Dialect::ResolveTool] {
             assert!(
-                extras(
+                request_extras(
                     dialect,
                     AnnotExtensions::default(),
                     Negotiated::default(),
@@ -207,14 +212,14 @@ mod tests {
                 .explanation
             );
             assert_eq!(
-                extras(dialect, BOTH, Negotiated::default(), None),
+                request_extras(dialect, BOTH, Negotiated::default(), None),
                 Extras::default()
             );
         }
         let not_asked = json!({ANNOT_META: {"explain": false}});
         let not_asked = meta(&not_asked);
         assert!(
-            !extras(
+            !request_extras(
                 Dialect::ResolveTool,
                 BOTH,
                 Negotiated::default(),
@@ -230,7 +235,7 @@ mod tests {
         let asked = meta(&asked);
         let c = Dialect::ToolResolutionExtension;
         assert_eq!(
-            extras(c, BOTH, Negotiated::default(), Some(&asked)),
+            request_extras(c, BOTH, Negotiated::default(), Some(&asked)),
             Extras::default()
         );
 
@@ -241,10 +246,13 @@ mod tests {
             explanation: true,
             authorization: true,
         };
-        assert_eq!(extras(c, BOTH, Negotiated::of(&session), Some(&asked)), all);
+        assert_eq!(
+            request_extras(c, BOTH, Negotiated::of(&session), Some(&asked)),
+            all
+        );
         // Not advertised: not negotiated.
         assert_eq!(
-            extras(
+            request_extras(
                 c,
                 AnnotExtensions::default(),
                 Negotiated::of(&session),
@@ -259,12 +267,12 @@ mod tests {
         });
         let request = meta(&request);
         assert_eq!(
-            extras(c, BOTH, Negotiated::of(&session), Some(&request)),
+            request_extras(c, BOTH, Negotiated::of(&session), Some(&request)),
             Extras::default()
         );
         // Settings the extension does not define: not negotiated.
         let odd = json!({"extensions": {ANNOT_META: {"verbose": 1}}});
-        assert!(!extras(c, BOTH, Negotiated::of(&odd), Some(&asked)).explanation);
+        assert!(!request_extras(c, BOTH, Negotiated::of(&odd), Some(&asked)).explanation);
     }
 
     #[test]

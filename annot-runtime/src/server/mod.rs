@@ -60,6 +60,7 @@ mod params;
 mod profile;
 mod registry;
 mod render;
+mod resolution;
 #[cfg(feature = "rmcp")]
 pub(crate) mod shared;
 mod state;

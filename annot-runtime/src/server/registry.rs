@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use super::build_error::BuildError;
 use super::call::normalise;
+#[cfg(feature = "rmcp")]
+use super::erased::ResolveTree;
 use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool, Evaluation, FixedAction};
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::narrow::{Narrowed, narrow};
@@ -31,6 +33,17 @@ pub(crate) enum ResolveFailure {
     AuthorizationOutsideBound,
     /// The arguments resolve outside the server's profile.
     OutsideProfile(ProfileViolation),
+}
+
+/// A resolution's arguments, as the reader has them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Arguments<'a> {
+    /// An object's JSON text, and its members when the request reader split
+    /// them.
+    Text(&'a str, Option<&'a SplitArguments<'a>>),
+    /// The tree rmcp handed over (an object).
+    #[cfg(feature = "rmcp")]
+    Tree(&'a Value),
 }
 
 /// A resolution, ready to be written in any dialect.
@@ -72,6 +85,8 @@ pub(crate) struct ToolEntry {
     /// `_meta`, from the pre-rendered parts: what a response reserves.
     result_capacity: [usize; 3],
     resolve: ErasedResolve,
+    #[cfg(feature = "rmcp")]
+    resolve_tree: ResolveTree,
     call: ErasedCall,
     /// The server's profile, checked on every call and resolution.
     profile: Profile,
@@ -166,6 +181,8 @@ impl ToolEntry {
             extension_results,
             result_capacity,
             resolve: tool.resolve,
+            #[cfg(feature = "rmcp")]
+            resolve_tree: tool.resolve_tree,
             call: tool.call,
             profile,
             listed_at_all,
@@ -220,36 +237,53 @@ impl ToolEntry {
         }]
     }
 
-    /// Validates `arguments` (`split` into their members by the request
-    /// reader, when it did) and resolves them, with the explanation when
-    /// `explain` is set.
+    /// Validates `arguments` and resolves them, with the explanation when
+    /// `explain` is set. A per-action tool's arguments are its registered
+    /// tool's with the discriminator put back.
     pub fn resolve(
+        &self,
+        arguments: Arguments<'_>,
+        explain: bool,
+    ) -> Result<Resolution, ResolveFailure> {
+        let evaluation = match arguments {
+            Arguments::Text(text, split) => self.evaluate_text(text, split, explain),
+            #[cfg(feature = "rmcp")]
+            Arguments::Tree(tree) => self.evaluate_tree(tree, explain),
+        };
+        self.settle(evaluation.map_err(ResolveFailure::Invalid)?)
+    }
+
+    fn evaluate_text(
         &self,
         arguments: &str,
         split: Option<&SplitArguments<'_>>,
         explain: bool,
-    ) -> Result<Resolution, ResolveFailure> {
-        let with_action;
-        let (arguments, split) = match self.fixed {
-            None => (arguments, split),
+    ) -> Result<Evaluation, ArgumentError> {
+        match self.fixed {
+            None => (self.resolve)(arguments, split, explain),
             Some(fixed) => {
-                with_action = fixed
-                    .arguments(arguments)
-                    .map_err(ResolveFailure::Invalid)?;
                 // The split belongs to the text without the discriminator.
-                (with_action.as_str(), None)
+                (self.resolve)(&fixed.arguments(arguments)?, None, explain)
             }
+        }
+    }
+
+    #[cfg(feature = "rmcp")]
+    fn evaluate_tree(&self, arguments: &Value, explain: bool) -> Result<Evaluation, ArgumentError> {
+        let Some(fixed) = self.fixed else {
+            return (self.resolve_tree)(arguments, explain);
         };
-        let evaluation =
-            (self.resolve)(arguments, split, explain).map_err(ResolveFailure::Invalid)?;
-        self.settle(evaluation)
+        let mut object = arguments.as_object().cloned().unwrap_or_default();
+        if object.contains_key(fixed.discriminator) {
+            return Err(fixed.discriminator_given());
+        }
+        object.insert(fixed.discriminator.to_owned(), fixed.action.into());
+        (self.resolve_tree)(&Value::Object(object), explain)
     }
 
     /// Checks an evaluation of this tool's arguments against the profile,
-    /// the declared authorization and the static bound, and normalises it:
-    /// the part of [`resolve`](Self::resolve) after the arguments are read,
-    /// shared with the rmcp adapter, which reads them from a tree.
-    pub fn settle(&self, evaluation: Evaluation) -> Result<Resolution, ResolveFailure> {
+    /// the declared authorization and the static bound, and normalises it.
+    fn settle(&self, evaluation: Evaluation) -> Result<Resolution, ResolveFailure> {
         // Before the bound: a dropped action is outside the narrowed bound too,
         // and the profile is what the client should hear about.
         self.profile

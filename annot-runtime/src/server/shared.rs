@@ -4,21 +4,18 @@
 //! them (read from the tree rmcp hands over, see `tree.rs`), and the pieces
 //! of a `tools/call` answer.
 
-use crate::read::Json;
 use serde_json::Value;
 
-use super::extras::Negotiated;
 use super::negotiation::Stance;
+use super::params;
+use super::resolution::{self, Asker, Method};
 use super::state::Server;
-use super::tools::Asker;
-use super::{params, tools};
-use crate::protocol::{
-    ANNOT_META, AUTHORIZATION_EXTENSION, Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError,
-    TOOL_RESOLUTION_EXTENSION, TRUST_ANNOTATIONS_EXTENSION, error_code,
-};
+use crate::protocol::{Dialect, RpcError, error_code};
 use crate::read::ParamsSlot;
 
-pub(crate) use super::tree::{EvaluateTree, evaluate_tree, resolve_tree};
+pub(crate) use super::resolution::ClientExtensions;
+use super::tree::into_tree;
+pub(crate) use super::tree::resolve_tree;
 
 pub(crate) use super::erased::panic_message;
 pub(crate) use super::negotiation::argument_errors_are_tool_errors;
@@ -62,41 +59,6 @@ pub(crate) fn called_tool(
         .map(|tool| (tool.tool(), tool.fixed()))
 }
 
-/// What a client's capabilities say about the extensions this server reads,
-/// taken from the settings object of each extension they declare (rmcp's
-/// typed capabilities, read in place: no tree is built from them).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ClientExtensions {
-    /// The tool-resolution extension.
-    pub stance: Stance,
-    /// This project's extensions and trust-annotations.
-    pub negotiated: Negotiated,
-}
-
-impl ClientExtensions {
-    /// Read through `takes_up`, which says for one extension whether the
-    /// capabilities take it up (name it with empty settings, `Some(true)`),
-    /// name it otherwise (`Some(false)`) or not at all (`None`): what
-    /// [`stance`](super::negotiation::stance) and [`Negotiated::of`] read
-    /// from the same capabilities as a tree.
-    pub(crate) fn of(takes_up: impl Fn(&str) -> Option<bool>) -> Self {
-        let stance = match takes_up(TOOL_RESOLUTION_EXTENSION) {
-            None => Stance::Absent,
-            Some(true) => Stance::Offered,
-            Some(false) => Stance::Unsupported,
-        };
-        let negotiated = |key: &str| takes_up(key) == Some(true);
-        ClientExtensions {
-            stance,
-            negotiated: Negotiated {
-                resolution: negotiated(ANNOT_META),
-                authorization: negotiated(AUTHORIZATION_EXTENSION),
-                trust_annotations: negotiated(TRUST_ANNOTATIONS_EXTENSION),
-            },
-        }
-    }
-}
-
 /// The form of `tools/list` a [`Connection`](super::Connection) gives a
 /// request: `modern` for a 2026-07-28 request, `extension` what the client's
 /// capabilities (the request's own, or else the session's) say about the
@@ -121,23 +83,22 @@ pub(crate) fn capabilities(server: &Server) -> Value {
     capabilities
 }
 
-/// Answers `tools/annotations` or `tools/resolve` as a `Connection` does for a
-/// session whose `initialize` sent capabilities that say `session`: the
-/// JSON-RPC response (with a null id) or the error. `None` for any other
-/// method, or the method of a dialect the server does not offer.
+/// Answers `tools/annotations` or `tools/resolve` of a session whose
+/// `initialize` sent capabilities that say `session`, from params of any
+/// shape (their `_meta` put back in), read as a `Connection` reads them: the
+/// result as a tree, or the error. `None` for any other method, or the method
+/// of a dialect the server does not offer.
 ///
-/// The general path, for every request [`resolve_tree`] leaves to it: the
-/// params written out and read as a `Connection` reads them.
+/// The reader of every request [`resolve_tree`] leaves to it: the params
+/// written out as text, so that their errors are the `Connection`'s.
 pub(crate) fn answer_resolution(
     server: &Server,
     method: &str,
     params: Option<Value>,
     session: ClientExtensions,
-) -> Option<Result<Vec<u8>, RpcError>> {
+) -> Option<Result<Value, RpcError>> {
     let state = &*server.state;
-    let dialects = state.dialects;
-    let id = Json::checked("null");
-    // rmcp hands the params over as a tree; the built-in readers take text.
+    let method = Method::offered(method, state.dialects)?;
     let text = params.map(|params| params.to_string());
     let slot: ParamsSlot<'_> = match text.as_deref().map(serde_json::from_str).transpose() {
         Ok(slot) => slot.unwrap_or_default(),
@@ -148,29 +109,12 @@ pub(crate) fn answer_resolution(
             )));
         }
     };
-    let params = match params::read(&slot) {
-        Ok(params) => params,
-        Err(error) => return Some(Err(error)),
-    };
-    // What `initialize` records for a session (see `Connection`).
-    let asker = Asker {
-        modern: false,
-        session: session.stance,
-        session_extensions: session.negotiated,
-        protocol_version: None,
-    };
-    let mut out = Vec::new();
-    let answered = match method {
-        METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            tools::annotations(&mut out, state, id, &params, &asker)
-        }
-        METHOD_RESOLVE
-            if dialects.contains(Dialect::ResolveTool)
-                || dialects.contains(Dialect::ToolResolutionExtension) =>
-        {
-            tools::resolve(&mut out, state, id, &params, &asker)
-        }
-        _ => return None,
-    };
-    Some(answered.map(|()| out))
+    let answer = params::read(&slot).and_then(|params| {
+        let asker = Asker {
+            modern: false,
+            session,
+        };
+        resolution::resolve(state, method, &params, asker)
+    });
+    Some(answer.map(into_tree))
 }

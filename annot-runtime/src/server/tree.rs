@@ -1,170 +1,129 @@
-//! `tools/resolve` and `tools/annotations` for the rmcp adapter, read from
-//! the tree rmcp hands over and answered as one: the arguments go to the
-//! tool's `from_arguments`, the result is built as the `Value` rmcp sends,
-//! and no JSON text is written or read in between.
+//! The rmcp adapter's reader of a resolution request: `tools/resolve` and
+//! `tools/annotations` read from the tree rmcp hands over and answered by
+//! the [`resolution`](super::resolution) core as a tree, with no JSON text
+//! written or read in between.
 //!
-//! Only the plain shape comes here (see [`resolve_tree`]); everything else
-//! takes [`answer_resolution`](super::shared::answer_resolution), the
-//! `Connection`'s own reading of the same params. Debug builds (the tests)
-//! answer every request both ways and check that the answers are the same.
+//! Only params of the plain shape are read here (see [`resolve_tree`]); any
+//! other goes to [`answer_resolution`](super::shared::answer_resolution),
+//! which reads their text as a `Connection` reads it, errors included.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use super::erased::Evaluation;
-use super::extras::{AnnotExtensions, Extras, result_meta_tree};
-use super::negotiation::resolve_dialect;
-use super::params;
+use super::extras::result_meta_tree;
 use super::render::{from_bits, to_bits};
-use super::shared::ClientExtensions;
-use super::state::Server;
-use super::tools::resolve_failure;
-use crate::protocol::{
-    ANNOT_META, CLIENT_CAPABILITIES_META, Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE,
-    ResolvedToolAnnotations, RpcError,
+use super::resolution::{
+    self, Answer, Arguments, Asker, ClientExtensions, Method, ResolutionParams,
 };
-use crate::{AnnotatedTool, ArgumentError};
-
-/// Evaluates one tool's arguments handed over as a tree, explaining the
-/// resolution when asked: [`evaluate_tree`] of the tool's type.
-pub(crate) type EvaluateTree = fn(&Value, bool) -> Result<Evaluation, ArgumentError>;
-
-/// The arguments parsed by `T::from_arguments`, the value a `tools/call`
-/// hands its handler, and evaluated once.
-pub(crate) fn evaluate_tree<T: AnnotatedTool>(
-    arguments: &Value,
-    explain: bool,
-) -> Result<Evaluation, ArgumentError> {
-    let outcome = T::from_arguments(arguments)?.evaluate();
-    Ok(Evaluation::of(&outcome, explain))
-}
+use super::state::Server;
+use crate::Annotations;
+use crate::protocol::{
+    ANNOT_META, CLIENT_CAPABILITIES_META, Dialect, ResolvedToolAnnotations, RpcError,
+};
 
 /// Answers `tools/annotations` or `tools/resolve` of a session whose
 /// capabilities say `session`, from `params` and the request's `_meta` as
 /// rmcp read them (rmcp takes `_meta` out of the params), the result as the
-/// `Value` rmcp sends. `evaluate` gives the [`EvaluateTree`] of a registered
-/// tool's name.
+/// `Value` rmcp sends.
 ///
 /// `None` for what it leaves to
-/// [`answer_resolution`](super::shared::answer_resolution): another method;
-/// params that are not an object with a string `name` and an object
-/// `arguments`, or that still hold a `_meta`; a `tools/resolve` in dialect
-/// B, whose result is the whole tool; a tool that is not resolvable.
+/// [`answer_resolution`](super::shared::answer_resolution): another method,
+/// or params that are not an object with a string `name` and an object
+/// `arguments`, or that still hold a `_meta`.
 pub(crate) fn resolve_tree(
     server: &Server,
     method: &str,
     params: Option<&Value>,
     meta: Option<&Map<String, Value>>,
     session: ClientExtensions,
-    evaluate: impl Fn(&'static str) -> Option<EvaluateTree>,
-) -> Option<Result<Value, RpcError>> {
-    let answer = plain_resolution(server, method, params, meta, session, evaluate)?;
-    #[cfg(debug_assertions)]
-    check_against_text(server, method, params, meta, session, &answer);
-    Some(answer)
-}
-
-fn plain_resolution(
-    server: &Server,
-    method: &str,
-    params: Option<&Value>,
-    meta: Option<&Map<String, Value>>,
-    session: ClientExtensions,
-    evaluate: impl Fn(&'static str) -> Option<EvaluateTree>,
 ) -> Option<Result<Value, RpcError>> {
     let state = &*server.state;
-    let dialects = state.dialects;
-    // One pass over the members (a plain request has two) where three
-    // searches compared each key in order.
-    let (mut name, mut arguments) = (None, None);
-    for (key, value) in params?.as_object()? {
-        match key.as_str() {
-            "name" => name = Some(value),
-            "arguments" => arguments = Some(value),
-            "_meta" => return None,
-            _ => {}
-        }
+    let method = Method::offered(method, state.dialects)?;
+    let params = TreeParams::plain(params?, meta)?;
+    let asker = Asker {
+        modern: false,
+        session,
+    };
+    Some(resolution::resolve(state, method, &params, asker).map(into_tree))
+}
+
+/// An answer's result as a tree, as rmcp sends it.
+pub(crate) fn into_tree(answer: Answer<'_>) -> Value {
+    if answer.modern.is_some() || answer.dialect == Dialect::ResolveTool {
+        // Rare forms (the whole tool, a 2026-07-28 result): their text,
+        // written as for a `Connection`, read back.
+        let mut out = Vec::with_capacity(answer.capacity());
+        answer.write(&mut out);
+        return serde_json::from_slice(&out).expect("a written result is JSON");
     }
-    // The request's own capabilities, when its `_meta` carries some: they
-    // alone judge it, as `Params::stance` and `extras` read them.
-    let per_request = meta
-        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
-        .map(|capabilities| ClientExtensions::of(|key| declared(capabilities, key)));
-    let name = name?.as_str()?;
-    let arguments = arguments.filter(|value| value.is_object())?;
-    // As `tools::annotations` and `tools::resolve` choose, before the params
-    // are read (they can give no error here).
-    let dialect = match method {
-        METHOD_ANNOTATIONS if dialects.contains(Dialect::DynamicAnnotations) => {
-            Dialect::DynamicAnnotations
-        }
-        METHOD_RESOLVE
-            if dialects.contains(Dialect::ResolveTool)
-                || dialects.contains(Dialect::ToolResolutionExtension) =>
-        {
-            let stance = per_request.map(|extensions| extensions.stance);
-            match resolve_dialect(dialects, session.stance, stance, false) {
-                Ok(Dialect::ResolveTool) => return None,
-                Ok(dialect) => dialect,
-                Err(error) => return Some(Err(error)),
-            }
-        }
-        _ => return None,
-    };
-    let extras = extras_of(dialect, state.extensions, session, per_request, meta);
-    let Some(tool) = state.tool(name) else {
-        return Some(Err(params::unknown_tool(name)));
-    };
-    if !tool.resolvable() {
-        return None;
-    }
-    let evaluate = evaluate(tool.tool())?;
-    // A per-action tool's arguments are its tool's, the discriminator put back.
-    let with_action;
-    let arguments = match tool.fixed() {
-        None => arguments,
-        Some(fixed) => {
-            let mut object = arguments.as_object()?.clone();
-            if object.contains_key(fixed.discriminator) {
-                let error = fixed.discriminator_given();
-                return Some(Err(params::invalid_arguments(tool.name(), &error)));
-            }
-            object.insert(fixed.discriminator.to_owned(), fixed.action.into());
-            with_action = Value::Object(object);
-            &with_action
-        }
-    };
-    let resolution = match evaluate(arguments, extras.explanation) {
-        Ok(evaluation) => tool.settle(evaluation),
-        Err(error) => return Some(Err(params::invalid_arguments(tool.name(), &error))),
-    };
-    let resolution = match resolution {
-        Ok(resolution) => resolution,
-        Err(failure) => return Some(Err(resolve_failure(tool, failure))),
-    };
+    let resolution = &answer.resolution;
     let meta = result_meta_tree(
-        extras,
+        answer.extras,
         resolution.explanation.as_deref(),
         resolution.authorization,
     );
     let annotations = resolution.annotations();
-    let result = match dialect {
-        Dialect::DynamicAnnotations => {
-            let mut result = Map::new();
-            result.insert("annotations".to_owned(), tree_of(annotations));
-            if let Some(meta) = meta {
-                result.insert("_meta".to_owned(), Value::Object(meta));
-            }
-            result
-        }
+    Value::Object(match answer.dialect {
+        Dialect::DynamicAnnotations => annotations_result(annotations, meta),
         _ => extension_result(
-            tool.name(),
+            answer.tool.name(),
             ResolvedToolAnnotations::from(*annotations),
             meta,
         ),
-    };
-    Some(Ok(Value::Object(result)))
+    })
+}
+
+/// The params of a plain request: a string `name`, an object `arguments`,
+/// and the `_meta` rmcp took out of them.
+struct TreeParams<'a> {
+    name: &'a str,
+    arguments: &'a Value,
+    meta: Option<&'a Map<String, Value>>,
+}
+
+impl<'a> TreeParams<'a> {
+    fn plain(params: &'a Value, meta: Option<&'a Map<String, Value>>) -> Option<Self> {
+        // One pass over the members (a plain request has two) where three
+        // searches compared each key in order.
+        let (mut name, mut arguments) = (None, None);
+        for (key, value) in params.as_object()? {
+            match key.as_str() {
+                "name" => name = Some(value),
+                "arguments" => arguments = Some(value),
+                "_meta" => return None,
+                _ => {}
+            }
+        }
+        Some(TreeParams {
+            name: name?.as_str()?,
+            arguments: arguments.filter(|value| value.is_object())?,
+            meta,
+        })
+    }
+}
+
+impl<'a> ResolutionParams<'a> for TreeParams<'a> {
+    fn name(&self) -> Result<Cow<'a, str>, RpcError> {
+        Ok(Cow::Borrowed(self.name))
+    }
+
+    fn arguments(&self) -> Result<Option<Arguments<'a>>, RpcError> {
+        Ok(Some(Arguments::Tree(self.arguments)))
+    }
+
+    fn asks_explanation(&self) -> bool {
+        self.meta
+            .and_then(|meta| meta.get(ANNOT_META))
+            .and_then(|settings| settings.as_object()?.get("explain"))
+            .is_some_and(|explain| *explain == Value::Bool(true))
+    }
+
+    fn capabilities(&self) -> Option<ClientExtensions> {
+        let capabilities = self.meta?.get(CLIENT_CAPABILITIES_META)?;
+        Some(ClientExtensions::of(|key| declared(capabilities, key)))
+    }
 }
 
 /// Whether `capabilities` take extension `key` up (empty settings), name
@@ -175,30 +134,17 @@ fn declared(capabilities: &Value, key: &str) -> Option<bool> {
     Some(settings.as_object().is_some_and(Map::is_empty))
 }
 
-/// [`extras`](super::extras::extras) of a request whose `_meta` rmcp read
-/// into `meta`, and whose own capabilities say `per_request`.
-fn extras_of(
-    dialect: Dialect,
-    advertised: AnnotExtensions,
-    session: ClientExtensions,
-    per_request: Option<ClientExtensions>,
-    meta: Option<&Map<String, Value>>,
-) -> Extras {
-    let asked = meta
-        .and_then(|meta| meta.get(ANNOT_META))
-        .and_then(|settings| settings.as_object()?.get("explain"))
-        .is_some_and(|explain| *explain == Value::Bool(true));
-    if dialect != Dialect::ToolResolutionExtension {
-        return Extras {
-            explanation: asked,
-            authorization: false,
-        };
+/// Dialect A's result: `annotations`, and `_meta` when it has one.
+fn annotations_result(
+    annotations: &Annotations,
+    meta: Option<Map<String, Value>>,
+) -> Map<String, Value> {
+    let mut result = Map::new();
+    result.insert("annotations".to_owned(), tree_of(annotations));
+    if let Some(meta) = meta {
+        result.insert("_meta".to_owned(), Value::Object(meta));
     }
-    let negotiated = per_request.unwrap_or(session).negotiated;
-    Extras {
-        explanation: asked && advertised.resolution && negotiated.resolution,
-        authorization: advertised.authorization && negotiated.authorization,
-    }
+    result
 }
 
 /// An [`ExtensionResolveResult`](crate::protocol::ExtensionResolveResult), as
@@ -251,34 +197,6 @@ fn built_result(hints: ResolvedToolAnnotations) -> Map<String, Value> {
 /// `Value`, no text.
 fn tree_of(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).expect("the wire types always serialize")
-}
-
-/// Panics unless the `Connection`'s reading of the same request, written out
-/// as text, gives the same answer.
-#[cfg(debug_assertions)]
-fn check_against_text(
-    server: &Server,
-    method: &str,
-    params: Option<&Value>,
-    meta: Option<&Map<String, Value>>,
-    session: ClientExtensions,
-    answer: &Result<Value, RpcError>,
-) {
-    // The params as the request wrote them, `_meta` put back.
-    let mut params = params.cloned();
-    if let (Some(Value::Object(params)), Some(meta)) = (&mut params, meta) {
-        params.insert("_meta".to_owned(), Value::Object(meta.clone()));
-    }
-    let text = super::shared::answer_resolution(server, method, params.clone(), session)
-        .expect("the text path answers every method the tree path does");
-    let text = text.map(|bytes| {
-        let mut response: Value = serde_json::from_slice(&bytes).expect("a response is JSON");
-        response["result"].take()
-    });
-    assert_eq!(
-        &text, answer,
-        "the tree and text paths answer {method} {params:?} differently"
-    );
 }
 
 #[cfg(test)]
