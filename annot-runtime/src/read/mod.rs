@@ -1,4 +1,6 @@
-//! The one reader of the wire: what a message's bytes say, read once.
+//! The built-in server's reader of the wire: what a message's bytes say,
+//! read once. (In front of rmcp, `rmcp/resolving.rs` only screens each line
+//! for a plain resolution; the answer comes from the same core.)
 //!
 //! - `message.rs`: the structs a message is read into (the envelope, the
 //!   fields of `params`, the keys of `params._meta`, the extensions a

@@ -6,9 +6,11 @@
 //! context, a task, a channel back to the writer): a client pays more for a
 //! resolution than for the call it vets. [`resolving`] reads each line of the
 //! stream first. A plain `tools/resolve` or `tools/annotations` of a session
-//! under way is answered from the line itself, with the answer
-//! [`Annotated`] gives; every other line goes to rmcp's own transport
-//! unchanged, and so does any line this module is not sure of.
+//! under way is answered from the line itself, by the same reader of rmcp's
+//! tree and the same resolution core as [`Annotated`] (`server/tree.rs`,
+//! `server/resolution.rs`); every other line goes to rmcp's own transport
+//! unchanged, and so does any line this module is not sure of. The serde
+//! envelope here only screens lines: it decides nothing about the answer.
 
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
