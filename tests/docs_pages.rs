@@ -1,7 +1,13 @@
 //! The shape of the README and of `docs/`: a README a newcomer can read (at
 //! most 300 lines, no line wider than 120 columns outside code and tables),
 //! every page of `docs/` in the list of doctested pages (`src/docs.rs`), and
-//! no code block left out of the tests with `ignore`.
+//! no code block left out of the tests with `ignore`. What the docs say that
+//! the code can produce is checked against it: the recorded exchanges of
+//! `docs/serving.md` against the running server (`exchanges`).
+
+#[path = "docs_pages/exchanges.rs"]
+mod exchanges;
+mod robust_support;
 
 use std::path::{Path, PathBuf};
 
