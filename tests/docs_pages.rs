@@ -2,11 +2,14 @@
 //! most 300 lines, no line wider than 120 columns outside code and tables),
 //! every page of `docs/` in the list of doctested pages (`src/docs.rs`), and
 //! no code block left out of the tests with `ignore`. What the docs say that
-//! the code can produce is checked against it: the recorded exchanges of
+//! the code can produce is checked against it: the performance figures
+//! against `benches/report.sh` (`performance`), the recorded exchanges of
 //! `docs/serving.md` against the running server (`exchanges`).
 
 #[path = "docs_pages/exchanges.rs"]
 mod exchanges;
+#[path = "docs_pages/performance.rs"]
+mod performance;
 mod robust_support;
 
 use std::path::{Path, PathBuf};
