@@ -4,13 +4,17 @@
 //! no code block left out of the tests with `ignore`. What the docs say that
 //! the code can produce is checked against it: the performance figures
 //! against `benches/report.sh` (`performance`), the recorded exchanges of
-//! `docs/serving.md` against the running server (`exchanges`).
+//! `docs/serving.md` against the running server (`exchanges`), the README's
+//! exposure counts against `docs/exposure.md` (which `tests/exposure_hosts.rs`
+//! counts from the server); and no rule judges SQL with a regex (`sql`).
 
 #[path = "docs_pages/exchanges.rs"]
 mod exchanges;
 #[path = "docs_pages/performance.rs"]
 mod performance;
 mod robust_support;
+#[path = "docs_pages/sql.rs"]
+mod sql;
 
 use std::path::{Path, PathBuf};
 
@@ -115,4 +119,29 @@ fn no_code_block_is_ignored() {
         }
     }
     assert!(ignored.is_empty(), "`ignore` code blocks: {ignored:?}");
+}
+
+#[test]
+fn the_readme_quotes_the_exposure_counts_of_docs_exposure() {
+    let readme = read(&root().join("README.md"));
+    let counted = read(&root().join("docs/exposure.md"));
+    let rows: Vec<&str> = readme
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .filter(|line| {
+            line.split('|')
+                .nth(2)
+                .is_some_and(|cell| cell.trim().parse::<usize>().is_ok())
+        })
+        .collect();
+    assert!(
+        !rows.is_empty(),
+        "the README's table of actions a read-only host admits"
+    );
+    for row in rows {
+        assert!(
+            counted.lines().any(|line| line == row),
+            "docs/exposure.md does not count {row}"
+        );
+    }
 }
