@@ -95,14 +95,23 @@ header() {
     echo "|---|---|---|---|---|---|---|"
 }
 
-# Where and when: the first line of every block.
+# Where and when: the first line of every block. The time block was measured
+# by the last `cargo bench`, so its date is that of criterion's newest result;
+# the others are measured now, from the load average they start at.
 provenance() {
     $list && return
-    local cpu load
+    local cpu when load
     cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
-    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
-    echo "Measured $(date -u +%F) on $(nproc) cores of ${cpu:-an unknown CPU}," \
-        "$(rustc --version | cut -d' ' -f1-2), load average $load at the start."
+    if [[ $block == time ]]; then
+        when=$(find "$results" -name estimates.json -printf '%TY-%Tm-%Td\n' 2>/dev/null |
+            sort | tail -1 || true)
+        load=""
+    else
+        when=$(date -u +%F)
+        load=", load average $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?') at the start"
+    fi
+    echo "Measured ${when:-never} on $(nproc) cores of ${cpu:-an unknown CPU}," \
+        "$(rustc --version | cut -d' ' -f1-2)$load."
     echo
 }
 
