@@ -179,8 +179,9 @@ bench_binary() {
 collected() {
     local binary
     binary=$(bench_binary "$1")
+    # The process's own count comes last, after those of any child it ran.
     env "$2=$3" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" --bench 2>&1 |
-        sed -nE 's/.*Collected : ([0-9]+).*/\1/p'
+        sed -nE 's/.*Collected : ([0-9]+).*/\1/p' | tail -1
 }
 
 # One iteration's instructions: the counts at $4 and twice $4 iterations,
