@@ -1,7 +1,24 @@
 //! The shape of the README and of `docs/`: a README a newcomer can read (at
 //! most 300 lines, no line wider than 120 columns outside code and tables),
 //! every page of `docs/` in the list of doctested pages (`src/docs.rs`), and
-//! no code block left out of the tests with `ignore`.
+//! no code block left out of the tests with `ignore`. What the docs say that
+//! the code can produce is checked against it: the performance figures
+//! against `benches/report.sh` (`performance`), the recorded exchanges of
+//! `docs/serving.md` against the running server (`exchanges`), the README's
+//! exposure counts against `docs/exposure.md` (which `tests/exposure_hosts.rs`
+//! counts from the server). And the docs show what a user writes: no rule
+//! judges SQL with a regex (`sql`), and examples name `annot::`, the crate a
+//! user depends on, not the crates behind it.
+
+#[path = "docs_pages/exchanges.rs"]
+mod exchanges;
+#[path = "docs_pages/performance.rs"]
+mod performance;
+mod robust_support;
+#[path = "docs_pages/sources.rs"]
+mod sources;
+#[path = "docs_pages/sql.rs"]
+mod sql;
 
 use std::path::{Path, PathBuf};
 
@@ -106,4 +123,59 @@ fn no_code_block_is_ignored() {
         }
     }
     assert!(ignored.is_empty(), "`ignore` code blocks: {ignored:?}");
+}
+
+#[test]
+fn the_readme_quotes_the_exposure_counts_of_docs_exposure() {
+    let readme = read(&root().join("README.md"));
+    let counted = read(&root().join("docs/exposure.md"));
+    let rows: Vec<&str> = readme
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .filter(|line| {
+            line.split('|')
+                .nth(2)
+                .is_some_and(|cell| cell.trim().parse::<usize>().is_ok())
+        })
+        .collect();
+    assert!(
+        !rows.is_empty(),
+        "the README's table of actions a read-only host admits"
+    );
+    for row in rows {
+        assert!(
+            counted.lines().any(|line| line == row),
+            "docs/exposure.md does not count {row}"
+        );
+    }
+}
+
+#[test]
+fn examples_use_the_facades_paths() {
+    let behind = ["annot_runtime::", "annot_model::", "annot_macros::"];
+    let mut found = Vec::new();
+    // annot-model's own docs may name it: not all of it is re-exported.
+    let through_the_facade = sources::documentation()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with(root().join("annot-model")));
+    for (path, lines) in through_the_facade {
+        for line in &lines {
+            let shown = line
+                .trim_start()
+                .trim_start_matches("///")
+                .trim_start_matches("//!");
+            // Hidden lines (`# use annot_runtime as annot;`) are not shown.
+            if shown.trim_start().starts_with('#') {
+                continue;
+            }
+            if shown.contains("use ") && behind.iter().any(|name| shown.contains(name)) {
+                let path = path.strip_prefix(root()).unwrap_or(&path);
+                found.push(format!("{}: {}", path.display(), line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "examples that name the crates behind annot: {found:#?}"
+    );
 }

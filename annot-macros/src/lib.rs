@@ -53,27 +53,36 @@ use crate::ctxt::Errors;
 /// `#[mcp_tool(single)]`: the field stays an ordinary argument instead of
 /// being taken for the discriminator.
 ///
+/// A `matches` rule belongs on a field where a match proves what the rule
+/// claims: an identifier, a branch name, a file extension. SQL is judged by a
+/// parser, never by a regex (`SELECT 1; DROP TABLE t` starts with `SELECT`):
+/// `when(sql is sql(postgres, read)) => (read_only)`, with annot's `sql`
+/// feature (see "Rules on argument values" below, and docs/sql.md).
+///
 /// ```
 /// use annot::{AnnotatedTool, mcp_tool};
 ///
-/// /// Run one SQL statement.
+/// /// Push the current work to a branch of the remote.
 /// #[mcp_tool(
 ///     open_world = false,
 ///     destructive,
-///     when(sql matches r"(?i)^\s*(select|show|explain)\b") => (read_only),
+///     // The agent's own scratch branches hold no one else's work to overwrite.
+///     when(branch matches r"^agent/[a-z0-9-]+$") => (destructive = false),
 /// )]
-/// struct RunQuery {
-///     sql: String,
+/// struct PushBranch {
+///     /// The branch to push to.
+///     branch: String,
 /// }
 ///
-/// let select = RunQuery::from_arguments_str(r#"{"sql":"select 1"}"#).unwrap();
-/// assert!(select.resolve().is_read_only());
-/// let drop = RunQuery::from_arguments_str(r#"{"sql":"drop table t"}"#).unwrap();
-/// assert_eq!(drop.resolve().destructive, Some(true));
-/// assert_eq!(RunQuery::DISCRIMINATOR, None);
+/// let scratch = PushBranch::from_arguments_str(r#"{"branch":"agent/fix-42"}"#).unwrap();
+/// assert_eq!(scratch.resolve().destructive, Some(false));
+/// let main = PushBranch::from_arguments_str(r#"{"branch":"main"}"#).unwrap();
+/// assert_eq!(main.resolve().destructive, Some(true));
+/// assert_eq!(PushBranch::STATIC_ANNOTATIONS.destructive, Some(true)); // the worst case
+/// assert_eq!(PushBranch::DISCRIMINATOR, None);
 /// assert_eq!(
-///     RunQuery::input_schema(),
-///     r#"{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"],"additionalProperties":false}"#
+///     PushBranch::input_schema(),
+///     r#"{"type":"object","properties":{"branch":{"description":"The branch to push to.","type":"string"}},"required":["branch"],"additionalProperties":false}"#
 /// );
 ///
 /// /// Record what a user did: `action` is an argument, not a discriminator.

@@ -12,7 +12,8 @@ use crate::Hint;
 /// that stands for the specification's default, see [`Annotations::effective`].
 ///
 /// ```
-/// use annot_model::Annotations;
+/// # use annot_model as annot;
+/// use annot::Annotations;
 ///
 /// const READ: Annotations = Annotations::new().read_only(true).open_world(false);
 /// const DELETE: Annotations = Annotations::new().destructive(true).idempotent(true);
@@ -84,7 +85,8 @@ impl Annotations {
     /// Every hint at its risky value: the most a call can claim.
     ///
     /// ```
-    /// use annot_model::{Annotations, Hint};
+    /// # use annot_model as annot;
+    /// use annot::{Annotations, Hint};
     ///
     /// let worst = Annotations::worst();
     /// assert!(Hint::ALL.iter().all(|h| worst.get(*h) == Some(h.risky_value())));
@@ -166,7 +168,8 @@ impl Annotations {
     /// `idempotentHint: true`, `reversibleHint` absent).
     ///
     /// ```
-    /// use annot_model::Annotations;
+    /// # use annot_model as annot;
+    /// use annot::Annotations;
     ///
     /// let none = Annotations::new().effective();
     /// assert_eq!(

@@ -14,7 +14,8 @@ impl Annotations {
     /// Returns the first violation, hints in [`Hint::ALL`] order.
     ///
     /// ```
-    /// use annot_model::{Annotations, Hint};
+    /// # use annot_model as annot;
+    /// use annot::{Annotations, Hint};
     ///
     /// let declared = Annotations::new().destructive(false);
     /// let resolved = Annotations::new().destructive(true);
@@ -61,7 +62,8 @@ impl core::error::Error for BoundViolation {}
 /// against the same bound, so the declared side's work is done once.
 ///
 /// ```
-/// use annot_model::{Annotations, Bound, Hint};
+/// # use annot_model as annot;
+/// use annot::{Annotations, Bound, Hint};
 ///
 /// let bound = Bound::new(&Annotations::new().destructive(false));
 /// assert!(bound.check(&Annotations::new().read_only(true)).is_ok());

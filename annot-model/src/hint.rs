@@ -14,7 +14,8 @@ use core::fmt;
 /// [`Annotations::effective`]: crate::Annotations::effective
 ///
 /// ```
-/// use annot_model::Hint;
+/// # use annot_model as annot;
+/// use annot::Hint;
 ///
 /// assert_eq!(Hint::ReadOnly.wire_name(), "readOnlyHint");
 /// assert!(Hint::Destructive.risky_value());
@@ -158,7 +159,8 @@ impl Hint {
     /// The riskier of two values of this hint (the join of the risk order).
     ///
     /// ```
-    /// use annot_model::Hint;
+    /// # use annot_model as annot;
+    /// use annot::Hint;
     ///
     /// assert_eq!(Hint::Destructive.join(Some(false), Some(true)), Some(true));
     /// assert_eq!(Hint::Reversible.join(Some(true), None), None);

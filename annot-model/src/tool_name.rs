@@ -42,7 +42,8 @@ impl fmt::Display for ToolNameError {
 /// if not: the length first, then the characters.
 ///
 /// ```
-/// use annot_model::{ToolNameError, check_tool_name};
+/// # use annot_model as annot;
+/// use annot::{ToolNameError, check_tool_name};
 ///
 /// assert_eq!(check_tool_name("manage_files_read"), Ok(()));
 /// assert_eq!(check_tool_name("admin.tools-v2"), Ok(()));

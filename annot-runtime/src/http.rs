@@ -25,7 +25,8 @@ use crate::{Action, AnnotatedActions, Annotations};
 /// idempotent), not a `GET`-specific guess.
 ///
 /// ```
-/// use annot_runtime::{AnnotatedActions, HttpMethod};
+/// # use annot_runtime as annot;
+/// use annot::{AnnotatedActions, HttpMethod};
 ///
 /// let delete: HttpMethod = "DELETE".parse().unwrap();
 /// assert_eq!(delete.action().annotations.destructive, Some(true));

@@ -77,7 +77,8 @@ impl fmt::Display for PortabilityFinding {
 /// portable.
 ///
 /// ```
-/// use annot_runtime::schema::portability;
+/// # use annot_runtime as annot;
+/// use annot::schema::portability;
 /// use serde_json::json;
 ///
 /// let portable = json!({"type": "object", "properties": {"path": {"type": "string"}}});

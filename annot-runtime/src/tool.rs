@@ -274,7 +274,8 @@ pub trait AnnotatedTool: Sized {
 /// [`Annotations::worst`], every hint at its risky value.
 ///
 /// ```
-/// use annot_runtime::{Action, AnnotatedActions, Annotations};
+/// # use annot_runtime as annot;
+/// use annot::{Action, AnnotatedActions, Annotations};
 ///
 /// #[derive(Clone, Copy)]
 /// enum Op { Get, Wipe }

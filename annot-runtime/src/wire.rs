@@ -12,7 +12,8 @@ use crate::{Annotations, Hint};
 /// a proxy that reads and re-sends annotations loses nothing.
 ///
 /// ```
-/// use annot_runtime::ToolAnnotations;
+/// # use annot_runtime as annot;
+/// use annot::ToolAnnotations;
 ///
 /// let json = r#"{"readOnlyHint":true,"com.example/cost":{"usd":0.1}}"#;
 /// let annotations: ToolAnnotations = serde_json::from_str(json).unwrap();

@@ -48,8 +48,8 @@ pub struct SerializedDfa {
 /// back where a fresh search would be, and scans the rest of the value for
 /// the next place a match can begin (`annot-runtime/src/rules/prefilter.rs`).
 /// Two DFAs, anchored and not, each walked on its own, read a value twice
-/// where a pattern of each matched, and cost more than the one walk (see
-/// docs/reference/performance.md). A set too big for one DFA is not split:
+/// where a pattern of each matched, and cost more than the one walk
+/// (counted with `benches/rules.rs` when the one walk replaced them). A set too big for one DFA is not split:
 /// for `examples/tools/sql.rs` (three parts) the passes measured slower than
 /// the meta regex on statements of 100 bytes and more.
 pub fn serialized_dfa(patterns: &[String]) -> Option<SerializedDfa> {

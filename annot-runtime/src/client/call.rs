@@ -33,8 +33,9 @@ impl Trust {
     /// risk stay as they are, which makes every hint risky.
     ///
     /// ```
-    /// use annot_runtime::client::Trust;
-    /// use annot_runtime::Annotations;
+    /// # use annot_runtime as annot;
+    /// use annot::client::Trust;
+    /// use annot::Annotations;
     ///
     /// let claimed = Annotations::new().read_only(true).sensitive_data(false);
     /// let believed = Trust::Untrusted.screen(claimed).effective();
@@ -101,8 +102,9 @@ impl<'a> ProposedCall<'a> {
     /// call's, it is checked again against this call's; the violation, if any.
     ///
     /// ```
-    /// use annot_runtime::client::{ProposedCall, Resolution, Trust};
-    /// use annot_runtime::{Annotations, Hint};
+    /// # use annot_runtime as annot;
+    /// use annot::client::{ProposedCall, Resolution, Trust};
+    /// use annot::{Annotations, Hint};
     /// use serde_json::Map;
     ///
     /// let arguments = Map::new();

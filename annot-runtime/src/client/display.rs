@@ -23,7 +23,8 @@ use crate::protocol::{DISPLAY_TEMPLATE_BRANCH_KEY, DISPLAY_TEMPLATES_EXTENSION};
 /// as visible `\u{..}` escapes, so a preview cannot redraw the prompt it sits in.
 ///
 /// ```
-/// use annot_runtime::client::display::preview;
+/// # use annot_runtime as annot;
+/// use annot::client::display::preview;
 /// use serde_json::{json, Map};
 ///
 /// let tool = json!({

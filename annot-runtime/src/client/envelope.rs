@@ -20,7 +20,8 @@ const PER_REQUEST_VERSIONS: [&str; 1] = [MODERN_PROTOCOL_VERSION];
 /// the client sent in `initialize`.
 ///
 /// ```
-/// use annot_runtime::client::ClientInfo;
+/// # use annot_runtime as annot;
+/// use annot::client::ClientInfo;
 /// use serde_json::json;
 ///
 /// let client = ClientInfo::new("my-host", "1.2.0")
@@ -95,7 +96,8 @@ impl ClientInfo {
     /// `tools/list` and `tools/call`.
     ///
     /// ```
-    /// use annot_runtime::client::ClientInfo;
+    /// # use annot_runtime as annot;
+    /// use annot::client::ClientInfo;
     /// use serde_json::json;
     ///
     /// let meta = ClientInfo::new("host", "1.0").request_meta("2026-07-28", true);

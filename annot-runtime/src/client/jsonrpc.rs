@@ -15,7 +15,8 @@ use crate::protocol::RpcError;
 /// [`RequestError::Transport`].
 ///
 /// ```
-/// use annot_runtime::client::{JsonRpcRequester, Requester};
+/// # use annot_runtime as annot;
+/// use annot::client::{JsonRpcRequester, Requester};
 /// use serde_json::{json, Value};
 ///
 /// // A server that answers every request with an empty result, and no

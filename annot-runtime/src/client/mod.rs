@@ -28,11 +28,12 @@
 //! ([`Trust::screen`]) in the policy and the session.
 //!
 //! ```
-//! use annot_runtime::client::{
+//! # use annot_runtime as annot;
+//! use annot::client::{
 //!     ClientExtension, Policy, ProposedCall, ResolutionSupport, Session, Trust,
 //! };
-//! use annot_runtime::protocol::RpcError;
-//! use annot_runtime::Tool;
+//! use annot::protocol::RpcError;
+//! use annot::Tool;
 //! use serde_json::{json, Map, Value};
 //!
 //! // What the server said in `initialize` and `tools/list`.

@@ -31,7 +31,8 @@ impl fmt::Display for Strength {
 /// to the strictest, so the stricter of two verdicts is their `max`.
 ///
 /// ```
-/// use annot_runtime::client::{Strength, Verdict};
+/// # use annot_runtime as annot;
+/// use annot::client::{Strength, Verdict};
 ///
 /// assert!(Verdict::Allow < Verdict::Confirm(Strength::Light));
 /// assert!(Verdict::Confirm(Strength::Light) < Verdict::Confirm(Strength::Strong));
@@ -178,8 +179,9 @@ type HostCheck = dyn Fn(&ProposedCall<'_>) -> Option<(Verdict, String)> + Send +
 /// verdict and a reason for the calls it cares about, `None` for the others.
 ///
 /// ```
-/// use annot_runtime::client::{HostRule, Policy, ProposedCall, PolicyRule, Trust, Verdict};
-/// use annot_runtime::Annotations;
+/// # use annot_runtime as annot;
+/// use annot::client::{HostRule, Policy, ProposedCall, PolicyRule, Trust, Verdict};
+/// use annot::Annotations;
 /// use serde_json::{json, Map, Value};
 ///
 /// let policy = Policy::default().with_rule(HostRule::new("no-etc", |call| {
@@ -249,7 +251,8 @@ impl fmt::Debug for HostRule {
 /// its static value (see [`Resolution`](super::Resolution)).
 ///
 /// ```
-/// use annot_runtime::client::{Policy, Strength, Verdict};
+/// # use annot_runtime as annot;
+/// use annot::client::{Policy, Strength, Verdict};
 ///
 /// // A host that refuses destructive calls outright and lets reversible ones run.
 /// let policy = Policy {

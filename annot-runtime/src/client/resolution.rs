@@ -16,8 +16,9 @@ use crate::{Annotations, BoundViolation, Hint};
 /// annotations allow never reaches the policy.
 ///
 /// ```
-/// use annot_runtime::client::Resolution;
-/// use annot_runtime::Annotations;
+/// # use annot_runtime as annot;
+/// use annot::client::Resolution;
+/// use annot::Annotations;
 ///
 /// let declared = Annotations::new().sensitive_data(true).privileged_access(true);
 /// // The server answers with the core hints only.

@@ -29,8 +29,9 @@ impl Legs {
     /// - external communication: open-world and not read-only.
     ///
     /// ```
-    /// use annot_runtime::client::{Legs, ProposedCall, Trust};
-    /// use annot_runtime::Annotations;
+    /// # use annot_runtime as annot;
+    /// use annot::client::{Legs, ProposedCall, Trust};
+    /// use annot::Annotations;
     /// use serde_json::Map;
     ///
     /// let arguments = Map::new();
@@ -139,8 +140,9 @@ impl fmt::Display for Trifecta {
 /// the model into sending the private data out.
 ///
 /// ```
-/// use annot_runtime::client::{Policy, ProposedCall, Session, Trust};
-/// use annot_runtime::Annotations;
+/// # use annot_runtime as annot;
+/// use annot::client::{Policy, ProposedCall, Session, Trust};
+/// use annot::Annotations;
 /// use serde_json::Map;
 ///
 /// let args = Map::new();
@@ -264,9 +266,10 @@ impl Session {
     /// annotations left it, so silence never lowers risk.
     ///
     /// ```
-    /// use annot_runtime::client::{ProposedCall, Session, SessionConfig, Trust};
-    /// use annot_runtime::trust::TrustClaims;
-    /// use annot_runtime::Annotations;
+    /// # use annot_runtime as annot;
+    /// use annot::client::{ProposedCall, Session, SessionConfig, Trust};
+    /// use annot::trust::TrustClaims;
+    /// use annot::Annotations;
     /// use serde_json::{Map, json};
     ///
     /// let mut session = Session::new(SessionConfig::default());

@@ -18,8 +18,9 @@ use crate::protocol::{CLIENT_CAPABILITIES_META, Dialect, RpcError, TOOL_RESOLUTI
 /// it on its connection type and reports [`RequestError::Transport`].
 ///
 /// ```
-/// use annot_runtime::client::{RequestError, Requester};
-/// use annot_runtime::protocol::{error_code, RpcError};
+/// # use annot_runtime as annot;
+/// use annot::client::{RequestError, Requester};
+/// use annot::protocol::{error_code, RpcError};
 /// use serde_json::{json, Value};
 ///
 /// let mut old_server = |method: &str, _params: Value| -> Result<Value, RpcError> {
@@ -133,7 +134,8 @@ impl ResolutionSupport {
     /// know (the extension defines none).
     ///
     /// ```
-    /// use annot_runtime::client::{ClientExtension, ResolutionSupport};
+    /// # use annot_runtime as annot;
+    /// use annot::client::{ClientExtension, ResolutionSupport};
     /// use serde_json::json;
     ///
     /// let support = ResolutionSupport::from_server_capabilities(
@@ -177,7 +179,8 @@ impl ResolutionSupport {
     /// `capabilities`.
     ///
     /// ```
-    /// use annot_runtime::client::{ClientExtension, ClientInfo, ResolutionSupport};
+    /// # use annot_runtime as annot;
+    /// use annot::client::{ClientExtension, ClientInfo, ResolutionSupport};
     /// use serde_json::json;
     ///
     /// let support = ResolutionSupport::from_discover_result(
@@ -240,9 +243,10 @@ impl ResolutionSupport {
     /// extension (C) before `tools/resolve` (B) before `tools/annotations` (A).
     ///
     /// ```
-    /// use annot_runtime::client::{NotResolvable, ResolutionSupport};
-    /// use annot_runtime::protocol::Dialect;
-    /// use annot_runtime::Tool;
+    /// # use annot_runtime as annot;
+    /// use annot::client::{NotResolvable, ResolutionSupport};
+    /// use annot::protocol::Dialect;
+    /// use annot::Tool;
     /// use serde_json::json;
     ///
     /// let tool: Tool = serde_json::from_value(json!({

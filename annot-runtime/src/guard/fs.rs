@@ -64,9 +64,10 @@ impl Root {
 /// per call, from the call's [`Call`].
 ///
 /// ```
-/// use annot_runtime::Annotations;
-/// use annot_runtime::guard::Claims;
-/// use annot_runtime::guard::fs::GuardedDir;
+/// # use annot_runtime as annot;
+/// use annot::Annotations;
+/// use annot::guard::Claims;
+/// use annot::guard::fs::GuardedDir;
 ///
 /// # let root = std::env::temp_dir().join(format!("annot-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&root).unwrap();

@@ -59,9 +59,10 @@ type Additive = Box<dyn Fn(&Method, &Url) -> bool + Send + Sync>;
 /// from its [`Call`], with the hosts the server talks to.
 ///
 /// ```
-/// use annot_runtime::Annotations;
-/// use annot_runtime::guard::Claims;
-/// use annot_runtime::guard::http::HttpGuard;
+/// # use annot_runtime as annot;
+/// use annot::Annotations;
+/// use annot::guard::Claims;
+/// use annot::guard::http::HttpGuard;
 ///
 /// let read = Claims::of("api", &Annotations::new().read_only(true).open_world(false));
 /// let guard = HttpGuard::new(read).allow_host("api.example.com");

@@ -37,8 +37,9 @@ use crate::{Annotations, Hint};
 /// (defaults applied): the three effects the guards check.
 ///
 /// ```
-/// use annot_runtime::Annotations;
-/// use annot_runtime::guard::Claims;
+/// # use annot_runtime as annot;
+/// use annot::Annotations;
+/// use annot::guard::Claims;
 ///
 /// let append = Claims::of("files", &Annotations::new().destructive(false));
 /// assert!(append.may_write() && !append.may_destroy() && append.may_reach_any_host());

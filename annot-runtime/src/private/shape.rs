@@ -31,7 +31,8 @@ pub enum Shape {
 /// `Some(())` when the owned path reads `raw` as a value of `shape`.
 ///
 /// ```
-/// use annot_runtime::__private::{Member, Shape, shape_checked};
+/// # use annot_runtime as annot;
+/// use annot::__private::{Member, Shape, shape_checked};
 ///
 /// static HEADERS: Shape = Shape::Option(&Shape::Map(&Shape::Str));
 /// let raw = Member::checked;

@@ -34,8 +34,9 @@ pub(super) fn negotiated(server: &Server, client: &Client<'_>) -> bool {
 /// client that negotiated the extension.
 ///
 /// ```
-/// use annot_runtime::rmcp::claim_result;
-/// use annot_runtime::trust::TrustClaims;
+/// # use annot_runtime as annot;
+/// use annot::rmcp::claim_result;
+/// use annot::trust::TrustClaims;
 /// use rmcp::model::{CallToolResult, ContentBlock};
 ///
 /// let mut result = CallToolResult::success(vec![ContentBlock::text("roster")]);

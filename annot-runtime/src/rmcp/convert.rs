@@ -43,7 +43,8 @@ pub enum ToolConversionError {
 /// those to their place on the wire.
 ///
 /// ```
-/// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+/// # use annot_runtime as annot;
+/// # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 /// # struct Files;
 /// # impl AnnotatedTool for Files {
 /// #     const NAME: &'static str = "files";
@@ -60,7 +61,7 @@ pub enum ToolConversionError {
 /// #     fn resolve(&self) -> Annotations { Self::STATIC_ANNOTATIONS }
 /// #     fn from_arguments(_: &serde_json::Value) -> Result<Self, ArgumentError> { Ok(Files) }
 /// # }
-/// use annot_runtime::rmcp::{LIFT_META, rmcp_tool};
+/// use annot::rmcp::{LIFT_META, rmcp_tool};
 ///
 /// let tool = rmcp_tool::<Files>().unwrap();
 /// assert_eq!(tool.name, "files");

@@ -23,10 +23,11 @@ use super::lift::lift_result;
 /// Every other response passes through untouched and unbuffered.
 ///
 /// ```no_run
+/// # use annot_runtime as annot;
 /// # fn build<H: rmcp::ServerHandler + Clone>(server: H) {
 /// use std::sync::Arc;
 ///
-/// use annot_runtime::rmcp::LiftHttp;
+/// use annot::rmcp::LiftHttp;
 /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 /// use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 ///

@@ -27,8 +27,9 @@
 //!    read, before rmcp's custom-request path (cheaper than rmcp's own `tools/call`).
 //!
 //! ```no_run
-//! use annot_runtime::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
-//! # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+//! # use annot_runtime as annot;
+//! use annot::rmcp::{Annotated, AnnotatedTools, HandleTool, lifted};
+//! # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 //! use rmcp::model::{CallToolResult, ContentBlock};
 //! use rmcp::service::RequestContext;
 //! use rmcp::transport::IntoTransport;
@@ -107,7 +108,8 @@ pub use transport::{Lifted, lifted};
 /// of `initialize` / `server/discover`) by [`lift_result`].
 ///
 /// ```
-/// use annot_runtime::rmcp::{LIFT_META, lift_result};
+/// # use annot_runtime as annot;
+/// use annot::rmcp::{LIFT_META, lift_result};
 /// use serde_json::json;
 ///
 /// let mut result = json!({"tools": [{

@@ -135,7 +135,8 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite> std::fmt::Debug for Resolving<R, W> {
 /// and what this saves, is in the benches' report.
 ///
 /// ```no_run
-/// use annot_runtime::rmcp::{Annotated, resolving};
+/// # use annot_runtime as annot;
+/// use annot::rmcp::{Annotated, resolving};
 /// use rmcp::{ServerHandler, ServiceExt};
 /// use tokio::io::{AsyncRead, AsyncWrite};
 ///

@@ -37,7 +37,8 @@ pub const MAX_SESSION_TAG_LEN: usize = 32;
 /// client to answer with a new `initialize`.
 ///
 /// ```
-/// use annot_runtime::rmcp::TaggedSessionManager;
+/// # use annot_runtime as annot;
+/// use annot::rmcp::TaggedSessionManager;
 ///
 /// let sessions = TaggedSessionManager::new("b1").unwrap();
 /// assert_eq!(sessions.tag(), "b1");

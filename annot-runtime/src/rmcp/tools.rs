@@ -465,8 +465,9 @@ fn panicked(name: &str, payload: &(dyn std::any::Any + Send)) -> CallToolResult 
 /// (a guard needs a `Call`, so a handler without one refuses to act).
 ///
 /// ```no_run
-/// use annot_runtime::rmcp::{HandleTool, resolved_call};
-/// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+/// # use annot_runtime as annot;
+/// use annot::rmcp::{HandleTool, resolved_call};
+/// # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 /// use rmcp::model::{CallToolResult, ContentBlock};
 /// use rmcp::service::RequestContext;
 /// use rmcp::{ErrorData, RoleServer};

@@ -23,6 +23,7 @@ pub struct Lifted<T> {
 /// [`Annotated`](super::Annotated) carries in `_meta` is lifted on the way out.
 ///
 /// ```no_run
+/// # use annot_runtime as annot;
 /// use rmcp::transport::IntoTransport;
 /// use rmcp::{RoleServer, ServerHandler, ServiceExt};
 ///
@@ -34,7 +35,7 @@ pub struct Lifted<T> {
 /// where
 ///     E: std::error::Error + Send + Sync + 'static,
 /// {
-///     let running = server.serve(annot_runtime::rmcp::lifted(transport)).await?;
+///     let running = server.serve(annot::rmcp::lifted(transport)).await?;
 ///     running.waiting().await?;
 ///     Ok(())
 /// }

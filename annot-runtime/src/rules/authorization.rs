@@ -14,7 +14,8 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 /// serializes as the `securitySchemes` array:
 ///
 /// ```
-/// use annot_runtime::Authorization;
+/// # use annot_runtime as annot;
+/// use annot::Authorization;
 ///
 /// assert_eq!(
 ///     serde_json::to_string(&Authorization::NoAuth).unwrap(),
@@ -40,7 +41,8 @@ pub enum Authorization {
 /// the tool names (at most 64), so resolving a call never allocates for it.
 ///
 /// ```
-/// use annot_runtime::Scopes;
+/// # use annot_runtime as annot;
+/// use annot::Scopes;
 ///
 /// const TABLE: &[&str] = &["repo", "delete_repo", "read:org"];
 /// let scopes = Scopes::new(TABLE, 0b101);
@@ -164,7 +166,8 @@ impl Authorization {
     /// conservative bound of tool resolution, applied to authorization.
     ///
     /// ```
-    /// use annot_runtime::{Authorization, Scopes};
+    /// # use annot_runtime as annot;
+    /// use annot::{Authorization, Scopes};
     ///
     /// const TABLE: &[&str] = &["repo", "delete_repo"];
     /// let repo = Authorization::OAuth2(Scopes::new(TABLE, 0b01));

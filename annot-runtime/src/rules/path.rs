@@ -59,7 +59,8 @@ fn names_a_host_or_scheme(value: &str) -> bool {
 /// (resolving stays allocation-free for ordinary paths).
 ///
 /// ```
-/// use annot_runtime::rules::{PathKind, normalize_path};
+/// # use annot_runtime as annot;
+/// use annot::rules::{PathKind, normalize_path};
 ///
 /// let file = |path| normalize_path(path, PathKind::File);
 /// assert_eq!(file("/home/../etc//./shadow").as_deref(), Some("/etc/shadow"));

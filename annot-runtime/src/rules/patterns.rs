@@ -34,7 +34,8 @@ pub const MAX_PATTERNS: usize = 64;
 /// as [`regex::RegexSet::matches`] does.
 ///
 /// ```
-/// use annot_runtime::__private::PatternSet;
+/// # use annot_runtime as annot;
+/// use annot::__private::PatternSet;
 ///
 /// static PATHS: PatternSet = PatternSet::new(&["^/etc(/|$)", "^/root(/|$)", r"\.key$"]);
 /// let found = PATHS.matches("/etc/ssl/server.key");
@@ -151,7 +152,8 @@ impl PatternSet {
     /// [`normalize_path`](super::normalize_path)).
     ///
     /// ```
-    /// use annot_runtime::__private::{PathKind, PatternSet};
+    /// # use annot_runtime as annot;
+    /// use annot::__private::{PathKind, PatternSet};
     ///
     /// static SYSTEM: PatternSet = PatternSet::new(&["^/etc(/|$)"]);
     /// assert!(SYSTEM.matches_path("/home/../etc/shadow", PathKind::File).unwrap().matched(0));

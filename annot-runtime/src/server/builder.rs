@@ -31,8 +31,9 @@ pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 4 * 1024 * 1024;
 /// Collects a server's identity, tools and options. Start with [`Server::builder`].
 ///
 /// ```
-/// use annot_runtime::protocol::Dialect;
-/// use annot_runtime::server::Server;
+/// # use annot_runtime as annot;
+/// use annot::protocol::Dialect;
+/// use annot::server::Server;
 ///
 /// let server = Server::builder("files", "1.0.0")
 ///     .instructions("Use manage_files for every file operation.")
@@ -117,7 +118,8 @@ impl ServerBuilder {
     /// per call.
     ///
     /// ```
-    /// use annot_runtime::server::{Profile, Server};
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Profile, Server};
     ///
     /// let server = Server::builder("files", "1.0.0")
     ///     .profile(Profile::read_only())
@@ -142,7 +144,8 @@ impl ServerBuilder {
     /// ([`ToolOutput::with_claims`]). Every other client sees no claim.
     ///
     /// ```
-    /// use annot_runtime::server::Server;
+    /// # use annot_runtime as annot;
+    /// use annot::server::Server;
     ///
     /// let server = Server::builder("files", "1.0.0").build().unwrap();
     /// assert!(server.offers_trust_annotations());
@@ -160,7 +163,8 @@ impl ServerBuilder {
     /// ([`Exposure::Auto`]). See [`Exposure`] and the `exposure` chapter.
     ///
     /// ```
-    /// use annot_runtime::server::{Exposure, Server};
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Exposure, Server};
     ///
     /// let server = Server::builder("files", "1.0.0")
     ///     .exposure(Exposure::Auto)
@@ -181,7 +185,8 @@ impl ServerBuilder {
     /// per-action) already has, is a [`BuildError`].
     ///
     /// ```
-    /// use annot_runtime::server::{Exposure, Server};
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Exposure, Server};
     ///
     /// let server = Server::builder("files", "1.0.0")
     ///     .exposure(Exposure::PerAction)
@@ -219,8 +224,9 @@ impl ServerBuilder {
     /// [`tool`](Self::tool).
     ///
     /// ```
-    /// use annot_runtime::server::{Call, Server, ToolError, ToolOutput};
-    /// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Call, Server, ToolError, ToolOutput};
+    /// # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
     /// # use serde_json::Value;
     /// # struct Wipe;
     /// # impl AnnotatedTool for Wipe {
@@ -244,7 +250,7 @@ impl ServerBuilder {
     ///     })
     ///     .build()?;
     /// # let _ = server;
-    /// # Ok::<(), annot_runtime::server::BuildError>(())
+    /// # Ok::<(), annot::server::BuildError>(())
     /// ```
     pub fn tool_with_call<T>(
         mut self,

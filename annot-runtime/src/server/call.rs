@@ -14,7 +14,7 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// A handler receives it when registered with
 /// [`ServerBuilder::tool_with_call`](super::ServerBuilder::tool_with_call)
 /// (or, through the rmcp adapter, from the request's extensions with
-/// `annot_runtime::rmcp::resolved_call`). By the time the handler runs, the
+/// `annot::rmcp::resolved_call`). By the time the handler runs, the
 /// call has passed the profile, so [`annotations`](Self::annotations) is
 /// within it. A guard built from it refuses every effect the resolution did
 /// not claim.
@@ -25,8 +25,9 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// handler computes costly evidence only when it will be sent.
 ///
 /// ```
-/// use annot_runtime::server::{Call, Profile, Server, ToolOutput};
-/// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+/// # use annot_runtime as annot;
+/// use annot::server::{Call, Profile, Server, ToolOutput};
+/// # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 /// # use serde_json::Value;
 /// # struct Notes;
 /// # impl AnnotatedTool for Notes {
@@ -52,7 +53,7 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// // Outside a server, for a test of a handler:
 /// let call = Call::of(&Notes, Profile::any());
 /// assert_eq!(call.annotations().read_only, Some(true));
-/// # Ok::<(), annot_runtime::server::BuildError>(())
+/// # Ok::<(), annot::server::BuildError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Call {
@@ -130,8 +131,9 @@ impl Call {
     /// joined with it, so nothing it returns can claim less.
     ///
     /// ```
-    /// use annot_runtime::server::{Call, Profile};
-    /// # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Call, Profile};
+    /// # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
     /// # use serde_json::Value;
     /// # struct Fetch;
     /// # impl AnnotatedTool for Fetch {

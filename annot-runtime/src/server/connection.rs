@@ -80,7 +80,8 @@ impl Connection {
     /// own once the buffer has grown to the longest.
     ///
     /// ```
-    /// use annot_runtime::server::Server;
+    /// # use annot_runtime as annot;
+    /// use annot::server::Server;
     ///
     /// let server = Server::builder("files", "1.0.0").build()?;
     /// let mut connection = server.connect();
@@ -93,7 +94,7 @@ impl Connection {
     /// }
     /// let note = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     /// assert!(!connection.handle_into(note, &mut response));
-    /// # Ok::<(), annot_runtime::server::BuildError>(())
+    /// # Ok::<(), annot::server::BuildError>(())
     /// ```
     pub fn handle_into(&mut self, message: &[u8], response: &mut Vec<u8>) -> bool {
         let start = response.len();

@@ -39,7 +39,8 @@ use crate::action_schema::{action_description, without_member};
 /// request on its own; a listing never holds both forms of one tool.
 ///
 /// ```
-/// use annot_runtime::server::Exposure;
+/// # use annot_runtime as annot;
+/// use annot::server::Exposure;
 ///
 /// assert_eq!(Exposure::default(), Exposure::Resolvable);
 /// assert_eq!(Exposure::named("per-action"), Some(Exposure::PerAction));
@@ -139,7 +140,8 @@ impl Exposed {
 /// otherwise: `<tool>_<action>`, the action's wire name as it is.
 ///
 /// ```
-/// use annot_runtime::server::default_action_name;
+/// # use annot_runtime as annot;
+/// use annot::server::default_action_name;
 ///
 /// assert_eq!(default_action_name("manage_files", "read"), "manage_files_read");
 /// assert_eq!(default_action_name("github_api", "GET"), "github_api_GET");

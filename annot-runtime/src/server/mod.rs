@@ -14,8 +14,9 @@
 //! action can produce is rendered when the server is built, never per request.
 //!
 //! ```
-//! use annot_runtime::server::{Server, ToolOutput};
-//! # use annot_runtime::{Action, AnnotatedTool, Annotations, ArgumentError};
+//! # use annot_runtime as annot;
+//! use annot::server::{Server, ToolOutput};
+//! # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
 //! # use serde_json::Value;
 //! # struct Echo;
 //! # impl AnnotatedTool for Echo {
@@ -38,7 +39,7 @@
 //!     .handle(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
 //!     .unwrap();
 //! assert_eq!(response, br#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
-//! # Ok::<(), annot_runtime::server::BuildError>(())
+//! # Ok::<(), annot::server::BuildError>(())
 //! ```
 
 mod build_error;

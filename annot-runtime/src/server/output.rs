@@ -42,7 +42,8 @@ impl Content {
 /// [`with_claimed_content`](Self::with_claimed_content)).
 ///
 /// ```
-/// use annot_runtime::server::ToolOutput;
+/// # use annot_runtime as annot;
+/// use annot::server::ToolOutput;
 ///
 /// let output = ToolOutput::text("3 lines appended");
 /// assert_eq!(output.content.len(), 1);
@@ -93,7 +94,8 @@ impl ToolOutput {
     /// negotiation; a client that does not know it ignores it.
     ///
     /// ```
-    /// use annot_runtime::server::ToolOutput;
+    /// # use annot_runtime as annot;
+    /// use annot::server::ToolOutput;
     ///
     /// let output = ToolOutput::text("{\"moved\":14}").with_display_text("moved 14 items");
     /// assert_eq!(output.display_text(), Some("moved 14 items"));
@@ -130,8 +132,9 @@ impl ToolOutput {
     /// ([`Call::trust_floor`](super::Call::trust_floor)).
     ///
     /// ```
-    /// use annot_runtime::server::ToolOutput;
-    /// use annot_runtime::trust::TrustClaims;
+    /// # use annot_runtime as annot;
+    /// use annot::server::ToolOutput;
+    /// use annot::trust::TrustClaims;
     ///
     /// let output = ToolOutput::text("the collaborator roster")
     ///     .with_claims(TrustClaims::NONE.sensitive())
@@ -149,8 +152,9 @@ impl ToolOutput {
     /// block's claim raises the result's, never lowers it.
     ///
     /// ```
-    /// use annot_runtime::server::{Content, ToolOutput};
-    /// use annot_runtime::trust::TrustClaims;
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Content, ToolOutput};
+    /// use annot::trust::TrustClaims;
     ///
     /// let output = ToolOutput::text("README.md")
     ///     .with_claimed_content(Content::text("draft advisory"), TrustClaims::NONE.sensitive());
@@ -203,7 +207,8 @@ impl ToolOutput {
 /// Any error type converts into it, so handlers can use `?`:
 ///
 /// ```
-/// use annot_runtime::server::{ToolError, ToolOutput};
+/// # use annot_runtime as annot;
+/// use annot::server::{ToolError, ToolOutput};
 ///
 /// fn read(path: &str) -> Result<ToolOutput, ToolError> {
 ///     let text = std::fs::read_to_string(path)?;

@@ -45,8 +45,9 @@ use crate::{Annotations, Hint, Rule};
 /// | [`no_privileged`](Profile::no_privileged) | `privilegedAccessHint` is `false` (absent counts as `true`) |
 ///
 /// ```
-/// use annot_runtime::Annotations;
-/// use annot_runtime::server::Profile;
+/// # use annot_runtime as annot;
+/// use annot::Annotations;
+/// use annot::server::Profile;
 ///
 /// let profile = Profile::no_destructive().and(Profile::closed_world());
 /// assert_eq!(profile.to_string(), "no_destructive+closed_world");
@@ -110,7 +111,8 @@ impl Profile {
     /// `None` for any other name.
     ///
     /// ```
-    /// use annot_runtime::server::Profile;
+    /// # use annot_runtime as annot;
+    /// use annot::server::Profile;
     ///
     /// assert_eq!(Profile::named("read-only"), Some(Profile::read_only()));
     /// assert_eq!(Profile::named("no_privileged"), Some(Profile::no_privileged()));

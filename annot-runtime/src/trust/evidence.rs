@@ -36,7 +36,8 @@ impl Canonicalization {
     /// The canonical bytes of `record` under this scheme.
     ///
     /// ```
-    /// use annot_runtime::trust::Canonicalization;
+    /// # use annot_runtime as annot;
+    /// use annot::trust::Canonicalization;
     /// use serde_json::json;
     ///
     /// let record = json!({"b": 1, "a": 2, "aa": 3});
@@ -108,7 +109,8 @@ impl EvidenceRef {
     /// A reference of kind `kind` committing to `record` under `scheme`.
     ///
     /// ```
-    /// use annot_runtime::trust::{Canonicalization, EvidenceRef};
+    /// # use annot_runtime as annot;
+    /// use annot::trust::{Canonicalization, EvidenceRef};
     /// use serde_json::json;
     ///
     /// let record = json!({"decision": "deny", "stage": "pre_call"});

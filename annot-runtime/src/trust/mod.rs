@@ -75,8 +75,9 @@ impl TrustClaims {
     ///   (its default), so silence never lowers the claim.
     ///
     /// ```
-    /// use annot_runtime::Annotations;
-    /// use annot_runtime::trust::TrustClaims;
+    /// # use annot_runtime as annot;
+    /// use annot::Annotations;
+    /// use annot::trust::TrustClaims;
     ///
     /// let fetch = Annotations::new().read_only(true).open_world(true);
     /// assert!(TrustClaims::derived(&fetch).untrusted);
@@ -122,7 +123,8 @@ impl TrustClaims {
     /// evidence of `self` is kept, else `other`'s.
     ///
     /// ```
-    /// use annot_runtime::trust::TrustClaims;
+    /// # use annot_runtime as annot;
+    /// use annot::trust::TrustClaims;
     ///
     /// let result = TrustClaims::NONE.untrusted();
     /// let block = TrustClaims::NONE.sensitive();
@@ -166,7 +168,8 @@ impl TrustClaims {
     /// never lower it.
     ///
     /// ```
-    /// use annot_runtime::trust::TrustClaims;
+    /// # use annot_runtime as annot;
+    /// use annot::trust::TrustClaims;
     /// use serde_json::json;
     ///
     /// let result = json!({

@@ -239,7 +239,8 @@ const SQLITE: &[&str] = &[
 /// lowercase. [`SqlDialect::Generic`] has none beyond the common ones.
 ///
 /// ```
-/// use annot_runtime::rules::sql::{SqlDialect, pure_functions};
+/// # use annot_runtime as annot;
+/// use annot::rules::sql::{SqlDialect, pure_functions};
 ///
 /// assert!(pure_functions(SqlDialect::Generic).contains(&"lower"));
 /// assert!(pure_functions(SqlDialect::Postgres).contains(&"date_trunc"));

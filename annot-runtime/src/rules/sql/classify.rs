@@ -25,7 +25,8 @@ pub const MAX_SQL_LEN: usize = 16 * 1024;
 /// text in each of the other dialects and takes the riskiest answer.
 ///
 /// ```
-/// use annot_runtime::rules::sql::{SqlClass, SqlDialect, classify};
+/// # use annot_runtime as annot;
+/// use annot::rules::sql::{SqlClass, SqlDialect, classify};
 ///
 /// assert_eq!(classify("SELECT name FROM users", SqlDialect::Postgres), SqlClass::Read);
 /// assert_eq!(classify("SELECT 1; DROP TABLE t", SqlDialect::Postgres), SqlClass::Riskiest);
