@@ -69,13 +69,14 @@
 //!     E: std::error::Error + Send + Sync + 'static,
 //! {
 //!     let tools = AnnotatedTools::builder().tool::<Echo>().build()?;
-//!     let running = Annotated::new(Server, tools).serve(lifted(transport)).await?;
+//!     let running = Annotated::new(Server, tools)?.serve(lifted(transport)).await?;
 //!     running.waiting().await?;
 //!     Ok(())
 //! }
 //! ```
 
 mod claims;
+mod clash;
 mod client;
 mod convert;
 mod handler;
@@ -89,6 +90,7 @@ mod tools;
 mod transport;
 
 pub use claims::{claim_content, claim_result};
+pub use clash::ToolNameClash;
 pub use convert::{ToolConversionError, rmcp_tool};
 pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]
