@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use annot::protocol::TOOL_RESOLUTION_EXTENSION;
 use annot::rmcp::LIFT_META;
+use rmcp::RoleClient;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::RoleClient;
 use rmcp_support::client::{Client, custom};
 use rmcp_support::example;
 use serde_json::{Value, json};
