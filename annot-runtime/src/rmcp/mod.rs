@@ -1,7 +1,7 @@
 //! Serving `#[mcp_tool]` tools from a server built on [rmcp], the official Rust SDK.
 //!
 //! Enabled by the `rmcp` cargo feature (and `rmcp-http` for Streamable HTTP).
-//! Tested against rmcp 3.9.
+//! Accepts rmcp `>=3.9, <4`; tested against 3.9.0 and the newest release.
 //!
 //! Three pieces, each usable alone:
 //!
