@@ -8,7 +8,9 @@
 # The copies build in the repository's target directory, so the crates that do
 # not depend on rmcp (tokio, hyper, serde, ...) are reused; the copies' own
 # crates get artifacts of their own (another path, another hash). An end the
-# repository's Cargo.lock already holds is skipped: `cargo test` runs it.
+# repository's Cargo.lock already holds is skipped: `cargo test` runs it. The
+# copies re-link target/debug/examples/; the repository's next cargo build
+# links its own back.
 #
 # Usage: bash tests/rmcp_versions.sh   (prints 'rmcp_versions: ... passed' per end)
 set -euo pipefail
@@ -42,11 +44,13 @@ esac
 # The rmcp version a Cargo.lock holds.
 locked() { awk '$0 == "name = \"rmcp\"" { getline; gsub(/version = |"/, ""); print }' "$1/Cargo.lock"; }
 
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# The copies live in the target directory under fixed names, and tar keeps
+# the files' times: a second run finds its own artifacts fresh.
+scratch=$target/rmcp-versions
 
-# Copies the repository's files (tracked and new, not ignored) to $1.
+# Copies the repository's files (tracked and new, not ignored) to $1, afresh.
 copy_to() {
+    rm -rf "$1"
     mkdir -p "$1"
     git ls-files -z --cached --others --exclude-standard |
         tar --null --ignore-failed-read -cf - -T - 2>/dev/null |
