@@ -269,7 +269,7 @@ fn annot_session(runtime: &Runtime, fast: bool) -> Session<Annotated<AnnotServer
         .build()
         .expect("the bench's tools are valid");
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let annotated = Annotated::new(AnnotServer, tools);
+    let annotated = Annotated::new(AnnotServer, tools).expect("no name clash");
     let server = if fast {
         let (read, write) = tokio::io::split(server_io);
         let transport = resolving(&annotated, read, write);

@@ -202,7 +202,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .exposure(options.exposure)
         .tool::<ManageFiles>()
         .build()?;
-    let server = Annotated::new(files, tools);
+    let server = Annotated::new(files, tools)?;
     match options.mode {
         Mode::Stdio => {
             // Resolutions answered as the lines are read, the rest by rmcp.

@@ -189,7 +189,12 @@ async fn the_rmcp_handler_sees_the_resolution_too() {
         );
     }
     let messages: Vec<&str> = messages.iter().map(String::as_str).collect();
-    let responses = raw_session_with(Annotated::new(Echo, tools), true, &messages).await;
+    let responses = raw_session_with(
+        Annotated::new(Echo, tools).expect("no name clash"),
+        true,
+        &messages,
+    )
+    .await;
     for ((_, line), (arguments, expected)) in responses[1..].iter().zip(table()) {
         let called = result(line);
         let text = called["content"][0]["text"].as_str().unwrap();

@@ -72,7 +72,7 @@ fn server(declares_prompts: bool) -> Annotated<ToolsOnly> {
         .tool::<ManageFiles>()
         .build()
         .expect("valid tools");
-    Annotated::new(ToolsOnly { declares_prompts }, tools)
+    Annotated::new(ToolsOnly { declares_prompts }, tools).expect("no name clash")
 }
 
 fn error(line: &str) -> Value {

@@ -66,7 +66,7 @@ fn server() -> Annotated<Mail> {
         .tool::<Mailbox>()
         .build()
         .expect("valid tools");
-    Annotated::new(Mail, tools)
+    Annotated::new(Mail, tools).expect("no name clash")
 }
 
 fn initialize(capabilities: &Value) -> String {
@@ -208,7 +208,7 @@ async fn declared_claims_per_action_per_rule_and_per_tool_reach_the_wire() {
             .tool::<Intranet>()
             .build()
             .expect("valid tools");
-        let server = Annotated::new(Declaring, tools);
+        let server = Annotated::new(Declaring, tools).expect("no name clash");
         let responses = raw_session_with(server, true, &requests).await;
         for ((_, line), case) in responses[1..].iter().zip(declared()) {
             let result = result(line);

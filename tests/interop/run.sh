@@ -5,7 +5,10 @@
 # run every method; the Python SDK also drives the github_api example in both
 # eras, and manage_files under --read-only (profile.py). Both SDKs also drive
 # per-action exposure (--exposure auto) over stdio against manage_files and over
-# rmcp's Streamable HTTP against rmcp_server (exposure.py, exposure.mjs). (rmcp 3.9's client against the built-in server is tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
+# rmcp's Streamable HTTP against rmcp_server (exposure.py, exposure.mjs), and
+# reach examples/rmcp_axum (annotated tools in an axum router beside /health)
+# over HTTP (axum.py, axum.mjs). (rmcp's client against the built-in server is
+# tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
 # Exits non-zero on any failed check, or when a client dies without a summary.
 set -euo pipefail
@@ -14,10 +17,11 @@ root=$PWD
 work=$root/target/interop
 mkdir -p "$work"
 
-cargo build --quiet --example manage_files --example github_api --example rmcp_server
+cargo build --quiet --example manage_files --example github_api --example rmcp_server --example rmcp_axum
 binary=$root/target/debug/examples/manage_files
 github=$root/target/debug/examples/github_api
 rmcp=$root/target/debug/examples/rmcp_server
+axum=$root/target/debug/examples/rmcp_axum
 schemas=$root/tests/schemas
 
 echo "interop: installing the Python client (mcp, jsonschema)"
@@ -89,6 +93,9 @@ run_client profile 8 "$binary" "$work/venv/bin/python" tests/interop/python/prof
 run_client typescript 15 "$binary" node tests/interop/typescript/client.mjs
 run_client exposure 12 "$binary" "$work/venv/bin/python" tests/interop/python/exposure.py "$rmcp"
 run_client exposure 8 "$binary" node tests/interop/typescript/exposure.mjs "$rmcp"
+# examples/rmcp_axum: annotated tools in an axum router beside /health, over HTTP.
+run_client axum 4 "$axum" "$work/venv/bin/python" tests/interop/python/axum.py
+run_client axum 4 "$axum" node tests/interop/typescript/axum.mjs
 
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -178,7 +178,7 @@ pub fn server_with(
         .tool::<ManageFiles>()
         .build()
         .expect("valid tools");
-    Annotated::new(Server::new(), tools)
+    Annotated::new(Server::new(), tools).expect("no name clash")
 }
 
 /// One JSON-RPC request line.

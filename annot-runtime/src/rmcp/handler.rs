@@ -10,16 +10,24 @@ use ::rmcp::model::*;
 use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use super::clash::ToolNameClash;
 use super::tools::{AnnotatedTools, rpc_to_rmcp};
 use crate::server::shared::unknown_tool;
 
 /// Your rmcp [`ServerHandler`] with annotated tools added.
 ///
+/// - [`new`](Self::new) refuses a handler whose `get_tool` knows a tool named
+///   as an annotated tool is (a per-action name included): a
+///   [`ToolNameClash`]. `#[tool_handler]` generates that `get_tool` from your
+///   router.
 /// - `tools/list` lists the annotated tools first (on the first page), then
-///   yours; a tool of yours with the name of an annotated tool is hidden. The
-///   annotated tools take the form the built-in server gives the same client:
-///   the extension's marker only when the request (or else the session)
-///   takes the extension up.
+///   yours. A page of yours that lists a name of an annotated tool (a handler
+///   that lists tools its `get_tool` does not know) is an internal error
+///   naming both tools, never a silent shadow. When your handler answers
+///   `-32601` (rmcp's default from 3.11 for a server that does not declare
+///   tools), only the annotated tools are listed. The annotated tools take the
+///   form the built-in server gives the same client: the extension's marker
+///   only when the request (or else the session) takes the extension up.
 /// - `tools/call` of an annotated tool parses and validates the arguments and
 ///   calls your [`HandleTool`](super::HandleTool) implementation with the typed
 ///   value; other calls go to your `call_tool`. When that answers `-32601`
@@ -43,15 +51,31 @@ pub struct Annotated<H> {
     tools: Arc<AnnotatedTools<H>>,
 }
 
-impl<H> Annotated<H> {
+impl<H: ServerHandler> Annotated<H> {
     /// Wraps `handler` with `tools`.
-    pub fn new(handler: H, tools: AnnotatedTools<H>) -> Self {
-        Annotated {
+    ///
+    /// # Errors
+    ///
+    /// A [`ToolNameClash`] when `handler`'s
+    /// [`get_tool`](ServerHandler::get_tool) knows a tool by a name an
+    /// annotated tool answers to, in the exposure `tools` were built with.
+    pub fn new(handler: H, tools: AnnotatedTools<H>) -> Result<Self, ToolNameClash> {
+        let handler_type = std::any::type_name::<H>();
+        let clash = tools
+            .names()
+            .filter(|name| handler.get_tool(name).is_some())
+            .find_map(|name| tools.clash(name, handler_type));
+        if let Some(clash) = clash {
+            return Err(clash);
+        }
+        Ok(Annotated {
             handler,
             tools: Arc::new(tools),
-        }
+        })
     }
+}
 
+impl<H> Annotated<H> {
     /// Your handler.
     pub fn handler(&self) -> &H {
         &self.handler
@@ -168,10 +192,18 @@ impl<H: ServerHandler> ServerHandler for Annotated<H> {
     ) -> Result<ListToolsResult, ErrorData> {
         let first_page = request.as_ref().is_none_or(|r| r.cursor.is_none());
         let annotated = self.tools.list(&context);
-        let mut result = self.handler.list_tools(request, context).await?;
-        result
-            .tools
-            .retain(|tool| self.tools.get(&tool.name).is_none());
+        let mut result = match self.handler.list_tools(request, context).await {
+            // rmcp 3.11's default for a handler that does not declare tools
+            // (3.9 and 3.10 answer an empty list): no tools of its own.
+            Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => ListToolsResult::default(),
+            other => other?,
+        };
+        let handler_type = std::any::type_name::<H>();
+        if let Some(clash) =
+            (result.tools.iter()).find_map(|tool| self.tools.clash(&tool.name, handler_type))
+        {
+            return Err(ErrorData::internal_error(clash.to_string(), None));
+        }
         if first_page {
             let mut tools = annotated;
             tools.append(&mut result.tools);

@@ -1,7 +1,7 @@
 //! Serving `#[mcp_tool]` tools from a server built on [rmcp], the official Rust SDK.
 //!
 //! Enabled by the `rmcp` cargo feature (and `rmcp-http` for Streamable HTTP).
-//! Tested against rmcp 3.9.
+//! Accepts rmcp `>=3.9, <4`; tested against 3.9.0 and the newest release.
 //!
 //! Three pieces, each usable alone:
 //!
@@ -70,13 +70,14 @@
 //!     E: std::error::Error + Send + Sync + 'static,
 //! {
 //!     let tools = AnnotatedTools::builder().tool::<Echo>().build()?;
-//!     let running = Annotated::new(Server, tools).serve(lifted(transport)).await?;
+//!     let running = Annotated::new(Server, tools)?.serve(lifted(transport)).await?;
 //!     running.waiting().await?;
 //!     Ok(())
 //! }
 //! ```
 
 mod claims;
+mod clash;
 mod client;
 mod convert;
 mod handler;
@@ -90,6 +91,7 @@ mod tools;
 mod transport;
 
 pub use claims::{claim_content, claim_result};
+pub use clash::ToolNameClash;
 pub use convert::{ToolConversionError, rmcp_tool};
 pub use handler::Annotated;
 #[cfg(feature = "rmcp-http")]

@@ -633,8 +633,12 @@ mod tests {
     /// (JSON `{"method", "params"}`), with `initialize` answered after each
     /// one or not.
     fn followed_after(requests: &[Value], answered: bool) -> Option<ClientExtensions> {
-        let tools = AnnotatedTools::<()>::builder().build().expect("no tools");
-        let server = Annotated::new((), tools);
+        struct NoTools;
+        impl ::rmcp::ServerHandler for NoTools {}
+        let tools = AnnotatedTools::<NoTools>::builder()
+            .build()
+            .expect("no tools");
+        let server = Annotated::new(NoTools, tools).expect("no tools, no clash");
         let (read, write) = tokio::io::duplex(64);
         let mut transport = resolving(&server, read, write);
         for request in requests {

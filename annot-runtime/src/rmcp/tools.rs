@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 
 use super::LIFT_META;
 use super::claims;
+use super::clash::ToolNameClash;
 use super::client::Client;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
@@ -234,6 +235,23 @@ impl<S> AnnotatedTools<S> {
         self.listed[Listing::All.index()]
             .iter()
             .find(|tool| tool.name == name)
+    }
+
+    /// Every name a `tools/call` of an annotated tool can use: the names of
+    /// every listing form, per-action names included.
+    pub(super) fn names(&self) -> impl Iterator<Item = &str> {
+        self.listed[Listing::All.index()]
+            .iter()
+            .map(|tool| tool.name.as_ref())
+    }
+
+    /// The clash of a tool of `handler` named `name` with an annotated tool,
+    /// if one answers to that name.
+    pub(super) fn clash(&self, name: &str, handler: &'static str) -> Option<ToolNameClash> {
+        self.get(name)?;
+        let (tool, fixed) = called_tool(&self.server, name)?;
+        let action = fixed.map(|fixed| fixed.action);
+        Some(ToolNameClash::new(name, tool, action, handler))
     }
 
     /// Runs a `tools/call` of an annotated tool: validates the arguments, then
