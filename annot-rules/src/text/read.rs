@@ -66,18 +66,16 @@ fn starts_a_rule(input: ParseStream) -> bool {
 }
 
 fn one_rule(input: ParseStream, errors: &Errors) -> Option<TextRule> {
-    let when = match input.call(Ident::parse_any) {
-        Ok(ident) if ident == "when" => ident,
-        _ => {
-            errors.at(
-                input.span(),
-                "expected a rule, `when(<predicate>) => (<hints>)`, for example \
-                 `when(path matches \"^/etc\") => (privileged_access)`",
-            );
-            skip_to_comma(input);
-            return None;
-        }
-    };
+    if !starts_a_rule(input) {
+        errors.at(
+            input.span(),
+            "expected a rule, `when(<predicate>) => (<hints>)`, for example \
+             `when(path matches \"^/etc\") => (privileged_access)`",
+        );
+        skip_to_comma(input);
+        return None;
+    }
+    let when = input.call(Ident::parse_any).ok()?;
     let raw = match input.cursor().group(Delimiter::Parenthesis) {
         Some(_) => match input.parse::<TokenTree>() {
             Ok(TokenTree::Group(group)) => RawValue::List(group),
