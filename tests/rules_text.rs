@@ -338,3 +338,15 @@ fn a_bad_tool_description_is_its_own_error() {
         "tool `files`: an inputSchema is a JSON object"
     );
 }
+
+#[test]
+fn compiled_rules_can_be_shared_across_threads() {
+    fn shared<T: Send + Sync + 'static>(_: &T) {}
+    let rules = files("").unwrap();
+    shared(&rules);
+    let handle = std::thread::spawn(move || {
+        let call = json!({"action": "read", "path": "a", "size": 1});
+        rules.evaluate(&call).unwrap().annotations()
+    });
+    assert_eq!(handle.join().unwrap().read_only, Some(true));
+}
