@@ -20,6 +20,7 @@ macro_rules! pages {
 pages! {
     Readme => "../README.md",
     Declaring => "../docs/declaring.md",
+    Rules => "../docs/rules.md",
     Serving => "../docs/serving.md",
     Profiles => "../docs/profiles.md",
     Exposure => "../docs/exposure.md",

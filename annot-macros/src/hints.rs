@@ -1,6 +1,6 @@
 //! The ten hints as the macro knows them, and a set of hint values as written.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// One hint: the key written in attributes and the facts the checks need,
@@ -44,17 +44,6 @@ pub fn is_write_only(index: usize) -> bool {
     HINTS[index].model.only_meaningful_when_writing()
 }
 
-/// Why a read-only action cannot hold a write-only hint at its risky value.
-fn read_only_reason(hint: annot_model::Hint) -> &'static str {
-    match hint {
-        annot_model::Hint::Destructive => {
-            "a read-only action changes nothing, so it cannot be destructive"
-        }
-        annot_model::Hint::Idempotent => "a read-only action is always idempotent",
-        _ => "a read-only action has nothing to undo, so it cannot be irreversible",
-    }
-}
-
 pub fn hint_index(key: &str) -> Option<usize> {
     HINTS.iter().position(|hint| hint.key == key)
 }
@@ -67,14 +56,7 @@ pub fn key_of_wire_name(wire: &str) -> Option<&'static str> {
         .map(|hint| hint.key)
 }
 
-/// One hint value and where it was written.
-#[derive(Clone, Copy)]
-pub struct HintValue {
-    pub value: bool,
-    pub span: Span,
-    /// Filled in from a tool-level default rather than written on the action.
-    pub inherited: bool,
-}
+pub use annot_rules::hints::HintValue;
 
 /// The hint values of one `#[annotate]` or of the tool-level defaults.
 #[derive(Clone, Default)]
@@ -115,38 +97,7 @@ impl HintSet {
     /// for writes. A contradiction made only of inherited values is not
     /// reported again here: the tool-level check reports it once.
     pub fn contradictions(&self) -> Vec<syn::Error> {
-        let Some(read_only) = self.values[READ_ONLY].filter(|read_only| read_only.value) else {
-            return Vec::new();
-        };
-        let mut errors = Vec::new();
-        for (index, hint) in HINTS.iter().enumerate() {
-            if !is_write_only(index) {
-                continue;
-            }
-            let risky = hint.model.risky_value();
-            let reason = read_only_reason(hint.model);
-            let Some(other) = self.values[index].filter(|other| other.value == risky) else {
-                continue;
-            };
-            if other.inherited && read_only.inherited {
-                continue;
-            }
-            let written = if risky {
-                HINTS[index].key.to_owned()
-            } else {
-                format!("{} = false", HINTS[index].key)
-            };
-            let span = if other.inherited {
-                read_only.span
-            } else {
-                other.span
-            };
-            errors.push(syn::Error::new(
-                span,
-                format!("`{written}` contradicts `read_only`: {reason}"),
-            ));
-        }
-        errors
+        annot_rules::hints::contradictions(&self.values)
     }
 
     /// These values in the shared model, to reason with as the runtime will.
@@ -173,6 +124,7 @@ impl HintSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proc_macro2::Span;
 
     fn set(values: &[(&str, bool)], inherited: bool) -> HintSet {
         let mut set = HintSet::default();

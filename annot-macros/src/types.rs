@@ -150,34 +150,7 @@ fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
     Some((segment.ident.to_string(), args))
 }
 
-/// The value a rule sees, once an `Option` is unwrapped.
-#[derive(Clone, PartialEq)]
-pub enum Base {
-    /// `String`, `Box<str>`, `Arc<str>`, `Rc<str>`, `Cow<str>`.
-    Str,
-    /// A primitive integer, with its range.
-    Int {
-        min: i128,
-        max: i128,
-    },
-    /// `f32`, `f64`.
-    Float,
-    Bool,
-    /// The action field of an annotated struct: tested by action name.
-    Action,
-    /// Anything else: rules cannot test it.
-    Other,
-}
-
-/// A field's type as rules see it.
-#[derive(Clone)]
-pub struct Kind {
-    /// `Option<T>`: absent or null makes every test but `not(...)` false.
-    pub optional: bool,
-    pub base: Base,
-    /// The type as written, for messages.
-    pub text: String,
-}
+pub use annot_rules::{Base, Kind};
 
 /// The kind of a field of type `ty`; `action` for the discriminator of an
 /// annotated struct.

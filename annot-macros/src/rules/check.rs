@@ -1,19 +1,17 @@
 //! Checks of rules against the tool: every field exists and has a type its
 //! tests fit, every pattern compiles, scopes are consistent.
 
-use std::collections::HashMap;
-
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 
 use super::patterns::{check_pattern_sets, collect_patterns};
-use super::predicate_check::check_predicate;
 use super::scopes::check_authorization;
 use super::{Checked, CheckedRule, Place, Rule};
 use crate::ast::{Actions, Field, Shape, Tool};
 use crate::ctxt::Errors;
-use crate::types::{Kind, kind_of};
+use crate::types::kind_of;
 use annot_model::{Annotations, action_base};
+use annot_rules::check::{FieldKinds, check_predicate};
 
 use crate::hints::{HINTS, HintValue, READ_ONLY, is_write_only};
 use crate::suggest::did_you_mean;
@@ -94,7 +92,7 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
             }
         };
         collect_patterns(&rule.predicate, &mut checked.patterns);
-        super::limits::check(
+        annot_rules::limits::check(
             rule.span,
             index,
             &checked.patterns,
@@ -190,7 +188,7 @@ fn check_dead_hints(checked: &Checked, actions: &[(String, Annotations)], errors
     }
 }
 
-fn field_kinds(fields: &[Field], discriminator: Option<&str>) -> HashMap<String, (Kind, bool)> {
+fn field_kinds(fields: &[Field], discriminator: Option<&str>) -> FieldKinds {
     fields
         .iter()
         .map(|field| {
@@ -224,7 +222,7 @@ fn tool_rule_on_enum(
         .iter()
         .map(|variant| names.iter().all(|name| has(variant, name)))
         .collect();
-    let mut kinds: HashMap<String, (Kind, bool)> = HashMap::new();
+    let mut kinds = FieldKinds::new();
     let mut reported = false;
     for field in rule.predicate.fields() {
         if !variants.iter().any(|variant| has(variant, &field.name)) {

@@ -51,6 +51,8 @@ pub(crate) mod patterns;
 mod prefilter;
 pub mod sql;
 pub(crate) mod table;
+#[cfg(feature = "rule-text")]
+pub mod text;
 
 pub use authorization::{Authorization, Scopes};
 pub use explain::{Explanation, HintExplanation, Source};

@@ -3,8 +3,8 @@
 
 use proc_macro2::Span;
 
-use super::FieldPatterns;
-use crate::ctxt::Errors;
+use crate::errors::Errors;
+use crate::patterns::FieldPatterns;
 
 /// The most rules a tool can have, and patterns a field can be tested
 /// against.

@@ -1,23 +1,35 @@
 //! Checks of a rule's predicate against the fields of its place: each field
-//! exists there, and each test and literal fits the field's type.
+//! exists there, and each test and literal fits the field's type. Whatever
+//! describes the fields (Rust types, a JSON Schema), the checks are these.
 
 use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use super::Place;
-use super::template::template_regex;
-use super::{Literal, Predicate, Test};
-use crate::ctxt::Errors;
+use crate::errors::Errors;
+use crate::kind::{Base, Kind};
 use crate::suggest::did_you_mean;
-use crate::types::{Base, Kind};
+use crate::syntax::{Literal, Predicate, Test};
+use crate::template::template_regex;
 
-pub(super) fn check_predicate(
-    predicate: &Predicate,
-    kinds: &HashMap<String, (Kind, bool)>,
-    place: &Place,
-    errors: &Errors,
-) {
+/// Where a predicate's fields come from, for messages.
+pub enum Place<'a> {
+    Struct,
+    /// A variant's rule, and the tool's discriminator.
+    Variant(String, &'a str),
+    /// A tool-level rule on an enum of actions.
+    Tool,
+    /// A rule written as text for one action, and the tool's discriminator.
+    Action(String, &'a str),
+}
+
+/// The fields a rule can name where it is written: each one's kind, and
+/// whether it is skipped (never read from the arguments).
+pub type FieldKinds = HashMap<String, (Kind, bool)>;
+
+/// Checks that every field `predicate` names is in `kinds`, and that each
+/// test and literal fits its field's type.
+pub fn check_predicate(predicate: &Predicate, kinds: &FieldKinds, place: &Place, errors: &Errors) {
     match predicate {
         Predicate::All(parts) | Predicate::Any(parts) => {
             for part in parts {
@@ -57,13 +69,7 @@ pub(super) fn check_predicate(
     }
 }
 
-fn missing_field(
-    name: &str,
-    span: Span,
-    kinds: &HashMap<String, (Kind, bool)>,
-    place: &Place,
-    errors: &Errors,
-) {
+fn missing_field(name: &str, span: Span, kinds: &FieldKinds, place: &Place, errors: &Errors) {
     let mut known: Vec<&str> = kinds.keys().map(String::as_str).collect();
     known.sort_unstable();
     let suggestion = did_you_mean(name, known.iter().copied());
@@ -76,6 +82,13 @@ fn missing_field(
                 message.push_str(
                     "\na rule in a variant's #[annotate(...)] already applies to that action only",
                 );
+            }
+            message
+        }
+        Place::Action(action, discriminator) => {
+            let mut message = format!("action `{action}` has no field `{name}`{suggestion}");
+            if name == *discriminator {
+                message.push_str("\na rule of one action already applies to that action only");
             }
             message
         }
