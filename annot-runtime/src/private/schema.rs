@@ -102,6 +102,66 @@ mod with_schemars {
 
 pub use with_schemars::{FieldSchema, SchemaGenerator, subschema};
 
+/// The `outputSchema` of `#[mcp_tool(output = Type)]` (feature `output-schema`).
+#[cfg(feature = "output-schema")]
+mod output {
+    /// The type of `#[mcp_tool(output = Type)]`, whose JSON Schema is the
+    /// tool's `outputSchema`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` has no JSON Schema for the tool's outputSchema",
+        label = "the type of `output = ...` needs `schemars::JsonSchema`",
+        note = "derive `schemars::JsonSchema` and `serde::Serialize` for `{Self}`"
+    )]
+    pub trait OutputSchema {
+        /// The root schema of the type, as JSON text.
+        fn output_schema_text() -> String;
+    }
+
+    impl<T: schemars::JsonSchema + ?Sized> OutputSchema for T {
+        fn output_schema_text() -> String {
+            let mut schema = schemars::generate::SchemaSettings::draft2020_12()
+                .into_generator()
+                .into_root_schema_for::<T>()
+                .to_value();
+            // The dialect is the specification's default (2020-12); naming it
+            // makes some clients' validators fetch the meta-schema.
+            if let Some(object) = schema.as_object_mut() {
+                object.remove("$schema");
+            }
+            crate::private::portable::portable(&mut schema);
+            schema.to_string()
+        }
+    }
+
+    /// The `outputSchema` of a tool whose results are `T`s, as JSON text.
+    pub fn output_schema<T: OutputSchema + ?Sized>() -> String {
+        T::output_schema_text()
+    }
+}
+
+/// Stands for the `outputSchema` of `#[mcp_tool(output = Type)]` without the
+/// `output-schema` feature: no type has one, and the error says why.
+#[cfg(not(feature = "output-schema"))]
+mod output {
+    /// The type of `#[mcp_tool(output = Type)]`: none without the
+    /// `output-schema` feature.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` has no JSON Schema for the tool's outputSchema",
+        label = "the type of `output = ...` needs `schemars::JsonSchema`",
+        note = "enable the `output-schema` feature of annot (or `schemars`) and derive \
+                `schemars::JsonSchema` and `serde::Serialize` for `{Self}`"
+    )]
+    pub trait OutputSchema {}
+
+    /// The `outputSchema` of `T`; unreachable, as no type implements
+    /// [`OutputSchema`].
+    pub fn output_schema<T: OutputSchema + ?Sized>() -> String {
+        "{}".to_owned()
+    }
+}
+
+pub use output::{OutputSchema, output_schema};
+
 use with_schemars::{new_generator, take_definitions};
 
 #[cfg(test)]

@@ -64,6 +64,7 @@ mod render;
 pub(crate) mod shared;
 mod state;
 mod stdio;
+mod structured;
 mod tools;
 #[cfg(feature = "rmcp")]
 mod tree;
