@@ -193,21 +193,22 @@ impl<S> AnnotatedToolsBuilder<S> {
     /// `"type": "object"`, an action outside the static annotations, a
     /// duplicate name or one outside MCP's tool-name rules (a per-action name
     /// included).
-    pub fn build(mut self) -> Result<AnnotatedTools<S>, ToolConversionError> {
+    pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
         let server = self.server.build()?;
-        for registered in &mut self.calls {
+        let mut calls = self.calls;
+        for registered in &mut calls {
             registered.declared = declared_output(&server, registered.name);
         }
         let mut listed: [Vec<RmcpTool>; 4] = Default::default();
         for form in Listing::ALL {
             listed[form.index()] = listed_tools(&server, form)
-                .map(|(name, json)| Ok(borrowing_static(listing(name, json)?, &self.calls)))
+                .map(|(name, json)| Ok(borrowing_static(listing(name, json)?, &calls)))
                 .collect::<Result<_, ToolConversionError>>()?;
         }
         Ok(AnnotatedTools {
             server,
             listed,
-            calls: self.calls,
+            calls,
         })
     }
 }
