@@ -128,8 +128,37 @@ mod output {
             if let Some(object) = schema.as_object_mut() {
                 object.remove("$schema");
             }
+            without_number_formats(&mut schema);
             crate::private::portable::portable(&mut schema);
             schema.to_string()
+        }
+    }
+
+    /// The `format`s `schemars` names Rust's number types with: none is a
+    /// JSON Schema format, and clients' validators warn about each (the
+    /// range stays, in `minimum` and `maximum`).
+    const NUMBER_FORMATS: [&str; 14] = [
+        "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
+        "uint128", "uint", "float", "double",
+    ];
+
+    /// Removes every `"format"` of [`NUMBER_FORMATS`] from a schema.
+    fn without_number_formats(schema: &mut serde_json::Value) {
+        use serde_json::Value;
+        match schema {
+            Value::Object(object) => {
+                let rust_number = |format: &Value| {
+                    format
+                        .as_str()
+                        .is_some_and(|format| NUMBER_FORMATS.contains(&format))
+                };
+                if object.get("format").is_some_and(rust_number) {
+                    object.remove("format");
+                }
+                object.values_mut().for_each(without_number_formats);
+            }
+            Value::Array(items) => items.iter_mut().for_each(without_number_formats),
+            _ => {}
         }
     }
 
