@@ -7,6 +7,10 @@
 //! cargo run --example manage_files -- --exposure auto ./sandbox
 //! ```
 //!
+//! Beside it, `stat_file` counts a file's bytes and lines and returns them as
+//! structured content (`#[mcp_tool(output = FileStats)]`): it lists an
+//! `outputSchema`, and each result carries `structuredContent`.
+//!
 //! `--exposure per-action` lists one tool per action (`manage_files_read`,
 //! ...), each with its own exact annotations, for hosts that never resolve;
 //! `--exposure auto` lists the resolvable `manage_files` to clients that
@@ -30,16 +34,20 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use annot::guard;
 use annot::server::{Call, Profile, Server, ToolError, ToolOutput};
 pub use manage_files::ManageFiles;
 use sandbox::Sandbox;
+use stat_file::{FileStats, StatFile};
 
 #[path = "common/exposure.rs"]
 mod exposure_flag;
 #[path = "tools/manage_files.rs"]
 mod manage_files;
+#[path = "common/stat_file.rs"]
+mod stat_file;
 
 fn main() -> ExitCode {
     let usage = || {
@@ -66,7 +74,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let sandbox = match Sandbox::open(PathBuf::from(&directory)) {
-        Ok(sandbox) => sandbox,
+        Ok(sandbox) => Arc::new(sandbox),
         Err(error) => {
             eprintln!("manage_files: cannot use {}: {error}", directory.display());
             return ExitCode::from(2);
@@ -76,7 +84,11 @@ fn main() -> ExitCode {
         .title("annot example: manage_files")
         .profile(profile)
         .exposure(exposure)
-        .tool_with_call(move |arguments: ManageFiles, call: &Call| run(&sandbox, arguments, call))
+        .tool_with_call({
+            let sandbox = Arc::clone(&sandbox);
+            move |arguments: ManageFiles, call: &Call| run(&sandbox, arguments, call)
+        })
+        .tool_with_call(move |arguments: StatFile, call: &Call| stat(&sandbox, arguments, call))
         .build()
         .expect("the manage_files server is consistent");
     eprintln!(
@@ -167,6 +179,18 @@ pub fn run(
             Ok(ToolOutput::text(format!("deleted {path}")))
         }
     }
+}
+
+/// Counts the bytes and lines of a file inside the sandbox, read through the
+/// file guard: a structured result, its `FileStats` checked against the
+/// listed `outputSchema` in debug builds.
+fn stat(sandbox: &Sandbox, arguments: StatFile, call: &Call) -> Result<ToolOutput, ToolError> {
+    let path = arguments.path;
+    let text = sandbox
+        .guarded(call)?
+        .read_to_string(sandbox.relative(&path)?)
+        .map_err(|error| failed("read", &path, error))?;
+    ToolOutput::json(&FileStats::of(&path, &text))
 }
 
 /// A guard's refusal as it is, any other failure with what was tried.

@@ -9,6 +9,10 @@
 //! cargo run --example rmcp_server -- --http 127.0.0.1:8080 --exposure per-action
 //! ```
 //!
+//! Beside it, `stat_file` returns structured content: declared with
+//! `#[mcp_tool(output = FileStats)]`, it lists an `outputSchema`, and its
+//! handler returns `structured(Json(stats))`, rmcp's `Json<T>` habit.
+//!
 //! `--exposure per-action` lists one tool per action (`manage_files_read`,
 //! ...); `--exposure auto` lists those to clients without tool resolution and
 //! the resolvable `manage_files` to the others (the `exposure` chapter).
@@ -29,11 +33,12 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use annot::rmcp::{
-    Annotated, AnnotatedTools, HandleTool, LiftHttp, TaggedSessionManager, resolving,
+    Annotated, AnnotatedTools, HandleTool, LiftHttp, TaggedSessionManager, resolving, structured,
 };
 use annot::server::Exposure;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
+use rmcp::handler::server::wrapper::Json;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::SessionManager;
@@ -45,8 +50,11 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 mod exposure_flag;
 #[path = "tools/manage_files.rs"]
 mod manage_files;
+#[path = "common/stat_file.rs"]
+mod stat_file;
 
 use manage_files::ManageFiles;
+use stat_file::{FileStats, StatFile};
 
 /// The server: a sandbox directory.
 #[derive(Clone, Debug)]
@@ -78,6 +86,23 @@ impl HandleTool<ManageFiles> for Files {
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
             Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
         })
+    }
+}
+
+impl HandleTool<StatFile> for Files {
+    async fn handle(
+        &self,
+        tool: StatFile,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = tool.path;
+        let read = self
+            .sandboxed(&path)
+            .and_then(|file| std::fs::read_to_string(file).map_err(|e| io_error("read", &path, e)));
+        match read {
+            Ok(text) => structured(Json(FileStats::of(&path, &text))),
+            Err(message) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        }
     }
 }
 
@@ -201,6 +226,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = AnnotatedTools::builder()
         .exposure(options.exposure)
         .tool::<ManageFiles>()
+        .tool::<StatFile>()
         .build()?;
     let server = Annotated::new(files, tools)?;
     match options.mode {

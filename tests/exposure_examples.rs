@@ -58,14 +58,18 @@ fn manage_files_auto_lists_per_negotiation() {
             "manage_files_read",
             "manage_files_append",
             "manage_files_replace",
-            "manage_files_delete"
+            "manage_files_delete",
+            "stat_file"
         ]
     );
-    assert_eq!(listed("manage_files", &auto, extension()), ["manage_files"]);
+    assert_eq!(
+        listed("manage_files", &auto, extension()),
+        ["manage_files", "stat_file"]
+    );
     // The default, and the flag's other spelling, with a profile beside it.
     assert_eq!(
         listed("manage_files", &[directory], json!({})),
-        ["manage_files"]
+        ["manage_files", "stat_file"]
     );
     assert_eq!(
         listed(
@@ -73,7 +77,7 @@ fn manage_files_auto_lists_per_negotiation() {
             &["--read-only", "--exposure=per-action", directory],
             extension()
         ),
-        ["manage_files_read"]
+        ["manage_files_read", "stat_file"]
     );
 }
 

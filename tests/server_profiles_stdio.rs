@@ -87,7 +87,12 @@ fn read_only_lists_one_read_only_action_and_refuses_writes() {
     assert_eq!(responses.len(), 6, "{responses:?}");
 
     let tools = responses[1]["result"]["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 1);
+    // `manage_files`, narrowed to its read, and the read-only `stat_file`.
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["manage_files", "stat_file"]);
     let tool = &tools[0];
     assert_eq!(
         tool["inputSchema"]["properties"]["action"]["enum"],

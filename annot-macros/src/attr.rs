@@ -13,7 +13,7 @@ use syn::{Attribute, Expr, Ident, Lit, LitStr};
 
 use crate::ctxt::Errors;
 use crate::hints::{HINTS, HintSet, hint_index, key_of_wire_name};
-use crate::meta::{bool_value, set_hint, str_value, take_value};
+use crate::meta::{bool_value, set_hint, str_value, take_value, type_value};
 use crate::results::{Claimant, ResultClaims};
 use crate::rules::{AuthSpec, Rule, parse_auth, parse_rule};
 use crate::suggest::did_you_mean;
@@ -76,6 +76,9 @@ pub struct ToolOptions {
     /// `results(sensitive, untrusted)`: what the results of every action
     /// claim under the trust-annotations extension (see `results`).
     pub results: Option<ResultClaims>,
+    /// `output = Type`: the type of the tool's structured results, whose
+    /// JSON Schema is its `outputSchema`.
+    pub output: Option<syn::Type>,
     pub krate: Option<syn::Path>,
     /// Hints that every action leaving them unset gets.
     pub defaults: HintSet,
@@ -129,7 +132,7 @@ pub enum OptionsOf {
     Actions,
 }
 
-const TOOL_KEYS: [&str; 9] = [
+const TOOL_KEYS: [&str; 10] = [
     "name",
     "title",
     "description",
@@ -138,6 +141,7 @@ const TOOL_KEYS: [&str; 9] = [
     "schema",
     "display",
     "results",
+    "output",
     "crate",
 ];
 /// Keys of rules and authorization, in `#[mcp_tool(...)]` and `#[annotate(...)]`.
@@ -180,6 +184,10 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
         } else if name == "single" {
             if errors.ok(bool_value(&key, raw)) == Some(true) {
                 set_once(&mut options.single, key.clone(), &key, errors);
+            }
+        } else if name == "output" {
+            if let Some(ty) = errors.ok(type_value(&key, raw)) {
+                set_once(&mut options.output, ty, &key, errors);
             }
         } else if name == "crate" {
             if let Some(path) = errors.ok(str_value(&key, raw))

@@ -105,6 +105,11 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let display = display_items(tool, &p);
     let result_claims = result_claims_fn(tool, &p);
     let from_members = crate::members::from_members(tool, &p);
+    let output_schema = tool
+        .options
+        .output
+        .as_ref()
+        .map(|ty| output_schema_fn(ty, &p));
     let exact_input_schema = exact.map(|exact| {
         let (items, body) = schema_code(&exact, &builder, &p);
         quote!(fn exact_input_schema() -> &'static str { #items #body })
@@ -136,6 +141,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 #display
                 #result_claims
                 #exact_input_schema
+                #output_schema
 
                 fn resolve(&self) -> #p::Annotations {
                     #resolve
@@ -152,6 +158,20 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// `output_schema()` of a tool declared with `output = Type`: `Type`'s
+/// schema, made once at run time (`schemars` builds it), spanned on the type
+/// so that a type without `JsonSchema` is reported where it was written.
+fn output_schema_fn(ty: &Type, p: &TokenStream) -> TokenStream {
+    let schema = quote_spanned!(ty.span()=> #p::output_schema::<#ty>);
+    quote! {
+        fn output_schema() -> #p::core::option::Option<&'static str> {
+            static __OUTPUT_SCHEMA: #p::std::sync::OnceLock<#p::std::string::String> =
+                #p::std::sync::OnceLock::new();
+            #p::core::option::Option::Some(__OUTPUT_SCHEMA.get_or_init(#schema))
+        }
     }
 }
 

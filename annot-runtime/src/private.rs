@@ -36,7 +36,10 @@ pub use consts::{
 };
 pub use decimal::with_inexact_integers;
 use integral::{IntegralFloats, as_integer};
-pub use schema::{FieldSchema, SchemaGenerator, SchemaPiece, assemble_schema, subschema};
+pub use schema::{
+    FieldSchema, OutputSchema, SchemaGenerator, SchemaPiece, assemble_schema, output_schema,
+    subschema,
+};
 pub use serde;
 pub use serde_json;
 pub use shape::{Shape, shape_checked};

@@ -39,6 +39,20 @@ pub trait AnnotatedTool: Sized {
     /// [`exact_input_schema`](Self::exact_input_schema)).
     fn input_schema() -> &'static str;
 
+    /// The JSON Schema of the tool's structured results (`outputSchema`),
+    /// as compact JSON text; `None` (the default) for a tool whose results
+    /// are content blocks only.
+    ///
+    /// `#[mcp_tool(output = Type)]` derives it from `Type`'s
+    /// `schemars::JsonSchema` (annot's `output-schema` feature, which `schemars`
+    /// enables). A server lists
+    /// it on the tool and on each of its per-action tools, requires every
+    /// successful result to carry `structuredContent`, and in debug builds
+    /// checks that content against it (see `ToolOutput::json`).
+    fn output_schema() -> Option<&'static str> {
+        None
+    }
+
     /// A JSON Schema that accepts exactly what
     /// [`from_arguments`](Self::from_arguments) accepts; by default
     /// [`input_schema`](Self::input_schema). For validating arguments, not for

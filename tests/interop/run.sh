@@ -87,12 +87,12 @@ stdio_check() {
 }
 
 stdio_check
-run_client python 22 "$binary" "$work/venv/bin/python" tests/interop/python/client.py
+run_client python 23 "$binary" "$work/venv/bin/python" tests/interop/python/client.py
 run_client github 4 "$github" "$work/venv/bin/python" tests/interop/python/github.py
 run_client profile 8 "$binary" "$work/venv/bin/python" tests/interop/python/profile.py
-run_client typescript 15 "$binary" node tests/interop/typescript/client.mjs
-run_client exposure 12 "$binary" "$work/venv/bin/python" tests/interop/python/exposure.py "$rmcp"
-run_client exposure 8 "$binary" node tests/interop/typescript/exposure.mjs "$rmcp"
+run_client typescript 16 "$binary" node tests/interop/typescript/client.mjs
+run_client exposure 15 "$binary" "$work/venv/bin/python" tests/interop/python/exposure.py "$rmcp"
+run_client exposure 10 "$binary" node tests/interop/typescript/exposure.mjs "$rmcp"
 # examples/rmcp_axum: annotated tools in an axum router beside /health, over HTTP.
 run_client axum 4 "$axum" "$work/venv/bin/python" tests/interop/python/axum.py
 run_client axum 4 "$axum" node tests/interop/typescript/axum.mjs

@@ -5,7 +5,10 @@
 /// portability lints and single-type dialects accept: a type array becomes
 /// `anyOf` of one type each, a bare `true` the `anyOf` of every JSON type, a
 /// bare `false` `{"not":{}}`. Each rewrite accepts the same values.
-#[cfg_attr(not(feature = "schemars"), allow(dead_code))]
+#[cfg_attr(
+    not(any(feature = "schemars", feature = "output-schema")),
+    allow(dead_code)
+)]
 pub(super) fn portable(schema: &mut serde_json::Value) {
     use serde_json::{Map, Value};
     let typed = |kind: &str| {

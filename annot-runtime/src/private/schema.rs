@@ -102,6 +102,95 @@ mod with_schemars {
 
 pub use with_schemars::{FieldSchema, SchemaGenerator, subschema};
 
+/// The `outputSchema` of `#[mcp_tool(output = Type)]` (feature `output-schema`).
+#[cfg(feature = "output-schema")]
+mod output {
+    /// The type of `#[mcp_tool(output = Type)]`, whose JSON Schema is the
+    /// tool's `outputSchema`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` has no JSON Schema for the tool's outputSchema",
+        label = "the type of `output = ...` needs `schemars::JsonSchema`",
+        note = "derive `schemars::JsonSchema` and `serde::Serialize` for `{Self}`"
+    )]
+    pub trait OutputSchema {
+        /// The root schema of the type, as JSON text.
+        fn output_schema_text() -> String;
+    }
+
+    impl<T: schemars::JsonSchema + ?Sized> OutputSchema for T {
+        fn output_schema_text() -> String {
+            let mut schema = schemars::generate::SchemaSettings::draft2020_12()
+                .into_generator()
+                .into_root_schema_for::<T>()
+                .to_value();
+            // The dialect is the specification's default (2020-12); naming it
+            // makes some clients' validators fetch the meta-schema.
+            if let Some(object) = schema.as_object_mut() {
+                object.remove("$schema");
+            }
+            without_number_formats(&mut schema);
+            crate::private::portable::portable(&mut schema);
+            schema.to_string()
+        }
+    }
+
+    /// The `format`s `schemars` names Rust's number types with: none is a
+    /// JSON Schema format, and clients' validators warn about each (the
+    /// range stays, in `minimum` and `maximum`).
+    const NUMBER_FORMATS: [&str; 14] = [
+        "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
+        "uint128", "uint", "float", "double",
+    ];
+
+    /// Removes every `"format"` of [`NUMBER_FORMATS`] from a schema.
+    fn without_number_formats(schema: &mut serde_json::Value) {
+        use serde_json::Value;
+        match schema {
+            Value::Object(object) => {
+                let rust_number = |format: &Value| {
+                    format
+                        .as_str()
+                        .is_some_and(|format| NUMBER_FORMATS.contains(&format))
+                };
+                if object.get("format").is_some_and(rust_number) {
+                    object.remove("format");
+                }
+                object.values_mut().for_each(without_number_formats);
+            }
+            Value::Array(items) => items.iter_mut().for_each(without_number_formats),
+            _ => {}
+        }
+    }
+
+    /// The `outputSchema` of a tool whose results are `T`s, as JSON text.
+    pub fn output_schema<T: OutputSchema + ?Sized>() -> String {
+        T::output_schema_text()
+    }
+}
+
+/// Stands for the `outputSchema` of `#[mcp_tool(output = Type)]` without the
+/// `output-schema` feature: no type has one, and the error says why.
+#[cfg(not(feature = "output-schema"))]
+mod output {
+    /// The type of `#[mcp_tool(output = Type)]`: none without the
+    /// `output-schema` feature.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` has no JSON Schema for the tool's outputSchema",
+        label = "the type of `output = ...` needs `schemars::JsonSchema`",
+        note = "enable the `output-schema` feature of annot (or `schemars`) and derive \
+                `schemars::JsonSchema` and `serde::Serialize` for `{Self}`"
+    )]
+    pub trait OutputSchema {}
+
+    /// The `outputSchema` of `T`; unreachable, as no type implements
+    /// [`OutputSchema`].
+    pub fn output_schema<T: OutputSchema + ?Sized>() -> String {
+        "{}".to_owned()
+    }
+}
+
+pub use output::{OutputSchema, output_schema};
+
 use with_schemars::{new_generator, take_definitions};
 
 #[cfg(test)]

@@ -87,6 +87,7 @@ mod lift;
 mod resolving;
 #[cfg(feature = "rmcp-http")]
 mod session;
+mod structured;
 mod tools;
 mod transport;
 
@@ -102,6 +103,7 @@ pub use resolving::{Resolving, resolving};
 pub use session::{
     InvalidSessionTag, MAX_SESSION_TAG_LEN, SESSION_TAG_SEPARATOR, TaggedSessionManager,
 };
+pub use structured::structured;
 pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool, resolved_call};
 pub use transport::{Lifted, lifted};
 

@@ -9,6 +9,7 @@ use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, CustomRequest,
@@ -27,9 +28,9 @@ use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmc
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError};
 use crate::server::shared::{
-    ClientExtensions, Listing, answer_resolution, argument_errors_are_tool_errors, called_tool,
-    capabilities, invalid_arguments, listed_tools, listing_for, panic_message, quote_message,
-    resolve_tree, unknown_tool,
+    ClientExtensions, DeclaredOutput, Listing, answer_resolution, argument_errors_are_tool_errors,
+    called_tool, capabilities, declared_output, invalid_arguments, listed_tools, listing_for,
+    panic_message, quote_message, resolve_tree, unknown_tool,
 };
 use crate::server::{Call, Exposure, Profile, Server, ServerBuilder};
 use crate::{AnnotatedTool, ArgumentError};
@@ -58,13 +59,15 @@ pub(crate) type CallFuture<'a> =
 /// The typed call of one tool: `Err` when the arguments do not fit; an
 /// `isError` result, without running the handler, when they resolve outside
 /// the profile. The flag says whether the client negotiated the
-/// trust-annotations extension.
+/// trust-annotations extension; the declared output, if any, is what a
+/// successful result is held to.
 type CallFn<S> = for<'a> fn(
     &'a S,
     &Value,
     RequestContext<RoleServer>,
     Profile,
     bool,
+    Option<Arc<DeclaredOutput>>,
 ) -> Result<CallFuture<'a>, ArgumentError>;
 
 /// The annotated tools a server of type `S` serves through rmcp, each with the
@@ -93,6 +96,9 @@ struct Registered<S> {
     name: &'static str,
     description: Option<&'static str>,
     call: CallFn<S>,
+    ClientExtensions, DeclaredOutput, Listing, answer_resolution, argument_errors_are_tool_errors,
+    called_tool, capabilities, declared_output, invalid_arguments, listed_tools, listing_for,
+    panic_message, quote_message, resolve_tree, unknown_tool,
 }
 
 impl<S> fmt::Debug for AnnotatedTools<S> {
@@ -135,6 +141,7 @@ impl<S> AnnotatedToolsBuilder<S> {
             name: T::NAME,
             description: T::DESCRIPTION,
             call: call_typed::<S, T>,
+            declared: None,
         });
         self
     }
@@ -186,16 +193,20 @@ impl<S> AnnotatedToolsBuilder<S> {
     /// included).
     pub fn build(self) -> Result<AnnotatedTools<S>, ToolConversionError> {
         let server = self.server.build()?;
+        let mut calls = self.calls;
+        for registered in &mut calls {
+            registered.declared = declared_output(&server, registered.name);
+        }
         let mut listed: [Vec<RmcpTool>; 4] = Default::default();
         for form in Listing::ALL {
             listed[form.index()] = listed_tools(&server, form)
-                .map(|(name, json)| Ok(borrowing_static(listing(name, json)?, &self.calls)))
+                .map(|(name, json)| Ok(borrowing_static(listing(name, json)?, &calls)))
                 .collect::<Result<_, ToolConversionError>>()?;
         }
         Ok(AnnotatedTools {
             server,
             listed,
-            calls: self.calls,
+            calls,
         })
     }
 }
@@ -278,14 +289,10 @@ impl<S> AnnotatedTools<S> {
         let Some((tool, fixed)) = called_tool(&self.server, &request.name) else {
             return unknown();
         };
-        let Some(call) = self
-            .calls
-            .iter()
-            .find(|registered| registered.name == tool)
-            .map(|registered| registered.call)
-        else {
+        let Some(registered) = self.calls.iter().find(|registered| registered.name == tool) else {
             return unknown();
         };
+        let (call, declared) = (registered.call, registered.declared.clone());
         // Errors name the tool as it was called; a panic, the registered one.
         let called = request.name;
         let client = Client::of(&context);
@@ -306,7 +313,7 @@ impl<S> AnnotatedTools<S> {
         let arguments = Value::Object(arguments);
         let profile = self.server.profile();
         let called_with =
-            with_action.and_then(|()| call(server, &arguments, context, profile, trust));
+            with_action.and_then(|()| call(server, &arguments, context, profile, trust, declared));
         match called_with {
             Ok(call) => call,
             Err(error) if tool_errors => {
@@ -439,6 +446,7 @@ fn call_typed<'a, S, T>(
     context: RequestContext<RoleServer>,
     profile: Profile,
     trust: bool,
+    declared: Option<Arc<DeclaredOutput>>,
 ) -> Result<CallFuture<'a>, ArgumentError>
 where
     T: AnnotatedTool + Send + 'static,
@@ -463,9 +471,34 @@ where
             Ok(handled) => handled?,
             Err(payload) => return Ok(panicked(T::NAME, payload.as_ref())),
         };
+        if let Some(declared) = declared {
+            hold_to_output(&mut result, &declared);
+        }
         claims::settle(&mut result, floor.as_ref());
         Ok(result)
     }))
+}
+
+/// Holds a successful result of a tool that declares an output schema to
+/// it, as the built-in server does: a result without `structuredContent`,
+/// or (in debug builds) with content the schema refuses, becomes a tool
+/// error. A result with `structuredContent` and no content block gets its
+/// text rendering, which the specification asks for.
+fn hold_to_output(result: &mut CallToolResult, declared: &DeclaredOutput) {
+    if result.is_error == Some(true) {
+        return;
+    }
+    match declared.check_value(result.structured_content.as_ref()) {
+        Err(message) => *result = CallToolResult::error(vec![ContentBlock::text(message)]),
+        Ok(()) if result.content.is_empty() => {
+            if let Some(structured) = &result.structured_content {
+                result
+                    .content
+                    .push(ContentBlock::text(structured.to_string()));
+            }
+        }
+        Ok(()) => {}
+    }
 }
 
 /// The answer to a call whose handler panicked: a tool error, the panic

@@ -62,6 +62,14 @@ pub enum BuildError {
         /// What is wrong.
         reason: String,
     },
+    /// A tool's `outputSchema` is not a JSON Schema of an object.
+    #[error("the outputSchema of `{tool}` is invalid: {reason}")]
+    InvalidOutputSchema {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// An action claims more risk than the tool's static annotations, so
     /// `tools/list` would not be the worst case.
     #[error("action `{action}` of `{tool}` is outside the static annotations: {violation}")]

@@ -48,6 +48,9 @@ pub(crate) struct ErasedTool {
     pub(super) title: Option<Cow<'static, str>>,
     pub(super) description: Option<Cow<'static, str>>,
     pub(super) input_schema: Cow<'static, str>,
+    /// The `outputSchema` (`AnnotatedTool::output_schema`), the same for
+    /// each per-action tool.
+    pub(super) output_schema: Option<&'static str>,
     pub(super) discriminator: Option<&'static str>,
     /// The call preview listed on the tool (`AnnotatedTool::DISPLAY_TEMPLATE`).
     pub(super) display_template: Option<&'static str>,
@@ -160,6 +163,7 @@ impl ErasedTool {
             title: T::TITLE.map(Cow::Borrowed),
             description: T::DESCRIPTION.map(Cow::Borrowed),
             input_schema: Cow::Borrowed(T::input_schema()),
+            output_schema: T::output_schema(),
             discriminator: T::DISCRIMINATOR,
             display_template: T::DISPLAY_TEMPLATE,
             display_templates: T::DISPLAY_TEMPLATES,

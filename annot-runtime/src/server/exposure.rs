@@ -189,6 +189,7 @@ pub(super) fn per_action_tools(tool: &ErasedTool, naming: &ActionNaming) -> Vec<
                 input_schema: Cow::Owned(
                     without_member(&schema, discriminator, action.name).unwrap_or(schema),
                 ),
+                output_schema: tool.output_schema,
                 discriminator: None,
                 static_annotations: normalise(action.annotations, &tool.static_annotations),
                 static_authorization: match tool.rule_table {

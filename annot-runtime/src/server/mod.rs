@@ -66,6 +66,7 @@ mod resolution;
 pub(crate) mod shared;
 mod state;
 mod stdio;
+mod structured;
 mod tools;
 #[cfg(feature = "rmcp")]
 mod tree;

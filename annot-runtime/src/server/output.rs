@@ -86,6 +86,44 @@ impl ToolOutput {
         }
     }
 
+    /// The structured output of a tool declared with
+    /// `#[mcp_tool(output = Type)]`: `value`'s JSON object as
+    /// `structuredContent`, and the same JSON as a text block (see
+    /// [`structured`](Self::structured)). What rmcp's `Json<T>` return type
+    /// does for an rmcp tool.
+    ///
+    /// ```
+    /// use annot_runtime::server::ToolOutput;
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Report {
+    ///     branch: String,
+    ///     ahead: u32,
+    /// }
+    ///
+    /// let output = ToolOutput::json(&Report { branch: "main".into(), ahead: 2 }).unwrap();
+    /// assert_eq!(output.structured_content.unwrap()["ahead"], 2);
+    /// assert!(ToolOutput::json(&[1, 2]).is_err()); // structuredContent is an object
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A tool error when `value` does not serialize to a JSON object (a
+    /// number, a list, a map whose keys are not strings), which
+    /// `structuredContent` must be.
+    pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
+        match serde_json::to_value(value) {
+            Ok(Value::Object(object)) => Ok(ToolOutput::structured(object)),
+            Ok(other) => Err(ToolError::new(format!(
+                "internal error: a structured result must be a JSON object, not {}",
+                crate::tool::json_type(&other)
+            ))),
+            Err(error) => Err(ToolError::new(format!(
+                "internal error: the structured result does not serialize: {error}"
+            ))),
+        }
+    }
+
     /// Adds what happened, rendered for a person rather than the model
     /// ("moved 14 items to /archive"): the display-templates extension's
     /// result-side text, sent on the first content block as

@@ -1,6 +1,7 @@
 //! Registered tools, and everything about them that can be rendered once at
 //! start-up.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
@@ -15,6 +16,7 @@ use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
 use super::profile::{Profile, ProfileViolation};
 use super::render::{self, ExtensionResults, Fragments};
+use super::structured::DeclaredOutput;
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::read::SplitArguments;
 use crate::rules::Explanation;
@@ -90,6 +92,8 @@ pub(crate) struct ToolEntry {
     call: ErasedCall,
     /// The server's profile, checked on every call and resolution.
     profile: Profile,
+    /// The declared `outputSchema`, which every successful result is held to.
+    output: Option<Arc<DeclaredOutput>>,
     /// Whether `tools/list` shows the tool: not when the profile left none
     /// of its actions.
     listed_at_all: bool,
@@ -112,6 +116,10 @@ impl ToolEntry {
         profile: Profile,
     ) -> Result<Self, BuildError> {
         check_input_schema(&tool.name, &tool.input_schema)?;
+        let output = tool
+            .output_schema
+            .map(|schema| DeclaredOutput::new(&tool.name, schema).map(Arc::new))
+            .transpose()?;
         for action in tool.actions {
             action_within_bound(&tool, action)?;
         }
@@ -185,6 +193,7 @@ impl ToolEntry {
             resolve_tree: tool.resolve_tree,
             call: tool.call,
             profile,
+            output,
             listed_at_all,
         })
     }
@@ -192,6 +201,12 @@ impl ToolEntry {
     /// The server's profile, which every call and resolution is checked against.
     pub fn profile(&self) -> Profile {
         self.profile
+    }
+
+    /// The tool's declared output, if it declares one: every successful
+    /// result is checked against it before it is sent.
+    pub fn declared_output(&self) -> Option<&Arc<DeclaredOutput>> {
+        self.output.as_ref()
     }
 
     /// Whether `tools/list` shows the tool (a profile may leave nothing of it).
@@ -420,8 +435,8 @@ fn check_input_schema(tool: &str, schema: &str) -> Result<(), BuildError> {
     }
 }
 
-/// `{"name":...,"title":...,"description":...,"inputSchema":...,"annotations":`,
-/// in the field order of [`crate::Tool`].
+/// `{"name":...,"title":...,"description":...,"inputSchema":...,"outputSchema":...,"annotations":`,
+/// in the field order of [`crate::Tool`]; `outputSchema` when declared.
 fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     let quoted = |text: &str| serde_json::to_string(text).expect("a string always serializes");
     let mut head = format!("{{\"name\":{}", quoted(&tool.name));
@@ -431,7 +446,11 @@ fn tool_head(tool: &ErasedTool, schema: &str) -> String {
     if let Some(description) = &tool.description {
         head.push_str(&format!(",\"description\":{}", quoted(description)));
     }
-    head.push_str(&format!(",\"inputSchema\":{schema},\"annotations\":"));
+    head.push_str(&format!(",\"inputSchema\":{schema}"));
+    if let Some(output) = tool.output_schema {
+        head.push_str(&format!(",\"outputSchema\":{}", output.trim()));
+    }
+    head.push_str(",\"annotations\":");
     head
 }
 

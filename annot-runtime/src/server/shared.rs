@@ -4,6 +4,9 @@
 //! them (read from the tree rmcp hands over, see `tree.rs`), and the pieces
 //! of a `tools/call` answer.
 
+use std::sync::Arc;
+
+use crate::read::Json;
 use serde_json::Value;
 
 use super::negotiation::Stance;
@@ -23,6 +26,7 @@ pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
 
 pub(crate) use super::erased::FixedAction;
 pub(crate) use super::listing::Listing;
+pub(crate) use super::structured::DeclaredOutput;
 
 /// Every tool's name and its `tools/list` JSON in the form `listing`, in
 /// listing order: the tools the server's [`Exposure`](super::Exposure) lists
@@ -44,6 +48,14 @@ pub(crate) fn listed_tools(
         .map(|&index| &state.tools[index])
         .filter(|tool| tool.is_listed())
         .map(move |tool| (tool.name(), tool.listed(listing)))
+}
+
+/// The declared output of the registered tool `name` (listed or not),
+/// which every successful result of it and of its per-action tools is held
+/// to; `None` when it declares none.
+pub(crate) fn declared_output(server: &Server, name: &str) -> Option<Arc<DeclaredOutput>> {
+    let tool = server.state.tools.iter().find(|tool| tool.name() == name)?;
+    tool.declared_output().cloned()
 }
 
 /// What a `tools/call` of `name` reaches: the registered tool's name, and

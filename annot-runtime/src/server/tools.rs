@@ -79,7 +79,16 @@ pub(crate) fn call(
     let split = arguments.and(params.fields.split_arguments.as_ref());
     match tool.call(arguments.unwrap_or("{}"), split, trust) {
         CallOutcome::Returned(Ok(output), floor) => {
-            claims_meta = output::write_success(out, &output, floor);
+            let declared = tool.declared_output();
+            let structured = output.structured_content.as_ref();
+            match declared.map_or(Ok(()), |declared| declared.check(structured)) {
+                Ok(()) => claims_meta = output::write_success(out, &output, floor),
+                Err(message) => {
+                    // The message may quote the content: it claims the floor.
+                    output::write_failure(out, &message);
+                    claims_meta = floor.and_then(|floor| claims::result_meta(floor, None, 0));
+                }
+            }
         }
         CallOutcome::Returned(Err(error), floor) => {
             // A handler's message may quote what the call brought back, so

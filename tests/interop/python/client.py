@@ -11,6 +11,7 @@ and ends with the line `python: N passed, N failed`. Exits 1 on any failure.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from jsonschema import Draft202012Validator
 
 from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client import advertise
@@ -45,6 +47,10 @@ from common import (
     expect,
     expect_error,
 )
+
+
+# The example's tools: `manage_files`, and `stat_file` with its declared output.
+TOOLS = ["manage_files", "stat_file"]
 
 
 class Tap:
@@ -112,6 +118,8 @@ class Run(Checks):
                 await self.check("ping", lambda: self.ping(session))
                 await self.check("tools/list", lambda: self.list_tools(session))
                 await self.check("tools/call reads and writes the sandbox", lambda: self.calls(session))
+                await self.check("stat_file: outputSchema listed, structuredContent validated by the SDK",
+                                 lambda: self.structured(session))
                 await self.check("tools/call refuses escapes", lambda: self.escapes(session))
                 await self.check("tools/call reports invalid arguments as a tool error",
                                  lambda: self.invalid_call(session))
@@ -133,11 +141,11 @@ class Run(Checks):
             async with Client(self.server()) as client:
                 expect(client.protocol_version == MODERN, f"{client.protocol_version}")
                 listed = await client.list_tools()
-                expect([tool.name for tool in listed.tools] == ["manage_files"], f"{listed}")
+                expect([tool.name for tool in listed.tools] == TOOLS, f"{listed}")
             async with Client(self.server(), mode="legacy") as client:
                 expect(client.protocol_version == "2025-11-25", f"{client.protocol_version}")
                 listed = await client.list_tools()
-                expect([tool.name for tool in listed.tools] == ["manage_files"], f"{listed}")
+                expect([tool.name for tool in listed.tools] == TOOLS, f"{listed}")
             elapsed = anyio.current_time() - started
             expect(elapsed < 10, f"connecting took {elapsed:.1f} s")
 
@@ -173,7 +181,7 @@ class Run(Checks):
 
     async def modern_list(self, client: Client, extension: bool) -> None:
         typed = await client.list_tools(cache_mode="bypass")
-        expect([tool.name for tool in typed.tools] == ["manage_files"], f"{typed}")
+        expect([tool.name for tool in typed.tools] == TOOLS, f"{typed}")
         raw = await client.session.send_request(types.ListToolsRequest(), RAW)
         self.schemas.mcp_2026_def("ListToolsResult", raw)
         self.check_modern_result(raw)
@@ -271,7 +279,7 @@ class Run(Checks):
         raw = await session.send_request(types.ListToolsRequest(), RAW)
         self.schemas.mcp_def("ListToolsResult", raw)
         typed = await session.list_tools()
-        expect([tool.name for tool in typed.tools] == ["manage_files"], f"{typed.tools}")
+        expect([tool.name for tool in typed.tools] == TOOLS, f"{typed.tools}")
         tool = raw["tools"][0]
         expect(tool.get("dynamicAnnotations") is True, "dialect A marker")
         expect(tool.get("resolve") is True, "dialect B marker")
@@ -302,6 +310,28 @@ class Run(Checks):
         expect(not file.exists(), "delete")
         raw = await self.call(session, {"action": "read", "path": "notes.txt"})
         expect(raw.get("isError") is True, f"reading a deleted file: {raw}")
+
+    async def structured(self, session: ClientSession) -> None:
+        (self.sandbox / "stats.txt").write_text("one\ntwo\n")
+        listed = await session.list_tools()
+        tool = next(tool for tool in listed.tools if tool.name == "stat_file")
+        expect(tool.output_schema is not None and tool.output_schema["type"] == "object", f"{tool}")
+        # The SDK validates structuredContent against the listed outputSchema
+        # and raises when it does not fit.
+        result = await session.call_tool("stat_file", {"path": "stats.txt"})
+        expect(not result.is_error, f"{result}")
+        stats = {"path": "stats.txt", "bytes": 8, "lines": 2}
+        expect(result.structured_content == stats, f"{result.structured_content}")
+        Draft202012Validator(tool.output_schema).validate(result.structured_content)
+        # The same JSON as text, for clients that do not read structured content.
+        expect(json.loads(result.content[0].text) == stats, f"{result.content}")
+        raw = await session.send_request(
+            types.CallToolRequest(
+                params=types.CallToolRequestParams(name="stat_file", arguments={"path": "stats.txt"})
+            ),
+            RAW,
+        )
+        self.schemas.mcp_def("CallToolResult", raw)
 
     async def escapes(self, session: ClientSession) -> None:
         outside = self.root / "outside.txt"

@@ -15,6 +15,7 @@ vendored schemas. Ends with the line `exposure: N passed, N failed`.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from jsonschema import Draft202012Validator
 
 from common import EXTENSION, MODERN, RAW, Checks, Schemas, expect
 from mcp import Client, StdioServerParameters, types
@@ -30,6 +32,8 @@ from mcp.client import advertise
 from mcp.shared.exceptions import MCPError
 
 PER_ACTION = ["manage_files_read", "manage_files_append", "manage_files_replace", "manage_files_delete"]
+# The tool of one action beside them, with a declared output type.
+STAT = "stat_file"
 
 
 class Run(Checks):
@@ -44,9 +48,9 @@ class Run(Checks):
                 raw = await client.session.send_request(types.ListToolsRequest(), RAW)
                 validate("ListToolsResult", raw)
                 names = [tool["name"] for tool in raw["tools"]]
-                expect(names == PER_ACTION, f"{names}")
+                expect(names == PER_ACTION + [STAT], f"{names}")
                 read_only = [tool["name"] for tool in raw["tools"] if tool["annotations"].get("readOnlyHint") is True]
-                expect(read_only == ["manage_files_read"], f"{read_only}")
+                expect(read_only == ["manage_files_read", STAT], f"{read_only}")
                 for tool in raw["tools"]:
                     expect("action" not in tool["inputSchema"].get("properties", {}), f"{tool}")
                     expect("action" not in tool["inputSchema"].get("required", []), f"{tool}")
@@ -61,6 +65,22 @@ class Run(Checks):
                 same = await self.call(client, "manage_files", {"action": "read", "path": "notes.txt"}, validate)
                 expect(same["content"] == read["content"], f"{same}")
 
+            async def structured_output() -> None:
+                listed = await client.list_tools()
+                tool = next(tool for tool in listed.tools if tool.name == STAT)
+                expect(tool.output_schema is not None and tool.output_schema["type"] == "object", f"{tool}")
+                # The SDK validates structuredContent against the listed
+                # outputSchema, and raises when it does not fit.
+                result = await client.call_tool(STAT, {"path": "notes.txt"})
+                expect(not result.is_error, f"{result}")
+                text = (sandbox / "notes.txt").read_text()
+                stats = {"path": "notes.txt", "bytes": len(text.encode()), "lines": len(text.splitlines())}
+                expect(result.structured_content == stats, f"{result.structured_content}")
+                Draft202012Validator(tool.output_schema).validate(result.structured_content)
+                expect(json.loads(result.content[0].text) == stats, f"{result.content}")
+                raw = await self.call(client, STAT, {"path": "notes.txt"}, validate)
+                expect(raw["structuredContent"] == stats, f"{raw}")
+
             async def discriminator_refused() -> None:
                 arguments = {"action": "delete", "path": "notes.txt"}
                 try:
@@ -74,6 +94,8 @@ class Run(Checks):
 
             await self.check(f"exposure {label}: per-action tools without tool resolution", per_action_listing)
             await self.check(f"exposure {label}: per-action calls reach the handler", per_action_calls)
+            await self.check(f"exposure {label}: stat_file's structuredContent fits its outputSchema",
+                             structured_output)
             await self.check(f"exposure {label}: a per-action call naming the action is refused",
                              discriminator_refused)
 
@@ -83,7 +105,7 @@ class Run(Checks):
                 raw = await client.session.send_request(types.ListToolsRequest(), RAW)
                 validate("ListToolsResult", raw)
                 names = [tool["name"] for tool in raw["tools"]]
-                expect(names == ["manage_files"], f"{names}")
+                expect(names == ["manage_files", STAT], f"{names}")
 
             await self.check(f"exposure {label}: one resolvable manage_files with tool resolution",
                              resolvable_listing)

@@ -54,7 +54,8 @@ class Run(Checks):
             async def listing() -> None:
                 raw = await client.session.send_request(types.ListToolsRequest(), RAW)
                 validate("ListToolsResult", raw)
-                expect([tool["name"] for tool in raw["tools"]] == ["manage_files"], f"{raw}")
+                # `manage_files` narrowed to its read, and the read-only `stat_file`.
+                expect([tool["name"] for tool in raw["tools"]] == ["manage_files", "stat_file"], f"{raw}")
                 tool = raw["tools"][0]
                 expect(tool["inputSchema"]["properties"]["action"]["enum"] == ["read"], f"{tool}")
                 hints = tuple(tool["annotations"][hint] for hint in HINTS)

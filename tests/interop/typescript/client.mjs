@@ -145,6 +145,12 @@ function same(actual, expected, what) {
   expect(JSON.stringify(actual) === JSON.stringify(expected), `${what}: ${JSON.stringify(actual)}`);
 }
 
+/** `same` for flat objects, whatever the order of their keys. */
+function sameFlat(actual, expected, what) {
+  const sorted = (object) => JSON.stringify(object, Object.keys(object ?? {}).sort());
+  expect(sorted(actual) === sorted(expected), `${what}: ${JSON.stringify(actual)}`);
+}
+
 async function expectError(promise, code) {
   try {
     await promise;
@@ -254,6 +260,9 @@ class Run {
       await this.check('ping', () => this.ping(client));
       await this.check('tools/list', () => this.listTools(client));
       await this.check('tools/call reads and writes the sandbox', () => this.calls(client));
+      await this.check('stat_file: outputSchema listed, structuredContent validated by the SDK', () =>
+        this.structured(client),
+      );
       await this.check('tools/call refuses escapes', () => this.escapes(client));
       await this.check('tools/call reports invalid arguments as a tool error', () => this.invalidCall(client));
       await this.check('tools/annotations (dialect A)', () => this.dialectA(client));
@@ -296,7 +305,7 @@ class Run {
     const raw = await client.request({ method: 'tools/list' }, Raw);
     this.schemas.mcpDef('ListToolsResult', raw);
     const typed = await client.listTools();
-    same(typed.tools.map((tool) => tool.name), ['manage_files'], 'tool names');
+    same(typed.tools.map((tool) => tool.name), ['manage_files', 'stat_file'], 'tool names');
     const tool = raw.tools[0];
     expect(tool.dynamicAnnotations === true, 'dialect A marker');
     expect(tool.resolve === true, 'dialect B marker');
@@ -304,6 +313,29 @@ class Run {
     expect(tool._meta?.[EXTENSION] === undefined, 'no dialect C marker without the extension');
     this.static = tool.annotations;
     same(effective(this.static), [false, true, false, false], 'static annotations');
+  }
+
+  async structured(client) {
+    writeFileSync(join(this.sandbox, 'stats.txt'), 'one\ntwo\n');
+    // Listing caches each tool's outputSchema, against which the SDK's
+    // callTool validates structuredContent (it throws when it does not fit).
+    const listed = await client.listTools();
+    const tool = listed.tools.find((listedTool) => listedTool.name === 'stat_file');
+    expect(tool?.outputSchema?.type === 'object', `outputSchema: ${JSON.stringify(tool)}`);
+    const result = await client.callTool({ name: 'stat_file', arguments: { path: 'stats.txt' } });
+    expect(!result.isError, JSON.stringify(result));
+    const stats = { path: 'stats.txt', bytes: 8, lines: 2 };
+    sameFlat(result.structuredContent, stats, 'structuredContent');
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const fits = ajv.compile(tool.outputSchema);
+    const valid = fits(result.structuredContent);
+    expect(valid, valid || `against its outputSchema: ${ajvMessage(fits.errors)}`);
+    sameFlat(JSON.parse(result.content[0].text), stats, 'the text block is the same JSON');
+    const raw = await client.request(
+      { method: 'tools/call', params: { name: 'stat_file', arguments: { path: 'stats.txt' } } },
+      Raw,
+    );
+    this.schemas.mcpDef('CallToolResult', raw);
   }
 
   async call(client, args) {

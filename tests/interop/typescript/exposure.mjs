@@ -65,9 +65,9 @@ class Run {
       await this.check(`exposure ${label}: per-action tools without tool resolution`, async () => {
         const { tools } = await plain.listTools();
         const names = tools.map((tool) => tool.name);
-        expect(JSON.stringify(names) === JSON.stringify(PER_ACTION), `listed ${names}`);
+        expect(JSON.stringify(names) === JSON.stringify([...PER_ACTION, 'stat_file']), `listed ${names}`);
         const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name);
-        expect(JSON.stringify(readOnly) === '["manage_files_read"]', `read-only ${readOnly}`);
+        expect(JSON.stringify(readOnly) === '["manage_files_read","stat_file"]', `read-only ${readOnly}`);
         for (const tool of tools) {
           expect(!('action' in (tool.inputSchema.properties ?? {})), `${tool.name} has action`);
         }
@@ -82,6 +82,21 @@ class Run {
         expect(read.content[0].text === 'hello\nfrom ts\n', JSON.stringify(read));
         const file = readFileSync(join(directory, 'notes.txt'), 'utf8');
         expect(file === 'hello\nfrom ts\n', `the file holds ${JSON.stringify(file)}`);
+      });
+      await this.check(`exposure ${label}: stat_file's structuredContent fits its outputSchema`, async () => {
+        // Listed (in the check above) with its outputSchema, which callTool
+        // validates structuredContent against, throwing when it does not fit.
+        const { tools } = await plain.listTools();
+        const tool = tools.find((listed) => listed.name === 'stat_file');
+        expect(tool?.outputSchema?.type === 'object', `outputSchema: ${JSON.stringify(tool)}`);
+        const result = await plain.callTool({ name: 'stat_file', arguments: { path: 'notes.txt' } });
+        expect(!result.isError, JSON.stringify(result));
+        const text = readFileSync(join(directory, 'notes.txt'), 'utf8');
+        const stats = { path: 'notes.txt', bytes: Buffer.byteLength(text), lines: text.split('\n').length - 1 };
+        // Flat objects, compared whatever the order of their keys.
+        const sorted = (object) => JSON.stringify(object, Object.keys(object ?? {}).sort());
+        expect(sorted(result.structuredContent) === sorted(stats), JSON.stringify(result));
+        expect(sorted(JSON.parse(result.content[0].text)) === sorted(stats), 'text block');
       });
       await this.check(`exposure ${label}: a per-action call naming the action is refused`, async () => {
         const refused = await plain.callTool({
@@ -99,7 +114,7 @@ class Run {
       await this.check(`exposure ${label}: one resolvable manage_files with tool resolution`, async () => {
         const { tools } = await negotiated.listTools();
         const names = tools.map((tool) => tool.name);
-        expect(JSON.stringify(names) === '["manage_files"]', `listed ${names}`);
+        expect(JSON.stringify(names) === '["manage_files","stat_file"]', `listed ${names}`);
       });
     } finally {
       await negotiated.close();
