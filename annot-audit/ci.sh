@@ -56,7 +56,7 @@ bad() { failed=$((failed + 1)); echo "FAILED  $*"; }
 verdicts() {
     "$python" - "$1" <<'PY'
 import json, sys
-rank = {"VIOLATION": 3, "INCONCLUSIVE": 2, "PASS": 1, "NOT_APPLICABLE": 0}
+rank = {"VIOLATION": 4, "INCONCLUSIVE": 3, "UNDECLARED": 2, "PASS": 1, "NOT_APPLICABLE": 0}
 worst = {}
 for finding in json.load(open(sys.argv[1]))["findings"]:
     check, verdict = finding["check"], finding["verdict"]
@@ -111,6 +111,19 @@ is_caught() {
     fi
 }
 
+# is_undeclared NAME CHECK: the audit exited 0 under --fail-on-violation, with
+# no VIOLATION and CHECK UNDECLARED (a missing declaration, not a lie).
+is_undeclared() {
+    local name=$1 check=$2 status worst
+    status=$(cat "$work/$name.status" 2>/dev/null || echo missing)
+    worst=$(verdicts "$work/$name.json" 2>/dev/null | awk -v c="$check" '$2 == "VIOLATION" || $1 == c { print $1, $2 }' | tr '\n' ' ')
+    if [ "$status" = 0 ] && [ "$worst" = "$check UNDECLARED " ]; then
+        ok "$name: $check UNDECLARED, no VIOLATION"
+    else
+        bad "$name: expected $check UNDECLARED and exit 0, got status $status and '$worst'"; tail -20 "$work/$name.txt"
+    fi
+}
+
 # expect_clean NAME OPTIONS... -- SERVER...: run, then is_clean.
 expect_clean() {
     local name=$1
@@ -138,7 +151,12 @@ expect_clean github_api --exercise --calls 24 --resolutions 200 -- "$examples/gi
 
 echo "audit: the Rust lying fixtures and their twins"
 while read -r kind check; do
-    expect_caught "rust-$kind" "$check" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind"
+    if [ "$check" = hints.present ]; then
+        run "rust-$kind" --fail-on-violation --exercise --calls 8 --resolutions 40 -- "$lying" "$kind" || true
+        is_undeclared "rust-$kind" "$check"
+    else
+        expect_caught "rust-$kind" "$check" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind"
+    fi
     expect_clean "rust-$kind-honest" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind" --honest
 done <<'TABLE'
 static-read-only-writes behaviour.read_only
@@ -150,6 +168,7 @@ non-destructive-deletes behaviour.non_destructive
 idempotent-appends behaviour.idempotent
 closed-world-connects behaviour.closed_world
 missing-hints hints.present
+reference-style hints.present
 malformed-hints hints.well_formed
 extension-shape resolve.answer_schema
 foreign-meta resolve.meta_negotiated
@@ -162,7 +181,7 @@ while read -r kind check; do
     start "python-$kind" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind"
     start "python-$kind-honest" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind" --honest
     wait
-    is_caught "python-$kind" "$check"
+    if [ "$check" = hints.present ]; then is_undeclared "python-$kind" "$check"; else is_caught "python-$kind" "$check"; fi
     is_clean "python-$kind-honest"
 done <<'TABLE'
 static-read-only-writes behaviour.read_only

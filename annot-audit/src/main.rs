@@ -35,7 +35,7 @@ use session::{Connection, Era, Launch, Offer, Server};
 #[command(
     name = "annot-audit",
     version,
-    after_help = "Exit codes: 0 done (whatever the verdicts, unless --fail-on-violation), 1 a VIOLATION with --fail-on-violation, 2 bad usage or failed setup."
+    after_help = "Exit codes: 0 done (whatever the verdicts, unless a --fail-on option), 1 a VIOLATION with --fail-on-violation, 2 bad usage or failed setup, 3 an UNDECLARED hint with --fail-on-undeclared (and no exit 1)."
 )]
 struct Cli {
     /// A Streamable HTTP endpoint. With a command too, the auditor starts the
@@ -60,6 +60,10 @@ struct Cli {
     /// Exit with 1 when any check gives VIOLATION.
     #[arg(long)]
     fail_on_violation: bool,
+    /// Exit with 3 when a hint that means something is absent (UNDECLARED)
+    /// and no VIOLATION made the exit 1.
+    #[arg(long)]
+    fail_on_undeclared: bool,
     /// Write the versioned JSON report here.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -130,6 +134,8 @@ fn main() -> ExitCode {
             }
             if cli.fail_on_violation && report.summary.violation > 0 {
                 ExitCode::from(1)
+            } else if cli.fail_on_undeclared && report.summary.undeclared > 0 {
+                ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
             }

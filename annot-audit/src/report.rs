@@ -8,9 +8,12 @@ use serde::Serialize;
 use crate::wire::Exchange;
 
 /// The version of the JSON report's format (docs/auditing.md describes it).
-pub const REPORT_VERSION: u32 = 1;
+pub const REPORT_VERSION: u32 = 2;
 
-/// What a check concluded.
+/// What a check concluded, by severity: VIOLATION (behaviour or a resolution
+/// contradicts a claim), INCONCLUSIVE (could not judge), UNDECLARED (a hint
+/// with a meaning is absent: no claim, so hosts assume its risky default),
+/// PASS, NOT_APPLICABLE.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "verdict",
@@ -21,6 +24,7 @@ pub enum Verdict {
     Pass,
     Violation,
     Inconclusive(String),
+    Undeclared,
     NotApplicable(String),
 }
 
@@ -30,6 +34,7 @@ impl Verdict {
             Verdict::Pass => "PASS",
             Verdict::Violation => "VIOLATION",
             Verdict::Inconclusive(_) => "INCONCLUSIVE",
+            Verdict::Undeclared => "UNDECLARED",
             Verdict::NotApplicable(_) => "NOT_APPLICABLE",
         }
     }
@@ -119,6 +124,7 @@ pub struct Summary {
     pub pass: usize,
     pub violation: usize,
     pub inconclusive: usize,
+    pub undeclared: usize,
     pub not_applicable: usize,
 }
 
@@ -130,6 +136,7 @@ impl Summary {
                 Verdict::Pass => summary.pass += 1,
                 Verdict::Violation => summary.violation += 1,
                 Verdict::Inconclusive(_) => summary.inconclusive += 1,
+                Verdict::Undeclared => summary.undeclared += 1,
                 Verdict::NotApplicable(_) => summary.not_applicable += 1,
             }
         }
@@ -209,8 +216,13 @@ pub fn table(report: &Report) -> String {
     let summary = &report.summary;
     let _ = writeln!(
         out,
-        "\n{} PASS, {} VIOLATION, {} INCONCLUSIVE, {} NOT_APPLICABLE (seed {})",
-        summary.pass, summary.violation, summary.inconclusive, summary.not_applicable, report.seed
+        "\n{} PASS, {} VIOLATION, {} INCONCLUSIVE, {} UNDECLARED, {} NOT_APPLICABLE (seed {})",
+        summary.pass,
+        summary.violation,
+        summary.inconclusive,
+        summary.undeclared,
+        summary.not_applicable,
+        report.seed
     );
     out
 }
