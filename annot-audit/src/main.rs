@@ -9,11 +9,13 @@
 mod behaviour;
 mod declarations;
 mod generate;
+mod namespace;
 mod report;
 mod resolution;
 mod session;
 mod snapshot;
 mod transport;
+mod warm;
 mod wire;
 
 use std::collections::BTreeMap;
@@ -375,8 +377,13 @@ fn run(cli: &Cli) -> Result<Report, String> {
                     None
                 }
             };
+            // The era found once: later starts skip its detection.
+            let behaviour_launch = Launch {
+                era: Some(era),
+                ..launch.clone()
+            };
             findings.extend(behaviour::check(behaviour::Plan {
-                launch: &launch,
+                launch: &behaviour_launch,
                 sandbox: sandbox.path(),
                 fixture: &fixture,
                 tools: &tools,
