@@ -10,6 +10,7 @@ mod behaviour;
 mod declarations;
 mod generate;
 mod namespace;
+mod records;
 mod report;
 mod resolution;
 mod session;
@@ -236,6 +237,12 @@ fn run(cli: &Cli) -> Result<Report, String> {
     let mut server = Server::start(&launch, sandbox.path())?;
     let mut main = server.connect(Offer::Extension)?;
     let era = main.era;
+    let server_info = main
+        .handshake
+        .iter()
+        .filter_map(|exchange| exchange.result())
+        .find_map(|result| result.get("serverInfo").cloned())
+        .unwrap_or(Value::Null);
     let (listing, tools) = main.list_tools();
     if listing
         .first()
@@ -403,9 +410,20 @@ fn run(cli: &Cli) -> Result<Report, String> {
             finding.reproduce = Some(replay_command(cli, case));
         }
     }
+    let auditor = format!("annot-audit {}", env!("CARGO_PKG_VERSION"));
+    let records = records::cite(
+        &records::Context {
+            auditor: &auditor,
+            seed: cli.seed,
+            server_info,
+            command: &cli.command,
+            url: cli.url.as_deref(),
+        },
+        &mut findings,
+    )?;
     Ok(Report {
         report_version: report::REPORT_VERSION,
-        auditor: format!("annot-audit {}", env!("CARGO_PKG_VERSION")),
+        auditor,
         seed: cli.seed,
         target: report::Target {
             command: cli.command.clone(),
@@ -414,6 +432,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         era: Some(era),
         summary: Summary::of(&findings),
         findings,
+        records,
     })
 }
 

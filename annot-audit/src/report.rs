@@ -62,6 +62,9 @@ pub struct Finding {
     /// The case id for `--replay`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub case: Option<String>,
+    /// The finding's canonical record in `records`, and its digest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_ref: Option<crate::records::EvidenceRef>,
 }
 
 impl Finding {
@@ -80,6 +83,7 @@ impl Finding {
             evidence: Vec::new(),
             reproduce: None,
             case: None,
+            evidence_ref: None,
         }
     }
 
@@ -109,6 +113,9 @@ pub struct Report {
     pub era: Option<crate::session::Era>,
     pub findings: Vec<Finding>,
     pub summary: Summary,
+    /// One canonical record a finding, in order (docs/auditing.md, "Verdicts
+    /// others can verify").
+    pub records: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Serialize)]
