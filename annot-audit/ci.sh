@@ -11,8 +11,9 @@
 #     differences of meaning printed as such);
 #   - audits, with the behaviour tier, a Python SDK server and a TypeScript
 #     SDK server written here (clean), and the official reference servers
-#     @modelcontextprotocol/server-filesystem and server-memory (findings
-#     recorded under target/annot-audit/real/, printed as they are).
+#     @modelcontextprotocol/server-filesystem and server-memory through their
+#     npm entry points (no VIOLATION, network observed; reports under
+#     target/annot-audit/real/, printed as they are).
 # The servers written in Python start slowly (importing the SDK takes seconds):
 # they are audited two at a time, one per core. Installs what it needs:
 # iproute2 (Debian) for the network namespaces, the rest pinned from PyPI and npm.
@@ -207,18 +208,24 @@ wait
 is_clean python-sdk-notes
 is_clean typescript-sdk-todo
 
-echo "audit: the official reference servers (findings recorded as they are)"
-# Both at once; each recorded as it is (exit 0: the audit ran).
-run real/server-filesystem --exercise --over-declarations --calls 60 --timeout-ms 120000 \
-    -- node "$modules/server-filesystem/dist/index.js" "{sandbox}" &
-run real/server-memory --exercise --over-declarations --calls 40 --timeout-ms 120000 \
-    --env "MEMORY_FILE_PATH={sandbox}/memory.json" -- node "$modules/server-memory/dist/index.js" &
+echo "audit: the official reference servers, through their #!/usr/bin/env node entry points"
+# Both at once. Their honest declarations pass --fail-on-violation (read
+# tools leave out destructiveHint and idempotentHint, which mean nothing
+# there); the network is observed through the launcher. Findings are
+# printed as they are.
+bin=$fixtures/typescript/node_modules/.bin
+run real/server-filesystem --fail-on-violation --exercise --over-declarations --calls 60 --timeout-ms 120000 \
+    -- "$bin/mcp-server-filesystem" "{sandbox}" &
+run real/server-memory --fail-on-violation --exercise --over-declarations --calls 40 --timeout-ms 120000 \
+    --env "MEMORY_FILE_PATH={sandbox}/memory.json" -- "$bin/mcp-server-memory" &
 wait || true
 for name in server-filesystem server-memory; do
-    if [ "$(cat "$work/real/$name.status" 2>/dev/null)" = 0 ]; then
-        ok "$name: audited"
+    status=$(cat "$work/real/$name.status" 2>/dev/null || echo missing)
+    unobserved=$(verdicts "$work/real/$name.json" 2>/dev/null | grep -c '^behaviour.closed_world INCONCLUSIVE$' || true)
+    if [ "$status" = 0 ] && [ "$unobserved" = 0 ]; then
+        ok "$name: passes --fail-on-violation, its network observed"
     else
-        bad "$name: the audit did not run"
+        bad "$name: exit status $status, closed_world INCONCLUSIVE: $unobserved"
     fi
     cat "$work/real/$name.txt"
 done
