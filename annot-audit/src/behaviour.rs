@@ -170,7 +170,7 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
 
 fn observe_all(
     plan: &Plan<'_>,
-    starter: &Starter,
+    starter: &Starter<'_>,
     baseline: &Snapshot,
 ) -> Result<Vec<Finding>, String> {
     let strings = safe_strings(baseline);
@@ -377,7 +377,7 @@ fn call(connection: &mut Connection, name: &str, arguments: &Value) -> Exchange 
 
 /// One observation of one check from a clean reset.
 fn observe(
-    starter: &Starter,
+    starter: &Starter<'_>,
     kind: Kind,
     name: &str,
     arguments: &Value,
@@ -392,7 +392,7 @@ fn observe(
 /// concurrent ones). The evidence of the first call is shared.
 fn observe_on(
     mut fresh: Fresh,
-    starter: &Starter,
+    starter: &Starter<'_>,
     kinds: &[Kind],
     name: &str,
     arguments: &Value,

@@ -36,36 +36,58 @@ impl Fresh {
 }
 
 /// A server started, connected, not yet observed.
-struct Started {
+pub struct Started {
     server: Server,
     connection: Connection,
     sandbox: TempDir,
 }
 
 /// Where fresh servers come from.
-pub struct Starter {
-    ready: Receiver<Result<Started, String>>,
+pub enum Starter<'a> {
+    /// Started ahead on a thread.
+    Ahead(Receiver<Result<Started, String>>),
+    /// Started when asked: an HTTP server binds a fixed port, which two
+    /// servers can share only in two namespaces, and a namespace may not be
+    /// had.
+    OnDemand {
+        launch: &'a Launch,
+        fixture: &'a Path,
+        baseline: &'a Snapshot,
+    },
 }
 
-impl Starter {
+impl Starter<'_> {
     /// Starts servers ahead on a thread of `scope`, until the starter is dropped.
     pub fn new<'scope>(
         scope: &'scope Scope<'scope, '_>,
         launch: &'scope Launch,
         fixture: &'scope Path,
         baseline: &'scope Snapshot,
-    ) -> Starter {
+    ) -> Starter<'scope> {
+        if launch.url.is_some() {
+            return Starter::OnDemand {
+                launch,
+                fixture,
+                baseline,
+            };
+        }
         let (sender, ready) = sync_channel(WAITING);
         scope.spawn(move || keep_starting(&sender, launch, fixture, baseline));
-        Starter { ready }
+        Starter::Ahead(ready)
     }
 
     /// The next server, its state after start-up taken now.
     pub fn fresh(&self) -> Result<Fresh, String> {
-        let started = self
-            .ready
-            .recv()
-            .map_err(|_| "the server starter stopped".to_owned())??;
+        let started = match self {
+            Starter::Ahead(ready) => ready
+                .recv()
+                .map_err(|_| "the server starter stopped".to_owned())??,
+            Starter::OnDemand {
+                launch,
+                fixture,
+                baseline,
+            } => start(launch, fixture, baseline)?,
+        };
         let before = Snapshot::take(started.sandbox.path())?;
         Ok(Fresh {
             server: started.server,
