@@ -45,14 +45,13 @@ pub struct Context<'a> {
 
 /// The canonical record of one finding.
 pub fn record(context: &Context<'_>, finding: &Finding) -> Value {
-    let tool = (finding.subject != "server" && finding.check != "behaviour").then(|| {
-        finding
-            .subject
-            .split(' ')
-            .next()
-            .unwrap_or_default()
-            .to_owned()
-    });
+    // Server-wide findings name `server` where a tool's name would be; the
+    // per-tool checks always name a tool, even one called `server`.
+    let first = finding.subject.split(' ').next().unwrap_or_default();
+    let per_tool = ["hints.", "schema.", "behaviour."]
+        .iter()
+        .any(|prefix| finding.check.starts_with(prefix));
+    let tool = (per_tool || first != "server").then(|| first.to_owned());
     // The action (`{action=read}`) or dialect (`[tools/annotations]`) part.
     let class = finding
         .subject
@@ -130,6 +129,31 @@ pub fn cite(context: &Context<'_>, findings: &mut [Finding]) -> Result<Vec<Value
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_names_the_tool_and_class_of_its_subject_and_none_for_the_server() {
+        let context = Context {
+            auditor: "annot-audit 0",
+            seed: u64::MAX,
+            server_info: json!({"name": "s", "version": "1"}),
+            command: &[],
+            url: None,
+        };
+        let of = |check: &'static str, subject: &str| {
+            record(&context, &Finding::new(check, subject, Verdict::Pass, ""))
+        };
+        let resolved = of("resolve.within_bound", "files [tool-resolution extension]");
+        assert_eq!(resolved["tool"], "files");
+        assert_eq!(resolved["argument_class"], "[tool-resolution extension]");
+        assert_eq!(resolved["seed"], "18446744073709551615");
+        let server_wide = of("resolve.within_bound", "server [tools/resolve (SEP-1862)]");
+        assert_eq!(server_wide["tool"], Value::Null);
+        assert_eq!(of("hints.present", "server")["tool"], "server");
+        assert_eq!(
+            of("behaviour.read_only", "files {action=read}")["argument_class"],
+            "{action=read}"
+        );
+    }
 
     #[test]
     fn the_digest_is_of_the_jcs_bytes_whatever_the_key_order() {
