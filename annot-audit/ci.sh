@@ -57,7 +57,7 @@ bad() { failed=$((failed + 1)); echo "FAILED  $*"; }
 verdicts() {
     "$python" - "$1" <<'PY'
 import json, sys
-rank = {"VIOLATION": 4, "INCONCLUSIVE": 3, "UNDECLARED": 2, "PASS": 1, "NOT_APPLICABLE": 0}
+rank = {"VIOLATION": 5, "INCONCLUSIVE": 4, "UNDECLARED": 3, "ADVISORY": 2, "PASS": 1, "NOT_APPLICABLE": 0}
 worst = {}
 for finding in json.load(open(sys.argv[1]))["findings"]:
     check, verdict = finding["check"], finding["verdict"]

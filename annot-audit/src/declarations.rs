@@ -188,10 +188,11 @@ fn schema_portable(name: &str, tool: &Value, evidence: &[Exchange]) -> Finding {
             "no Inspector lint finding, plain object root",
         )
     } else {
+        // A lint of what some clients refuse, not a claim contradicted.
         Finding::new(
             "schema.portable",
             name,
-            Verdict::Violation,
+            Verdict::Advisory,
             problems.join("; "),
         )
     }
@@ -330,11 +331,11 @@ mod tests {
     }
 
     #[test]
-    fn a_schema_that_is_not_portable_is_a_violation_naming_each_finding() {
+    fn a_schema_that_is_not_portable_is_advisory_naming_each_finding() {
         let tool = json!({"name": "t", "inputSchema": {"type": "object", "anyOf": [],
             "properties": {"a": true, "b": {"description": "anything"}}}});
         let finding = schema_portable("t", &tool, &[]);
-        assert_eq!(finding.verdict, Verdict::Violation);
+        assert_eq!(finding.verdict, Verdict::Advisory);
         assert_eq!(
             finding.detail,
             "root-keyword (error): `anyOf` at the root, which model APIs refuse; \

@@ -13,7 +13,7 @@ pub const REPORT_VERSION: u32 = 2;
 /// What a check concluded, by severity: VIOLATION (behaviour or a resolution
 /// contradicts a claim), INCONCLUSIVE (could not judge), UNDECLARED (a hint
 /// with a meaning is absent: no claim, so hosts assume its risky default),
-/// PASS, NOT_APPLICABLE.
+/// ADVISORY (a portability lint: no claim is wrong), PASS, NOT_APPLICABLE.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "verdict",
@@ -25,6 +25,7 @@ pub enum Verdict {
     Violation,
     Inconclusive(String),
     Undeclared,
+    Advisory,
     NotApplicable(String),
 }
 
@@ -35,6 +36,7 @@ impl Verdict {
             Verdict::Violation => "VIOLATION",
             Verdict::Inconclusive(_) => "INCONCLUSIVE",
             Verdict::Undeclared => "UNDECLARED",
+            Verdict::Advisory => "ADVISORY",
             Verdict::NotApplicable(_) => "NOT_APPLICABLE",
         }
     }
@@ -132,6 +134,7 @@ pub struct Summary {
     pub violation: usize,
     pub inconclusive: usize,
     pub undeclared: usize,
+    pub advisory: usize,
     pub not_applicable: usize,
 }
 
@@ -144,6 +147,7 @@ impl Summary {
                 Verdict::Violation => summary.violation += 1,
                 Verdict::Inconclusive(_) => summary.inconclusive += 1,
                 Verdict::Undeclared => summary.undeclared += 1,
+                Verdict::Advisory => summary.advisory += 1,
                 Verdict::NotApplicable(_) => summary.not_applicable += 1,
             }
         }
@@ -223,11 +227,12 @@ pub fn table(report: &Report) -> String {
     let summary = &report.summary;
     let _ = writeln!(
         out,
-        "\n{} PASS, {} VIOLATION, {} INCONCLUSIVE, {} UNDECLARED, {} NOT_APPLICABLE (seed {})",
+        "\n{} PASS, {} VIOLATION, {} INCONCLUSIVE, {} UNDECLARED, {} ADVISORY, {} NOT_APPLICABLE (seed {})",
         summary.pass,
         summary.violation,
         summary.inconclusive,
         summary.undeclared,
+        summary.advisory,
         summary.not_applicable,
         report.seed
     );
