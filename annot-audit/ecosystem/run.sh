@@ -16,7 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 here=$root/annot-audit/ecosystem
-work=$root/target/annot-audit/ecosystem
+# Installs live outside the tree, at a path any machine gives the same: the
+# reports name the commands they ran.
+work=${ANNOT_AUDIT_ECOSYSTEM:-/tmp/annot-audit-ecosystem}
 out=$root/docs/audits
 mkdir -p "$work" "$out/reports"
 options=(--exercise --over-declarations --calls 40 --resolutions 100 --timeout-ms 60000)
@@ -31,6 +33,20 @@ else
     build="a release build"
 fi
 
+# mcp-server-git serves a repository: the default fixture's files, committed.
+repository=$work/git-fixture
+if [ ! -d "$repository/.git" ]; then
+    # Made aside and renamed into place: runs side by side make it once.
+    made=$(mktemp -d "$work/git-fixture.XXXXXX")
+    mkdir -p "$made/docs"
+    printf 'first line\n' >"$made/notes.txt"
+    printf '# fixture\n' >"$made/docs/readme.md"
+    git -C "$made" init -q
+    git -C "$made" add -A
+    git -C "$made" -c user.name=annot-audit -c user.email=audit@example.invalid commit -qm fixture
+    mv -T "$made" "$repository" 2>/dev/null || rm -rf "$made"
+fi
+
 wanted=("$@")
 chosen() { [ ${#wanted[@]} -eq 0 ] || [[ " ${wanted[*]} " == *" $1 "* ]]; }
 
@@ -42,7 +58,11 @@ install() {
             (cd "$work/npm" && npm install --no-audit --no-fund --loglevel=error --prefix . "$2" >&2)
             echo "$work/npm/node_modules/.bin" ;;
         pypi)
-            if [ ! -x "$work/venv-$3/bin/python" ]; then python3 -m venv "$work/venv-$3"; fi
+            # A venv whose pip did not install (ensurepip failing) is made again.
+            if [ ! -x "$work/venv-$3/bin/pip" ]; then
+                rm -rf "$work/venv-$3"
+                python3 -m venv "$work/venv-$3"
+            fi
             "$work/venv-$3/bin/python" -m pip install --quiet --disable-pip-version-check "$2" >&2
             echo "$work/venv-$3/bin" ;;
     esac
@@ -57,6 +77,7 @@ while IFS=$'\t' read -r name registry package entry publisher rest; do
     read -r -a split <<<"$rest"
     before=() after=() seen=0
     for word in "${split[@]}"; do
+        word=${word//\{repository\}/$repository}
         if [ "$word" = -- ]; then seen=1; elif [ $seen = 0 ]; then before+=("$word"); else after+=("$word"); fi
     done
     start=$(date +%s)

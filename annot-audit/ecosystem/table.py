@@ -44,8 +44,13 @@ def main() -> int:
             continue
         name, registry, package, _entry, publisher, _rest = line.split("\t")
         report_path, run_path = out / "reports" / f"{name}.json", work / f"{name}.run"
-        if not report_path.exists() or not run_path.exists():
-            rows.append(f"| {name} | {package} | {publisher} | not audited (no report) | | | | | | | |")
+        if not run_path.exists():
+            rows.append(f"| {name} | `{package}` | {publisher} | not audited in this run | | | | | | | | |")
+            continue
+        if not report_path.exists() or run_path.stat().st_mtime > report_path.stat().st_mtime + 5:
+            said = (work / f"{name}.txt").read_text(errors="replace").strip().splitlines()
+            why = (said[-1] if said else "no output").replace(str(work), "$ANNOT_AUDIT_ECOSYSTEM")
+            rows.append(f"| {name} | `{package}` | {publisher} | setup failed: {why} | | | | | | | | |")
             continue
         status, seconds = run_path.read_text().split("\t")[4:6]
         report = json.loads(report_path.read_text())
@@ -57,15 +62,15 @@ def main() -> int:
         rows.append(
             f"| {name} | `{package}` | {publisher} | {report['era']} | {len(tools)} | {'yes' if resolves else 'no'} "
             f"| {summary['violation']} | {summary['inconclusive']} | {summary['undeclared']} | {summary['pass']} "
-            f"| {summary['not_applicable']} | {seconds.strip()} s |"
+            f"| {summary.get('advisory', 0)} | {summary['not_applicable']} | {seconds.strip()} s |"
         )
         lines = [f"### {name} (`{package}`, {publisher})", "",
                  f"Exit status {status} (`--fail-on-violation` not given: 0 is a run that finished).", "",
                  "Declared hints (R readOnly, D destructive, I idempotent, O openWorld; – absent):", ""]
         lines += [f"- `{tool.get('name')}`: {hints_of(tool)}" for tool in tools]
-        notable = [f for f in report["findings"] if f["verdict"] in ("VIOLATION", "INCONCLUSIVE", "UNDECLARED")]
+        notable = [f for f in report["findings"] if f["verdict"] in ("VIOLATION", "INCONCLUSIVE", "UNDECLARED", "ADVISORY")]
         over = [f for f in report["findings"] if f["verdict"] == "NOT_APPLICABLE" and "behaved as if" in (f.get("reason") or "")]
-        lines += ["", "Findings other than PASS and NOT_APPLICABLE:" if notable else "No VIOLATION, INCONCLUSIVE or UNDECLARED.", ""]
+        lines += ["", "Findings other than PASS and NOT_APPLICABLE:" if notable else "No VIOLATION, INCONCLUSIVE, UNDECLARED or ADVISORY.", ""]
         for finding in notable:
             why = finding.get("reason") or finding.get("detail", "")
             lines.append(f"- {finding['verdict']} `{finding['check']}` on `{finding['subject']}`: {why}")
@@ -86,8 +91,8 @@ and never leave), and audited with `--exercise --over-declarations --calls
 reports/; every finding there carries its canonical record's digest
 (docs/auditing.md, "Verdicts others can verify").
 
-| server | package | publisher | era | tools | resolves | VIOLATION | INCONCLUSIVE | UNDECLARED | PASS | N/A | wall time |
-|---|---|---|---|---|---|---|---|---|---|---|---|
+| server | package | publisher | era | tools | resolves | VIOLATION | INCONCLUSIVE | UNDECLARED | PASS | ADVISORY | N/A | wall time |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
 """ + "\n".join(rows) + """
 
 mcp-groundtruth published verdicts (static hints, older versions) on two of
