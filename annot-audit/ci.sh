@@ -11,8 +11,9 @@
 #     differences of meaning printed as such);
 #   - audits, with the behaviour tier, a Python SDK server and a TypeScript
 #     SDK server written here (clean), and the official reference servers
-#     @modelcontextprotocol/server-filesystem and server-memory (findings
-#     recorded under target/annot-audit/real/, printed as they are).
+#     @modelcontextprotocol/server-filesystem and server-memory through their
+#     npm entry points (no VIOLATION, network observed; reports under
+#     target/annot-audit/real/, printed as they are).
 # The servers written in Python start slowly (importing the SDK takes seconds):
 # they are audited two at a time, one per core. Installs what it needs:
 # iproute2 (Debian) for the network namespaces, the rest pinned from PyPI and npm.
@@ -56,7 +57,7 @@ bad() { failed=$((failed + 1)); echo "FAILED  $*"; }
 verdicts() {
     "$python" - "$1" <<'PY'
 import json, sys
-rank = {"VIOLATION": 3, "INCONCLUSIVE": 2, "PASS": 1, "NOT_APPLICABLE": 0}
+rank = {"VIOLATION": 5, "INCONCLUSIVE": 4, "UNDECLARED": 3, "ADVISORY": 2, "PASS": 1, "NOT_APPLICABLE": 0}
 worst = {}
 for finding in json.load(open(sys.argv[1]))["findings"]:
     check, verdict = finding["check"], finding["verdict"]
@@ -111,6 +112,19 @@ is_caught() {
     fi
 }
 
+# is_undeclared NAME CHECK: the audit exited 0 under --fail-on-violation, with
+# no VIOLATION and CHECK UNDECLARED (a missing declaration, not a lie).
+is_undeclared() {
+    local name=$1 check=$2 status worst
+    status=$(cat "$work/$name.status" 2>/dev/null || echo missing)
+    worst=$(verdicts "$work/$name.json" 2>/dev/null | awk -v c="$check" '$2 == "VIOLATION" || $1 == c { print $1, $2 }' | tr '\n' ' ')
+    if [ "$status" = 0 ] && [ "$worst" = "$check UNDECLARED " ]; then
+        ok "$name: $check UNDECLARED, no VIOLATION"
+    else
+        bad "$name: expected $check UNDECLARED and exit 0, got status $status and '$worst'"; tail -20 "$work/$name.txt"
+    fi
+}
+
 # expect_clean NAME OPTIONS... -- SERVER...: run, then is_clean.
 expect_clean() {
     local name=$1
@@ -138,7 +152,12 @@ expect_clean github_api --exercise --calls 24 --resolutions 200 -- "$examples/gi
 
 echo "audit: the Rust lying fixtures and their twins"
 while read -r kind check; do
-    expect_caught "rust-$kind" "$check" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind"
+    if [ "$check" = hints.present ]; then
+        run "rust-$kind" --fail-on-violation --exercise --calls 8 --resolutions 40 -- "$lying" "$kind" || true
+        is_undeclared "rust-$kind" "$check"
+    else
+        expect_caught "rust-$kind" "$check" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind"
+    fi
     expect_clean "rust-$kind-honest" --exercise --calls 8 --resolutions 40 -- "$lying" "$kind" --honest
 done <<'TABLE'
 static-read-only-writes behaviour.read_only
@@ -150,6 +169,7 @@ non-destructive-deletes behaviour.non_destructive
 idempotent-appends behaviour.idempotent
 closed-world-connects behaviour.closed_world
 missing-hints hints.present
+reference-style hints.present
 malformed-hints hints.well_formed
 extension-shape resolve.answer_schema
 foreign-meta resolve.meta_negotiated
@@ -162,7 +182,7 @@ while read -r kind check; do
     start "python-$kind" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind"
     start "python-$kind-honest" "${slow[@]}" -- "$python" "$fixtures/python/lying_server.py" "$kind" --honest
     wait
-    is_caught "python-$kind" "$check"
+    if [ "$check" = hints.present ]; then is_undeclared "python-$kind" "$check"; else is_caught "python-$kind" "$check"; fi
     is_clean "python-$kind-honest"
 done <<'TABLE'
 static-read-only-writes behaviour.read_only
@@ -188,18 +208,24 @@ wait
 is_clean python-sdk-notes
 is_clean typescript-sdk-todo
 
-echo "audit: the official reference servers (findings recorded as they are)"
-# Both at once; each recorded as it is (exit 0: the audit ran).
-run real/server-filesystem --exercise --over-declarations --calls 60 --timeout-ms 120000 \
-    -- node "$modules/server-filesystem/dist/index.js" "{sandbox}" &
-run real/server-memory --exercise --over-declarations --calls 40 --timeout-ms 120000 \
-    --env "MEMORY_FILE_PATH={sandbox}/memory.json" -- node "$modules/server-memory/dist/index.js" &
+echo "audit: the official reference servers, through their #!/usr/bin/env node entry points"
+# Both at once. Their honest declarations pass --fail-on-violation (read
+# tools leave out destructiveHint and idempotentHint, which mean nothing
+# there); the network is observed through the launcher. Findings are
+# printed as they are.
+bin=$fixtures/typescript/node_modules/.bin
+run real/server-filesystem --fail-on-violation --exercise --over-declarations --calls 60 --timeout-ms 120000 \
+    -- "$bin/mcp-server-filesystem" "{sandbox}" &
+run real/server-memory --fail-on-violation --exercise --over-declarations --calls 40 --timeout-ms 120000 \
+    --env "MEMORY_FILE_PATH={sandbox}/memory.json" -- "$bin/mcp-server-memory" &
 wait || true
 for name in server-filesystem server-memory; do
-    if [ "$(cat "$work/real/$name.status" 2>/dev/null)" = 0 ]; then
-        ok "$name: audited"
+    status=$(cat "$work/real/$name.status" 2>/dev/null || echo missing)
+    unobserved=$(verdicts "$work/real/$name.json" 2>/dev/null | grep -c '^behaviour.closed_world INCONCLUSIVE$' || true)
+    if [ "$status" = 0 ] && [ "$unobserved" = 0 ]; then
+        ok "$name: passes --fail-on-violation, its network observed"
     else
-        bad "$name: the audit did not run"
+        bad "$name: exit status $status, closed_world INCONCLUSIVE: $unobserved"
     fi
     cat "$work/real/$name.txt"
 done

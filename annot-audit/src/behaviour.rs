@@ -1,7 +1,7 @@
 //! Tier c: what calls do, judged by their resolved annotations (the static
 //! ones when the server does not resolve). Each observation starts from a
-//! verified clean reset: the server is stopped, the sandbox re-seeded and
-//! compared with the baseline snapshot, the server started again. A
+//! verified clean reset: a new sandbox seeded and compared with the baseline
+//! snapshot, a new server started in it (ahead of time: `warm`). A
 //! violation counts only when 3 more observations from a clean reset show it.
 
 use std::collections::BTreeMap;
@@ -13,8 +13,9 @@ use serde_json::{Value, json};
 use crate::generate::{Case, cases, tool_seed};
 use crate::report::{Finding, Verdict};
 use crate::resolution::{Dialect, annotations_of, resolve};
-use crate::session::{Connection, Launch, Network, Offer, Server};
+use crate::session::{Connection, Launch, Network};
 use crate::snapshot::{self, Snapshot};
+use crate::warm::{Fresh, Starter};
 use crate::wire::Exchange;
 
 /// How many further observations a violation needs before it is reported.
@@ -83,13 +84,6 @@ pub struct Plan<'a> {
     /// true`) to report over-declarations.
     pub over_declarations: bool,
     pub progress: &'a indicatif::ProgressBar,
-}
-
-/// A running server from a verified clean state.
-struct Fresh {
-    server: Server,
-    connection: Connection,
-    before: Snapshot,
 }
 
 struct Observed {
@@ -168,7 +162,18 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
         snapshot::seed(plan.fixture, plan.sandbox).map_err(|e| e.to_string())?;
         Snapshot::take(plan.sandbox)?
     };
-    let strings = safe_strings(&baseline);
+    std::thread::scope(|scope| {
+        let starter = Starter::new(scope, plan.launch, plan.fixture, &baseline);
+        observe_all(&plan, &starter, &baseline)
+    })
+}
+
+fn observe_all(
+    plan: &Plan<'_>,
+    starter: &Starter<'_>,
+    baseline: &Snapshot,
+) -> Result<Vec<Finding>, String> {
+    let strings = safe_strings(baseline);
     let mut queue: Vec<(&Value, Vec<Case>)> = Vec::new();
     for tool in plan.tools {
         let name = tool["name"].as_str().unwrap_or_default();
@@ -213,8 +218,8 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             let name = tool["name"].as_str().unwrap_or_default();
             let subject = format!("{name}{}", action_of(tool, &case.arguments));
             let case_id = format!("{name}#{}", case.index);
-            let mut server = fresh(&plan, &baseline)?;
-            let (effective, resolution) = effective_annotations(&plan, &mut server, tool, case)?;
+            let mut server = starter.fresh()?;
+            let (effective, resolution) = effective_annotations(plan, &mut server, tool, case)?;
             // Arguments the server refuses to resolve (-32602) must not be
             // called, as a client would not call them.
             if resolution.as_ref().and_then(Exchange::error_code)
@@ -246,7 +251,7 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
             if watched.is_empty() {
                 continue;
             }
-            let observed = observe_on(server, &plan, &baseline, &watched, name, &case.arguments)?;
+            let observed = observe_on(server, starter, &watched, name, &case.arguments)?;
             for (kind, first) in observed {
                 let group = groups.entry((kind, subject.clone())).or_default();
                 if risky.contains(&kind) {
@@ -266,11 +271,15 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
                     continue;
                 }
                 let Some(detail) = first.broken else { continue };
+                if group.violation.is_some() {
+                    // Reproduced already: the verdict is the first case's.
+                    continue;
+                }
                 let mut evidence = resolution.clone().into_iter().collect::<Vec<_>>();
                 evidence.extend(first.evidence);
                 let mut seen = 0;
                 for _ in 0..REPRODUCTIONS {
-                    if observe(&plan, &baseline, kind, name, &case.arguments)?
+                    if observe(starter, kind, name, &case.arguments)?
                         .broken
                         .is_some()
                     {
@@ -336,31 +345,6 @@ pub fn check(plan: Plan<'_>) -> Result<Vec<Finding>, String> {
     Ok(findings)
 }
 
-/// Stops any server, re-seeds the sandbox, verifies it against the baseline,
-/// starts the server and connects.
-fn fresh(plan: &Plan<'_>, baseline: &Snapshot) -> Result<Fresh, String> {
-    snapshot::wipe(plan.sandbox).map_err(|e| format!("cannot reset the sandbox: {e}"))?;
-    snapshot::seed(plan.fixture, plan.sandbox)
-        .map_err(|e| format!("cannot reset the sandbox: {e}"))?;
-    let before = Snapshot::take(plan.sandbox)?;
-    if before != *baseline {
-        return Err(format!(
-            "the sandbox did not reset cleanly: {}",
-            baseline.change_to(&before).describe()
-        ));
-    }
-    let mut server = Server::start(plan.launch, plan.sandbox)?;
-    let connection = server.connect(Offer::Extension)?;
-    // Starting may write (a server creating its database): the state a call
-    // is judged from is the state after start-up.
-    let before = Snapshot::take(plan.sandbox)?;
-    Ok(Fresh {
-        server,
-        connection,
-        before,
-    })
-}
-
 /// The annotations a call is judged by, resolved on the fresh server that
 /// will then run it; the state it is judged from is taken after resolving.
 fn effective_annotations(
@@ -375,7 +359,7 @@ fn effective_annotations(
     };
     let name = tool["name"].as_str().unwrap_or_default();
     let exchange = resolve(&mut fresh.connection, dialect, name, &case.arguments);
-    fresh.before = Snapshot::take(plan.sandbox)?;
+    fresh.before = Snapshot::take(fresh.sandbox())?;
     let resolved = exchange
         .result()
         .and_then(|result| dialect.annotations(&result));
@@ -393,14 +377,13 @@ fn call(connection: &mut Connection, name: &str, arguments: &Value) -> Exchange 
 
 /// One observation of one check from a clean reset.
 fn observe(
-    plan: &Plan<'_>,
-    baseline: &Snapshot,
+    starter: &Starter<'_>,
     kind: Kind,
     name: &str,
     arguments: &Value,
 ) -> Result<Observed, String> {
-    let fresh = fresh(plan, baseline)?;
-    let mut all = observe_on(fresh, plan, baseline, &[kind], name, arguments)?;
+    let fresh = starter.fresh()?;
+    let mut all = observe_on(fresh, starter, &[kind], name, arguments)?;
     Ok(all.remove(0).1)
 }
 
@@ -409,8 +392,7 @@ fn observe(
 /// concurrent ones). The evidence of the first call is shared.
 fn observe_on(
     mut fresh: Fresh,
-    plan: &Plan<'_>,
-    baseline: &Snapshot,
+    starter: &Starter<'_>,
     kinds: &[Kind],
     name: &str,
     arguments: &Value,
@@ -418,7 +400,7 @@ fn observe_on(
     let counter_before = fresh.server.network_counter();
     let first = call(&mut fresh.connection, name, arguments);
     let counter_after = fresh.server.network_counter();
-    let after = Snapshot::take(plan.sandbox)?;
+    let after = Snapshot::take(fresh.sandbox())?;
     let change = fresh.before.change_to(&after);
     let mut results = Vec::new();
     let found = |broken: Option<String>, evidence: Vec<Exchange>| Observed {
@@ -475,7 +457,7 @@ fn observe_on(
         let mut evidence = vec![first.clone()];
         let second = call(&mut fresh.connection, name, arguments);
         evidence.push(second);
-        let again = Snapshot::take(plan.sandbox)?;
+        let again = Snapshot::take(fresh.sandbox())?;
         let further = after.change_to(&again);
         let broken = if !further.is_empty() {
             Some(format!(
@@ -484,7 +466,7 @@ fn observe_on(
             ))
         } else {
             fresh.server.stop();
-            let mut twin = self::fresh(plan, baseline)?;
+            let mut twin = starter.fresh()?;
             let both = twin.connection.concurrent(
                 "tools/call",
                 &[
@@ -493,7 +475,7 @@ fn observe_on(
                 ],
             );
             evidence.extend(both);
-            let together = Snapshot::take(plan.sandbox)?;
+            let together = Snapshot::take(twin.sandbox())?;
             let apart = after.change_to(&together);
             (!apart.is_empty()).then(|| {
                 format!(

@@ -58,39 +58,23 @@ pub fn check(listing: &[Exchange], tools: &[Value], capabilities: &Value) -> Vec
 fn hints(name: &str, tool: &Value, duplicated: &[String], evidence: &[Exchange]) -> [Finding; 2] {
     let annotations = tool.get("annotations");
     let object = annotations.and_then(Value::as_object);
-    let mut absent = Vec::new();
     let mut malformed = Vec::new();
     if let Some(value) = annotations
         && !value.is_object()
     {
         malformed.push(format!("`annotations` is {value}, not an object"));
     }
+    let stated = |hint: Hint| object.and_then(|object| object.get(hint.wire_name()));
     for hint in Hint::CORE {
-        let key = hint.wire_name();
-        match object.and_then(|object| object.get(key)) {
-            None => absent.push(key.to_owned()),
-            Some(Value::Bool(_)) => {}
-            Some(other) => malformed.push(format!("`{key}` is {other}, not a boolean")),
+        if let Some(other) = stated(hint).filter(|value| !value.is_boolean()) {
+            malformed.push(format!("`{}` is {other}, not a boolean", hint.wire_name()));
         }
     }
     for key in duplicated {
         malformed.push(format!("`{key}` appears more than once"));
     }
-    let present = if absent.is_empty() {
-        Finding::new(
-            "hints.present",
-            name,
-            Verdict::Pass,
-            "all four core hints are stated",
-        )
-    } else {
-        Finding::new(
-            "hints.present",
-            name,
-            Verdict::Violation,
-            format!("absent (no claim, not false): {}", absent.join(", ")),
-        )
-    };
+    let read_only = stated(Hint::ReadOnly) == Some(&Value::Bool(true));
+    let present = missing_declarations(name, read_only, |hint| stated(hint).is_some());
     let well_formed = if malformed.is_empty() {
         Finding::new(
             "hints.well_formed",
@@ -107,6 +91,45 @@ fn hints(name: &str, tool: &Value, duplicated: &[String], evidence: &[Exchange])
         )
     };
     [present, well_formed].map(|finding| finding.with_evidence(evidence.to_vec()).with_cases(1))
+}
+
+/// `hints.present`: an absent hint is no claim, and its default is its risky
+/// value, so absence never claims less risk than the truth. It is a missing
+/// declaration (UNDECLARED), never a VIOLATION, and only where the hint means
+/// something: `destructiveHint` and `idempotentHint` mean nothing on a tool
+/// that states `readOnlyHint: true`.
+fn missing_declarations(name: &str, read_only: bool, is_stated: impl Fn(Hint) -> bool) -> Finding {
+    let (meaningless, missing): (Vec<Hint>, Vec<Hint>) = Hint::CORE
+        .into_iter()
+        .filter(|hint| !is_stated(*hint))
+        .partition(|hint| read_only && hint.only_meaningful_when_writing());
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        let assumed: Vec<String> = missing
+            .iter()
+            .map(|hint| {
+                let default = hint.default_value().unwrap_or(hint.risky_value());
+                format!("{} (hosts assume {default})", hint.wire_name())
+            })
+            .collect();
+        parts.push(format!("absent, no claim: {}", assumed.join(", ")));
+    }
+    if !meaningless.is_empty() {
+        let names: Vec<&str> = meaningless.iter().map(|hint| hint.wire_name()).collect();
+        parts.push(format!(
+            "absent, without meaning on a read-only tool: {}",
+            names.join(", ")
+        ));
+    }
+    let (verdict, detail) = match (missing.is_empty(), parts.is_empty()) {
+        (false, _) => (Verdict::Undeclared, parts.join("; ")),
+        (true, true) => (Verdict::Pass, "all four core hints are stated".to_owned()),
+        (true, false) => (
+            Verdict::Pass,
+            format!("every hint with a meaning is stated; {}", parts.join("; ")),
+        ),
+    };
+    Finding::new("hints.present", name, verdict, detail)
 }
 
 fn schema_valid(name: &str, tool: &Value, evidence: &[Exchange]) -> Finding {
@@ -165,10 +188,11 @@ fn schema_portable(name: &str, tool: &Value, evidence: &[Exchange]) -> Finding {
             "no Inspector lint finding, plain object root",
         )
     } else {
+        // A lint of what some clients refuse, not a claim contradicted.
         Finding::new(
             "schema.portable",
             name,
-            Verdict::Violation,
+            Verdict::Advisory,
             problems.join("; "),
         )
     }
@@ -266,12 +290,52 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn present(annotations: Value) -> Finding {
+        let tool = json!({"name": "t", "annotations": annotations});
+        let [present, _] = hints("t", &tool, &[], &[]);
+        present
+    }
+
     #[test]
-    fn a_schema_that_is_not_portable_is_a_violation_naming_each_finding() {
+    fn a_read_only_tool_needs_no_writing_hints_but_every_tool_needs_open_world() {
+        // The reference servers' style: read tools state only these two.
+        let reference = present(json!({"readOnlyHint": true, "openWorldHint": false}));
+        assert_eq!(reference.verdict, Verdict::Pass);
+        assert_eq!(
+            reference.detail,
+            "every hint with a meaning is stated; absent, without meaning on a read-only tool: \
+             destructiveHint, idempotentHint"
+        );
+        let only_read_only = present(json!({"readOnlyHint": true}));
+        assert_eq!(only_read_only.verdict, Verdict::Undeclared);
+        assert_eq!(
+            only_read_only.detail,
+            "absent, no claim: openWorldHint (hosts assume true); \
+             absent, without meaning on a read-only tool: destructiveHint, idempotentHint"
+        );
+        // Not read-only (stated false, or absent and so false): every hint counts.
+        let writer = present(json!({"readOnlyHint": false, "openWorldHint": false}));
+        assert_eq!(writer.verdict, Verdict::Undeclared);
+        assert_eq!(
+            writer.detail,
+            "absent, no claim: destructiveHint (hosts assume true), idempotentHint (hosts assume false)"
+        );
+        let nothing = present(Value::Null);
+        assert_eq!(nothing.verdict, Verdict::Undeclared);
+        assert!(nothing.detail.contains("readOnlyHint (hosts assume false)"));
+        // `"true"` is malformed, not a read-only claim.
+        assert_eq!(
+            present(json!({"readOnlyHint": "true", "openWorldHint": false})).detail,
+            "absent, no claim: destructiveHint (hosts assume true), idempotentHint (hosts assume false)"
+        );
+    }
+
+    #[test]
+    fn a_schema_that_is_not_portable_is_advisory_naming_each_finding() {
         let tool = json!({"name": "t", "inputSchema": {"type": "object", "anyOf": [],
             "properties": {"a": true, "b": {"description": "anything"}}}});
         let finding = schema_portable("t", &tool, &[]);
-        assert_eq!(finding.verdict, Verdict::Violation);
+        assert_eq!(finding.verdict, Verdict::Advisory);
         assert_eq!(
             finding.detail,
             "root-keyword (error): `anyOf` at the root, which model APIs refuse; \

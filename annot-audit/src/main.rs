@@ -9,11 +9,14 @@
 mod behaviour;
 mod declarations;
 mod generate;
+mod namespace;
+mod records;
 mod report;
 mod resolution;
 mod session;
 mod snapshot;
 mod transport;
+mod warm;
 mod wire;
 
 use std::collections::BTreeMap;
@@ -35,7 +38,7 @@ use session::{Connection, Era, Launch, Offer, Server};
 #[command(
     name = "annot-audit",
     version,
-    after_help = "Exit codes: 0 done (whatever the verdicts, unless --fail-on-violation), 1 a VIOLATION with --fail-on-violation, 2 bad usage or failed setup."
+    after_help = "Exit codes: 0 done (whatever the verdicts, unless a --fail-on option), 1 a VIOLATION with --fail-on-violation, 2 bad usage or failed setup, 3 an UNDECLARED hint with --fail-on-undeclared (and no exit 1)."
 )]
 struct Cli {
     /// A Streamable HTTP endpoint. With a command too, the auditor starts the
@@ -60,6 +63,10 @@ struct Cli {
     /// Exit with 1 when any check gives VIOLATION.
     #[arg(long)]
     fail_on_violation: bool,
+    /// Exit with 3 when a hint that means something is absent (UNDECLARED)
+    /// and no VIOLATION made the exit 1.
+    #[arg(long)]
+    fail_on_undeclared: bool,
     /// Write the versioned JSON report here.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -130,6 +137,8 @@ fn main() -> ExitCode {
             }
             if cli.fail_on_violation && report.summary.violation > 0 {
                 ExitCode::from(1)
+            } else if cli.fail_on_undeclared && report.summary.undeclared > 0 {
+                ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
             }
@@ -228,6 +237,12 @@ fn run(cli: &Cli) -> Result<Report, String> {
     let mut server = Server::start(&launch, sandbox.path())?;
     let mut main = server.connect(Offer::Extension)?;
     let era = main.era;
+    let server_info = main
+        .handshake
+        .iter()
+        .filter_map(|exchange| exchange.result())
+        .find_map(|result| result.get("serverInfo").cloned())
+        .unwrap_or(Value::Null);
     let (listing, tools) = main.list_tools();
     if listing
         .first()
@@ -369,8 +384,13 @@ fn run(cli: &Cli) -> Result<Report, String> {
                     None
                 }
             };
+            // The era found once: later starts skip its detection.
+            let behaviour_launch = Launch {
+                era: Some(era),
+                ..launch.clone()
+            };
             findings.extend(behaviour::check(behaviour::Plan {
-                launch: &launch,
+                launch: &behaviour_launch,
                 sandbox: sandbox.path(),
                 fixture: &fixture,
                 tools: &tools,
@@ -390,9 +410,20 @@ fn run(cli: &Cli) -> Result<Report, String> {
             finding.reproduce = Some(replay_command(cli, case));
         }
     }
+    let auditor = format!("annot-audit {}", env!("CARGO_PKG_VERSION"));
+    let records = records::cite(
+        &records::Context {
+            auditor: &auditor,
+            seed: cli.seed,
+            server_info,
+            command: &cli.command,
+            url: cli.url.as_deref(),
+        },
+        &mut findings,
+    )?;
     Ok(Report {
         report_version: report::REPORT_VERSION,
-        auditor: format!("annot-audit {}", env!("CARGO_PKG_VERSION")),
+        auditor,
         seed: cli.seed,
         target: report::Target {
             command: cli.command.clone(),
@@ -401,6 +432,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         era: Some(era),
         summary: Summary::of(&findings),
         findings,
+        records,
     })
 }
 

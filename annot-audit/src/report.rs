@@ -8,9 +8,12 @@ use serde::Serialize;
 use crate::wire::Exchange;
 
 /// The version of the JSON report's format (docs/auditing.md describes it).
-pub const REPORT_VERSION: u32 = 1;
+pub const REPORT_VERSION: u32 = 2;
 
-/// What a check concluded.
+/// What a check concluded, by severity: VIOLATION (behaviour or a resolution
+/// contradicts a claim), INCONCLUSIVE (could not judge), UNDECLARED (a hint
+/// with a meaning is absent: no claim, so hosts assume its risky default),
+/// ADVISORY (a portability lint: no claim is wrong), PASS, NOT_APPLICABLE.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "verdict",
@@ -21,6 +24,8 @@ pub enum Verdict {
     Pass,
     Violation,
     Inconclusive(String),
+    Undeclared,
+    Advisory,
     NotApplicable(String),
 }
 
@@ -30,6 +35,8 @@ impl Verdict {
             Verdict::Pass => "PASS",
             Verdict::Violation => "VIOLATION",
             Verdict::Inconclusive(_) => "INCONCLUSIVE",
+            Verdict::Undeclared => "UNDECLARED",
+            Verdict::Advisory => "ADVISORY",
             Verdict::NotApplicable(_) => "NOT_APPLICABLE",
         }
     }
@@ -57,6 +64,9 @@ pub struct Finding {
     /// The case id for `--replay`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub case: Option<String>,
+    /// The finding's canonical record in `records`, and its digest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_ref: Option<crate::records::EvidenceRef>,
 }
 
 impl Finding {
@@ -75,6 +85,7 @@ impl Finding {
             evidence: Vec::new(),
             reproduce: None,
             case: None,
+            evidence_ref: None,
         }
     }
 
@@ -104,6 +115,9 @@ pub struct Report {
     pub era: Option<crate::session::Era>,
     pub findings: Vec<Finding>,
     pub summary: Summary,
+    /// One canonical record a finding, in order (docs/auditing.md, "Verdicts
+    /// others can verify").
+    pub records: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Serialize)]
@@ -119,6 +133,8 @@ pub struct Summary {
     pub pass: usize,
     pub violation: usize,
     pub inconclusive: usize,
+    pub undeclared: usize,
+    pub advisory: usize,
     pub not_applicable: usize,
 }
 
@@ -130,6 +146,8 @@ impl Summary {
                 Verdict::Pass => summary.pass += 1,
                 Verdict::Violation => summary.violation += 1,
                 Verdict::Inconclusive(_) => summary.inconclusive += 1,
+                Verdict::Undeclared => summary.undeclared += 1,
+                Verdict::Advisory => summary.advisory += 1,
                 Verdict::NotApplicable(_) => summary.not_applicable += 1,
             }
         }
@@ -209,8 +227,14 @@ pub fn table(report: &Report) -> String {
     let summary = &report.summary;
     let _ = writeln!(
         out,
-        "\n{} PASS, {} VIOLATION, {} INCONCLUSIVE, {} NOT_APPLICABLE (seed {})",
-        summary.pass, summary.violation, summary.inconclusive, summary.not_applicable, report.seed
+        "\n{} PASS, {} VIOLATION, {} INCONCLUSIVE, {} UNDECLARED, {} ADVISORY, {} NOT_APPLICABLE (seed {})",
+        summary.pass,
+        summary.violation,
+        summary.inconclusive,
+        summary.undeclared,
+        summary.advisory,
+        summary.not_applicable,
+        report.seed
     );
     out
 }

@@ -2,6 +2,7 @@
 //! own network namespace when one can be made), reset, and talked to in
 //! either protocol era.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as Pipe};
 use std::time::Duration;
@@ -13,6 +14,7 @@ use annot_runtime::protocol::{
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::namespace::{self, Namespace};
 use crate::transport::{Http, Stdio, Transport};
 use crate::wire::{self, Exchange};
 
@@ -52,8 +54,9 @@ pub struct Launch {
 /// What a network namespace tells about a server, when it has one.
 #[derive(Clone, Debug)]
 pub enum Network {
-    /// Counters are at `/proc/<pid>/net/snmp`, the namespace at `.../ns/net`.
-    Observed { pid: u32 },
+    /// The server's namespace, held open: its counters cover every process
+    /// the launcher started in it.
+    Observed(Namespace),
     /// No namespace: why.
     Unobserved(String),
 }
@@ -65,13 +68,6 @@ pub struct Server {
     child: Option<Child>,
     pub network: Network,
 }
-
-/// The shell that readies a fresh network namespace before running the server:
-/// loopback up and a default route, so that a connection out leaves a trace in
-/// the counters instead of failing before any packet is counted.
-const NAMESPACE_SETUP: &str = "ip link set lo up || exit 97; \
-    if ip link add audit0 type dummy 2>/dev/null; then ip link set audit0 up && ip route add default dev audit0; \
-    else ip route add default dev lo; fi || exit 97; exec \"$@\"";
 
 impl Server {
     /// Starts the command (if any) in `sandbox`.
@@ -105,7 +101,7 @@ impl Server {
         let mut command = if isolated {
             let mut command = Command::new("unshare");
             command
-                .args(["--net", "sh", "-c", NAMESPACE_SETUP, "sh"])
+                .args(["--net", "sh", "-c", namespace::SETUP, "sh"])
                 .arg(&program)
                 .args(&arguments);
             command
@@ -117,7 +113,10 @@ impl Server {
         for (key, value) in &self.launch.env {
             command.env(key, place(value));
         }
+        // Its own process group: stopping the server stops whatever the
+        // launcher started (npx's node, uv's interpreter, a forked child).
         command
+            .process_group(0)
             .current_dir(&self.sandbox)
             .env("ANNOT_AUDIT_SANDBOX", &self.sandbox)
             .stdin(Pipe::piped())
@@ -126,19 +125,27 @@ impl Server {
             } else {
                 Pipe::piped()
             })
-            .stderr(Pipe::null());
+            .stderr(if isolated {
+                Pipe::piped()
+            } else {
+                Pipe::null()
+            });
         let mut child = command
             .spawn()
             .map_err(|error| format!("cannot start `{}`: {error}", self.launch.command[0]))?;
         if isolated {
-            // The setup exits 97 when the namespace cannot be readied; a
-            // server that starts stays alive, so a short wait tells them apart.
+            // The setup says when the namespace is ready, then execs the
+            // launcher, whatever it is; it exits 97 when it cannot.
+            let stderr = child.stderr.take().ok_or("the child has no stderr pipe")?;
             let pid = child.id();
-            let ready = wait_for_namespace(&mut child, pid, &program)?;
-            if !ready {
-                return Err("unshare or ip failed".into());
+            match Namespace::await_ready(stderr, pid, self.launch.timeout) {
+                Ok(held) => self.network = Network::Observed(held),
+                Err(error) => {
+                    namespace::kill_group(pid);
+                    let _ = child.wait();
+                    return Err(error);
+                }
             }
-            self.network = Network::Observed { pid };
         }
         self.child = Some(child);
         Ok(())
@@ -149,8 +156,8 @@ impl Server {
         let timeout = self.launch.timeout;
         let transport = match &self.launch.url {
             Some(url) => {
-                let namespace = match self.network {
-                    Network::Observed { pid } => Some(PathBuf::from(format!("/proc/{pid}/ns/net"))),
+                let namespace = match &self.network {
+                    Network::Observed(held) => Some(held.clone()),
                     Network::Unobserved(_) => None,
                 };
                 let transport = Transport::Http(Http::new(url, namespace, timeout));
@@ -181,16 +188,16 @@ impl Server {
 
     /// `TCP ActiveOpens + UDP OutDatagrams` of the server's namespace.
     pub fn network_counter(&self) -> Option<u64> {
-        let Network::Observed { pid } = self.network else {
-            return None;
-        };
-        let text = std::fs::read_to_string(format!("/proc/{pid}/net/snmp")).ok()?;
-        Some(snmp_field(&text, "Tcp:", "ActiveOpens")? + snmp_field(&text, "Udp:", "OutDatagrams")?)
+        match &self.network {
+            Network::Observed(held) => held.counter(),
+            Network::Unobserved(_) => None,
+        }
     }
 
-    /// Stops the server process.
+    /// Stops the server: its whole process group.
     pub fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
+            namespace::kill_group(child.id());
             let _ = child.kill();
             let _ = child.wait();
         }
@@ -201,41 +208,6 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-fn wait_for_namespace(child: &mut Child, pid: u32, program: &str) -> Result<bool, String> {
-    let own = std::fs::read_link("/proc/self/ns/net").ok();
-    let mut expected = program.as_bytes().to_vec();
-    expected.push(0);
-    for _ in 0..400 {
-        if child
-            .try_wait()
-            .map_err(|error| error.to_string())?
-            .is_some()
-        {
-            return Ok(false);
-        }
-        let theirs = std::fs::read_link(format!("/proc/{pid}/ns/net")).ok();
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        if theirs.is_some() && theirs != own && cmdline.starts_with(&expected) {
-            return Ok(true);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    Ok(false)
-}
-
-/// One number of `/proc/net/snmp`, whose lines come in pairs: names, values.
-pub fn snmp_field(text: &str, prefix: &str, name: &str) -> Option<u64> {
-    let mut lines = text.lines().filter(|line| line.starts_with(prefix));
-    let names = lines.next()?.split_whitespace();
-    let values = lines.next()?.split_whitespace();
-    names
-        .zip(values)
-        .find(|(key, _)| *key == name)
-        .and_then(|(_, value)| value.parse().ok())
 }
 
 /// A connection in one era, numbering its requests.

@@ -3,12 +3,13 @@
 //! with JSON or an event stream). Both hand back the exact response text.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use crate::namespace::Namespace;
 
 /// A transport that could not deliver or did not get an answer.
 pub type Failure = String;
@@ -95,12 +96,12 @@ pub struct Http {
     session: Option<String>,
     protocol_version: Option<String>,
     /// The network namespace to make connections from (a sandboxed server's).
-    namespace: Option<PathBuf>,
+    namespace: Option<Namespace>,
     timeout: Duration,
 }
 
 impl Http {
-    pub fn new(url: &str, namespace: Option<PathBuf>, timeout: Duration) -> Self {
+    pub fn new(url: &str, namespace: Option<Namespace>, timeout: Duration) -> Self {
         // No idle connections: every request opens exactly one connection, so
         // the connections a sandboxed server's namespace counts are ours plus
         // its own, and ours are known.
@@ -127,11 +128,7 @@ impl Http {
         text: &str,
         id: Option<&Value>,
     ) -> Result<(Option<String>, Option<String>), Failure> {
-        let namespace = self.namespace.clone();
         let work = || {
-            if let Some(namespace) = &namespace {
-                enter_namespace(namespace)?;
-            }
             let mut request = self
                 .agent
                 .post(&self.url)
@@ -170,12 +167,10 @@ impl Http {
             }
             Ok((Some(body), session))
         };
-        std::thread::scope(|scope| {
-            scope
-                .spawn(work)
-                .join()
-                .unwrap_or_else(|_| Err("the HTTP worker failed".to_owned()))
-        })
+        match &self.namespace {
+            Some(namespace) => namespace.run(work),
+            None => work(),
+        }
     }
 }
 
@@ -209,25 +204,6 @@ fn event_with_id(body: &str, id: Option<&Value>) -> Option<String> {
         }
     }
     found
-}
-
-/// Moves this thread into the network namespace at `path` (`setns(2)` moves
-/// only the calling thread, so only the scoped HTTP worker is moved).
-#[allow(unsafe_code)]
-fn enter_namespace(path: &PathBuf) -> Result<(), Failure> {
-    use std::os::fd::AsRawFd;
-    let file = std::fs::File::open(path)
-        .map_err(|error| format!("cannot open {}: {error}", path.display()))?;
-    // SAFETY: setns only reads a valid, open descriptor and a flag.
-    let status = unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) };
-    if status == 0 {
-        Ok(())
-    } else {
-        Err(format!(
-            "cannot enter the server's network namespace: {}",
-            std::io::Error::last_os_error()
-        ))
-    }
 }
 
 /// Either transport.

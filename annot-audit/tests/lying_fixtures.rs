@@ -7,7 +7,8 @@ mod support;
 use support::{FIXTURE, audit};
 
 /// Each fixture and the one check that must give VIOLATION on it, written
-/// by hand from what each fixture does.
+/// by hand from what each fixture does; `missing-hints` is a missing
+/// declaration, not a lie: its check gives UNDECLARED (see [`UNDECLARED`]).
 const CAUGHT_BY: [(&str, &str); 12] = [
     ("static-read-only-writes", "behaviour.read_only"),
     ("resolved-read-only-writes", "behaviour.read_only"),
@@ -32,17 +33,80 @@ const OPTIONS: [&str; 6] = [
     "--fail-on-violation",
 ];
 
+/// The fixtures whose finding is a missing declaration.
+const UNDECLARED: [&str; 1] = ["missing-hints"];
+
 #[test]
 fn every_lie_is_caught_by_its_check_and_only_by_it() {
     for (kind, check) in CAUGHT_BY {
         let audit = audit(&OPTIONS, &[FIXTURE, kind], &[]);
+        let (verdict, status) = if UNDECLARED.contains(&kind) {
+            assert!(
+                audit.checks_with("VIOLATION").is_empty(),
+                "{}",
+                audit.stdout
+            );
+            ("UNDECLARED", 0)
+        } else {
+            ("VIOLATION", 1)
+        };
         assert_eq!(
-            audit.checks_with("VIOLATION"),
+            audit.checks_with(verdict),
             [check],
             "{kind}: {}",
             audit.stdout
         );
-        assert_eq!(audit.status, 1, "{kind}: --fail-on-violation exits 1");
+        assert_eq!(audit.status, status, "{kind}: --fail-on-violation");
+    }
+}
+
+#[test]
+fn a_read_tool_in_the_reference_servers_style_passes_fail_on_violation() {
+    // `readOnlyHint: true` alone: destructiveHint and idempotentHint mean
+    // nothing there; openWorldHint is a missing declaration, not a lie.
+    let only_read_only = audit(&OPTIONS, &[FIXTURE, "reference-style"], &[]);
+    assert_eq!(only_read_only.status, 0, "{}", only_read_only.stdout);
+    assert!(only_read_only.checks_with("VIOLATION").is_empty());
+    assert_eq!(only_read_only.checks_with("UNDECLARED"), ["hints.present"]);
+    let hints = only_read_only
+        .findings()
+        .iter()
+        .find(|f| f["check"] == "hints.present")
+        .expect("hints.present");
+    assert_eq!(
+        hints["detail"],
+        "absent, no claim: openWorldHint (hosts assume true); \
+         absent, without meaning on a read-only tool: destructiveHint, idempotentHint"
+    );
+    assert_eq!(only_read_only.report["summary"]["undeclared"], 1);
+    let gated = audit(
+        &["--fail-on-undeclared", "--resolutions", "20"],
+        &[FIXTURE, "reference-style"],
+        &[],
+    );
+    assert_eq!(
+        gated.status, 3,
+        "--fail-on-undeclared exits 3: {}",
+        gated.stdout
+    );
+    // With openWorldHint stated, nothing is missing: a clean run under both gates.
+    let twin = audit(
+        &[&OPTIONS[..], &["--fail-on-undeclared"]].concat(),
+        &[FIXTURE, "reference-style", "--honest"],
+        &[],
+    );
+    assert_eq!(twin.status, 0, "{}", twin.stdout);
+    let passed = twin.checks_with("PASS");
+    for check in [
+        "hints.present",
+        "behaviour.read_only",
+        "behaviour.closed_world",
+    ] {
+        assert!(
+            passed.contains(&check.to_owned()),
+            "{check}: {}",
+            twin.stdout
+        );
     }
 }
 
@@ -85,7 +149,7 @@ fn a_violation_carries_its_bytes_its_case_and_a_replay_that_finds_it_again() {
             .unwrap()
             .contains("\"destructiveHint\":true")
     );
-    assert_eq!(audit.report["report_version"], 1);
+    assert_eq!(audit.report["report_version"], 2);
     assert_eq!(audit.report["seed"], 2026);
     let case = finding["case"].as_str().expect("a case id");
     assert!(
@@ -157,10 +221,10 @@ fn bad_usage_exits_2_and_a_clean_run_0() {
     let missing = audit(&[], &["/nonexistent/server"], &[]);
     assert_eq!(missing.status, 2, "{}", missing.stderr);
     // Without --fail-on-violation a violation still exits 0.
-    let lie = audit(&[], &[FIXTURE, "missing-hints"], &[]);
+    let lie = audit(&[], &[FIXTURE, "riskier-than-bound"], &[]);
     assert_eq!(
         (lie.status, lie.checks_with("VIOLATION")),
-        (0, vec!["hints.present".to_owned()])
+        (0, vec!["resolve.within_bound".to_owned()])
     );
 }
 

@@ -18,8 +18,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value, json};
 
-/// Every fixture: the check it lies to.
-const KINDS: [&str; 12] = [
+/// Every fixture: the check it lies to (`reference-style` tells no lie: a
+/// read tool stating only `readOnlyHint: true`, as the reference servers
+/// write them; its twin also states `openWorldHint: false`).
+const KINDS: [&str; 13] = [
     "static-read-only-writes",
     "resolved-read-only-writes",
     "riskier-than-bound",
@@ -32,6 +34,7 @@ const KINDS: [&str; 12] = [
     "malformed-hints",
     "extension-shape",
     "foreign-meta",
+    "reference-style",
 ];
 
 const EXTENSION: &str = "io.modelcontextprotocol/tool-resolution";
@@ -172,6 +175,8 @@ impl Fixture {
             "closed-world-connects" => hints(false, false, false, false).to_string(),
             "missing-hints" if honest => hints(true, false, true, false).to_string(),
             "missing-hints" => r#"{"readOnlyHint":true,"destructiveHint":false}"#.into(),
+            "reference-style" if honest => r#"{"readOnlyHint":true,"openWorldHint":false}"#.into(),
+            "reference-style" => r#"{"readOnlyHint":true}"#.into(),
             "malformed-hints" if honest => hints(true, false, true, false).to_string(),
             "malformed-hints" => {
                 r#"{"readOnlyHint":"true","destructiveHint":0,"idempotentHint":null,"openWorldHint":false,"openWorldHint":true}"#.into()
@@ -315,7 +320,8 @@ impl Fixture {
             | "unstable-resolution"
             | "result-for-invalid"
             | "extension-shape"
-            | "foreign-meta" => std::fs::read_to_string(path).or_else(|_| Ok(String::new())),
+            | "foreign-meta"
+            | "reference-style" => std::fs::read_to_string(path).or_else(|_| Ok(String::new())),
             _ => Ok("done".into()),
         };
         match outcome {
