@@ -38,6 +38,26 @@ fn copy_impls(
     quote!(#clone #copy)
 }
 
+/// serde's `Deserialize`, reading a wire name as `from_name` does, unless the
+/// enum derives it: so that a struct whose action field has this type can
+/// derive `Deserialize` too. (A derive above the attribute is not seen here,
+/// and conflicts with this impl: E0119 names the trait and both places.)
+fn deserialize_impl(ident: &Ident, derives_deserialize: bool, p: &TokenStream) -> TokenStream {
+    if derives_deserialize {
+        return TokenStream::new();
+    }
+    quote! {
+        #[automatically_derived]
+        impl<'de> #p::serde::Deserialize<'de> for #ident {
+            fn deserialize<__D: #p::serde::Deserializer<'de>>(
+                __deserializer: __D,
+            ) -> #p::core::result::Result<Self, __D::Error> {
+                #p::deserialize_action::<Self, __D>(__deserializer)
+            }
+        }
+    }
+}
+
 /// The `AnnotatedActions` impl of a checked model.
 pub fn actions(actions: &Actions) -> TokenStream {
     let import = import_private(actions.options.krate.as_ref());
@@ -69,6 +89,7 @@ pub fn actions(actions: &Actions) -> TokenStream {
     let names_json = Json::strings(names.iter().map(|name| name.as_str())).text();
     let schema = actions_schema(actions.doc.as_deref(), &actions.variants).text();
     let copy = copy_impls(ident, actions.derives_clone, actions.derives_copy, &p);
+    let deserialize = deserialize_impl(ident, actions.derives_deserialize, &p);
     let result_claims = result_claims_fn(actions, &p);
 
     quote! {
@@ -76,6 +97,7 @@ pub fn actions(actions: &Actions) -> TokenStream {
         const _: () = {
             #import
             #copy
+            #deserialize
             #(const #consts: #p::Annotations = #values;)*
 
             #[automatically_derived]

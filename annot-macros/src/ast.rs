@@ -89,6 +89,9 @@ pub struct Actions {
     /// needs are generated otherwise.
     pub derives_clone: bool,
     pub derives_copy: bool,
+    /// `#[derive(Deserialize)]` below the attribute: serde's, not the
+    /// macro's, reads the enum.
+    pub derives_deserialize: bool,
 }
 
 /// The call previews of a tool, completed by the checks (see `display`).
@@ -367,6 +370,7 @@ pub fn actions(input: &DeriveInput, options: ToolOptions, errors: &Errors) -> Op
         variants,
         derives_clone: derives(&input.attrs, "Clone"),
         derives_copy: derives(&input.attrs, "Copy"),
+        derives_deserialize: derives(&input.attrs, "Deserialize"),
     })
 }
 

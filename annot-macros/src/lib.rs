@@ -466,7 +466,11 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// `annot::AnnotatedActions::result_claims`, which the struct's
 /// `result_claims` joins. Each value's annotations and name are its row of
 /// `ACTIONS`, found by `index()` (see `annot::AnnotatedActions`). serde's `rename_all` on the enum and `rename` on variants are
-/// honoured. `Clone` and `Copy` are implemented unless derived.
+/// honoured. `Clone`, `Copy` and serde's `Deserialize` (one of the wire names,
+/// so that a struct whose action field has this type can derive `Deserialize`
+/// too) are implemented unless derived below the attribute; derived above it,
+/// where the macro cannot see the derive, each is a conflicting implementation
+/// (E0119), which names the trait.
 ///
 /// ```
 /// use annot::{AnnotatedActions, mcp_actions};

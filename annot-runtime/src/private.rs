@@ -49,6 +49,18 @@ pub use view::{
     string_checked_known, text, text_known, verbatim,
 };
 
+/// serde's `Deserialize` of an `#[mcp_actions]` enum: one of its wire
+/// names, read as [`AnnotatedActions::from_name`](crate::AnnotatedActions::from_name)
+/// reads it.
+pub fn deserialize_action<'de, A, D>(deserializer: D) -> Result<A, D::Error>
+where
+    A: crate::AnnotatedActions,
+    D: serde::Deserializer<'de>,
+{
+    let name = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+    A::from_name(&name).ok_or_else(|| serde::de::Error::unknown_variant(&name, A::NAMES))
+}
+
 /// The argument object, or [`ArgumentError::NotAnObject`].
 pub fn object(arguments: &Value) -> Result<&Map<String, Value>, ArgumentError> {
     arguments.as_object().ok_or(ArgumentError::NotAnObject {
