@@ -2,10 +2,11 @@
 //! `key(...)`), read the same way by every attribute the macros parse: their
 //! own, serde's, and the settings of rules.
 
-use syn::Ident;
+use syn::{Ident, Lit};
 
 use crate::ctxt::Errors;
 use crate::hints::HintSet;
+use annot_rules::meta::describe;
 pub use annot_rules::meta::{RawValue, bool_value, str_value, take_value};
 
 /// `key = Type`.

@@ -47,7 +47,8 @@ pub fn take_value(meta: &ParseNestedMeta) -> syn::Result<RawValue> {
     }
 }
 
-fn describe(lit: &Lit) -> &'static str {
+/// What kind of literal `lit` is, for an error that names what was found.
+pub fn describe(lit: &Lit) -> &'static str {
     match lit {
         Lit::Str(_) => "a string",
         Lit::Int(_) => "an integer",

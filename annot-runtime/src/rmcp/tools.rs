@@ -91,14 +91,13 @@ pub struct AnnotatedTools<S> {
     calls: Vec<Registered<S>>,
 }
 
-/// One registered tool: its name and its typed call.
+/// One registered tool: its name, its typed call and its declared output.
 struct Registered<S> {
     name: &'static str,
     description: Option<&'static str>,
     call: CallFn<S>,
-    ClientExtensions, DeclaredOutput, Listing, answer_resolution, argument_errors_are_tool_errors,
-    called_tool, capabilities, declared_output, invalid_arguments, listed_tools, listing_for,
-    panic_message, quote_message, resolve_tree, unknown_tool,
+    /// Its `outputSchema`, checked when the server was built.
+    declared: Option<Arc<DeclaredOutput>>,
 }
 
 impl<S> fmt::Debug for AnnotatedTools<S> {
