@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use crate::read::Json;
 use serde_json::Value;
 
 use super::negotiation::Stance;
