@@ -167,16 +167,16 @@ pub(crate) fn resolve<'s, 'a>(
     params: &impl ResolutionParams<'a>,
     asker: Asker,
 ) -> Result<Answer<'s>, RpcError> {
-    let dialect = match method {
-        Method::Annotations => Dialect::DynamicAnnotations,
+    // The request's own capabilities, read once: they choose the dialect of
+    // `tools/resolve` and, in dialect C, what else its result may carry.
+    let (dialect, per_request) = match method {
+        Method::Annotations => (Dialect::DynamicAnnotations, None),
         Method::Resolve => {
-            let per_request = params.capabilities().map(|declared| declared.stance);
-            resolve_dialect(
-                state.dialects,
-                asker.session.stance,
-                per_request,
-                asker.modern,
-            )?
+            let per_request = params.capabilities();
+            let stance = per_request.map(|declared| declared.stance);
+            let dialect =
+                resolve_dialect(state.dialects, asker.session.stance, stance, asker.modern)?;
+            (dialect, per_request)
         }
     };
     let name = params.name()?;
@@ -189,7 +189,7 @@ pub(crate) fn resolve<'s, 'a>(
         state.extensions,
         asker.session.negotiated,
         params.asks_explanation(),
-        || params.capabilities().map(|declared| declared.negotiated),
+        || per_request.map(|declared| declared.negotiated),
     );
     let tool = state
         .tool(&name)
