@@ -105,3 +105,32 @@ fn a_violations_record_names_its_tool_arguments_and_observed_effects() {
             .starts_with("static_read_only_writes#")
     );
 }
+
+#[test]
+fn every_published_ecosystem_digest_is_rederived() {
+    let validator = schema();
+    let reports = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/audits/reports");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(reports).expect("docs/audits/reports") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a report");
+        let report: Value = serde_json::from_str(&text).expect("JSON");
+        let records = report["records"].as_array().expect("records");
+        for (finding, record) in report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .zip(records)
+        {
+            assert_eq!(
+                finding["evidence_ref"]["digest"],
+                rederive(record),
+                "{}",
+                path.display()
+            );
+            assert!(validator.is_valid(record), "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no published record");
+}
