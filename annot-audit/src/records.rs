@@ -5,11 +5,10 @@
 //! annot-audit/schema/verdict-record.schema.json; a registry, a host or a
 //! gateway re-derives the digest from the record alone.
 
-use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::report::{Finding, Verdict};
+use crate::report::{EvidenceRef, Finding, Verdict};
 use crate::wire::Exchange;
 
 /// The version of the record's format.
@@ -18,20 +17,6 @@ pub const RECORD_VERSION: u32 = 1;
 pub const SCHEMA_ID: &str = "urn:annot-audit:verdict-record:1";
 const RECORD_TYPE: &str = "annot-audit/verdict";
 const CANONICALIZATION: &str = "JCS (RFC 8785)";
-
-/// A pointer to one canonical record and its digest.
-#[derive(Clone, Debug, Serialize)]
-pub struct EvidenceRef {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// `sha256:` and the lowercase hex of the digest of the record's JCS bytes.
-    pub digest: String,
-    pub canonicalization: &'static str,
-    pub schema: &'static str,
-    /// Where the record is: a JSON Pointer fragment into the report.
-    #[serde(rename = "ref")]
-    pub reference: String,
-}
 
 /// What every record of one audit shares: who judged which server.
 pub struct Context<'a> {

@@ -42,6 +42,20 @@ impl Verdict {
     }
 }
 
+/// A pointer to one canonical record (`records.rs`) and its digest.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvidenceRef {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// `sha256:` and the lowercase hex of the digest of the record's JCS bytes.
+    pub digest: String,
+    pub canonicalization: &'static str,
+    pub schema: &'static str,
+    /// Where the record is: a JSON Pointer fragment into the report.
+    #[serde(rename = "ref")]
+    pub reference: String,
+}
+
 /// One verdict of one named check on one subject (a tool, a tool and
 /// dialect, a tool and action).
 #[derive(Clone, Debug, Serialize)]
@@ -66,7 +80,7 @@ pub struct Finding {
     pub case: Option<String>,
     /// The finding's canonical record in `records`, and its digest.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_ref: Option<crate::records::EvidenceRef>,
+    pub evidence_ref: Option<EvidenceRef>,
 }
 
 impl Finding {
