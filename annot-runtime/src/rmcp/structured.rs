@@ -15,7 +15,8 @@ use serde::Serialize;
 /// builds checks the content against it.
 ///
 /// ```
-/// use annot_runtime::rmcp::structured;
+/// # use annot_runtime as annot;
+/// use annot::rmcp::structured;
 /// use rmcp::handler::server::wrapper::Json;
 ///
 /// #[derive(serde::Serialize)]

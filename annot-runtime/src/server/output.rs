@@ -93,7 +93,8 @@ impl ToolOutput {
     /// does for an rmcp tool.
     ///
     /// ```
-    /// use annot_runtime::server::ToolOutput;
+    /// # use annot_runtime as annot;
+    /// use annot::server::ToolOutput;
     ///
     /// #[derive(serde::Serialize)]
     /// struct Report {

@@ -148,25 +148,31 @@ impl<'a> ResolutionParams<'a> for Params<'a> {
 }
 
 /// A resolution, checked and ready to be written in its dialect.
-pub(crate) struct Answer<'s> {
-    pub(super) tool: &'s ToolEntry,
+pub(crate) struct Answer<'r> {
+    pub(super) tool: &'r ToolEntry,
     pub(super) dialect: Dialect,
-    pub(super) resolution: Resolution,
+    pub(super) resolution: &'r Resolution,
     pub(super) extras: Extras,
     /// The server's 2026-07-28 forms, for a 2026-07-28 request.
-    pub(super) modern: Option<&'s ModernForms>,
+    pub(super) modern: Option<&'r ModernForms>,
 }
 
 /// Answers a resolution request: chooses its dialect (before the params are
 /// read, so a request lacking the capability gets `-32021` whatever its
 /// arguments), reads the params, resolves the arguments with the tool and
-/// checks the resolution against the profile and the tool's bound.
-pub(crate) fn resolve<'s, 'a>(
-    state: &'s ServerState,
+/// checks the resolution against the profile and the tool's bound; `respond`
+/// writes the [`Answer`] as the reader needs it.
+///
+/// The answer is lent to `respond` rather than returned: the resolution is
+/// read where the tool returned it, and a request pays no copy of it (the
+/// copy, just after the resolver wrote it field by field, stalled).
+pub(crate) fn resolve<'a, R>(
+    state: &ServerState,
     method: Method,
     params: &impl ResolutionParams<'a>,
     asker: Asker,
-) -> Result<Answer<'s>, RpcError> {
+    respond: impl FnOnce(&Answer<'_>) -> R,
+) -> Result<R, RpcError> {
     // The request's own capabilities, read once: they choose the dialect of
     // `tools/resolve` and, in dialect C, what else its result may carry.
     let (dialect, per_request) = match method {
@@ -204,17 +210,18 @@ pub(crate) fn resolve<'s, 'a>(
         }
         return Err(params::not_resolvable(tool.name()));
     }
-    let resolution = match tool.resolve(arguments, extras.explanation) {
-        Ok(resolution) => resolution,
+    let resolved = tool.resolve(arguments, extras.explanation);
+    let resolution = match resolved {
+        Ok(ref resolution) => resolution,
         Err(failure) => return Err(resolve_failure(tool, failure)),
     };
-    Ok(Answer {
+    Ok(respond(&Answer {
         tool,
         dialect,
         resolution,
         extras,
         modern: asker.modern.then_some(&state.modern),
-    })
+    }))
 }
 
 impl Answer<'_> {
@@ -237,12 +244,12 @@ impl Answer<'_> {
         match self.modern {
             None => {
                 self.tool
-                    .write_result(out, self.dialect, &self.resolution, meta.as_deref(), false);
+                    .write_result(out, self.dialect, self.resolution, meta.as_deref(), false);
             }
             Some(forms) => {
                 let meta = forms.meta_with(meta.as_deref());
                 self.tool
-                    .write_result(out, self.dialect, &self.resolution, Some(&meta), true);
+                    .write_result(out, self.dialect, self.resolution, Some(&meta), true);
             }
         }
     }

@@ -125,7 +125,7 @@ pub(crate) fn answer_resolution(
             modern: false,
             session,
         };
-        resolution::resolve(state, method, &params, asker)
+        resolution::resolve(state, method, &params, asker, into_tree)
     });
-    Some(answer.map(into_tree))
+    Some(answer)
 }

@@ -137,9 +137,9 @@ pub(crate) fn resolution(
     params: &Params<'_>,
     asker: &Asker<'_>,
 ) -> Result<(), RpcError> {
-    let answer = resolution::resolve(state, method, params, asker.resolution())?;
-    jsonrpc::start_result(out, id, answer.capacity());
-    answer.write(out);
-    jsonrpc::finish(out);
-    Ok(())
+    resolution::resolve(state, method, params, asker.resolution(), |answer| {
+        jsonrpc::start_result(out, id, answer.capacity());
+        answer.write(out);
+        jsonrpc::finish(out);
+    })
 }

@@ -46,11 +46,13 @@ pub(crate) fn resolve_tree(
         modern: false,
         session,
     };
-    Some(resolution::resolve(state, method, &params, asker).map(into_tree))
+    Some(resolution::resolve(
+        state, method, &params, asker, into_tree,
+    ))
 }
 
 /// An answer's result as a tree, as rmcp sends it.
-pub(crate) fn into_tree(answer: Answer<'_>) -> Value {
+pub(crate) fn into_tree(answer: &Answer<'_>) -> Value {
     if answer.modern.is_some() || answer.dialect == Dialect::ResolveTool {
         // Rare forms (the whole tool, a 2026-07-28 result): their text,
         // written as for a `Connection`, read back.
@@ -58,7 +60,7 @@ pub(crate) fn into_tree(answer: Answer<'_>) -> Value {
         answer.write(&mut out);
         return serde_json::from_slice(&out).expect("a written result is JSON");
     }
-    let resolution = &answer.resolution;
+    let resolution = answer.resolution;
     let meta = result_meta_tree(
         answer.extras,
         resolution.explanation.as_deref(),

@@ -10,8 +10,9 @@
 //! macro's message:
 //!
 //! ```
-//! use annot_runtime::Annotations;
-//! use annot_runtime::rules::text::ToolSpec;
+//! # use annot_runtime as annot;
+//! use annot::Annotations;
+//! use annot::rules::text::ToolSpec;
 //! use serde_json::json;
 //!
 //! let schema = json!({
