@@ -15,7 +15,8 @@
 #
 # Run the benches first for the time block (`cargo bench --bench resolve --bench
 # arguments --bench scaling --bench requests`), on a machine with nothing else
-# running. `--write` replaces only the blocks measured in this run, each with
+# running. `--write` replaces only the blocks measured in this run (the time
+# block only when criterion's results are there), each with
 # the date and machine it was measured on. tests/docs_pages.rs checks that the
 # page's rows and targets are the ones `--list` gives.
 set -euo pipefail
@@ -285,6 +286,12 @@ replace_block() {
 }
 
 for block in "${blocks[@]}"; do
+    # Without criterion's results the time block has nothing to say: `--write`
+    # keeps the page's figures rather than replace them with "not run".
+    if $write && [[ $block == time ]] && ! find "$results" -name estimates.json 2>/dev/null | grep -q .; then
+        echo "kept the time block of docs/reference/performance.md: no criterion results in $results" >&2
+        continue
+    fi
     out=$(mktemp)
     { provenance; "${block}_block"; } >"$out"
     if $write; then
