@@ -129,12 +129,17 @@ pub fn check_answer(kind: Kind, worker: usize, answer: &Value) -> Result<(), Str
     let fail = |what: &str| Err(format!("{what}: {answer}"));
     match kind {
         Kind::List => {
+            // examples/rmcp_server lists `manage_files`, then `stat_file`.
             let tools = result["tools"].as_array();
-            let [tool] = tools.map(Vec::as_slice).unwrap_or_default() else {
-                return fail("not exactly one tool listed");
+            let [tool, stat_file] = tools.map(Vec::as_slice).unwrap_or_default() else {
+                return fail("not exactly two tools listed");
             };
             if tool["name"] != "manage_files" || tool["annotations"] != listed_annotations() {
                 return fail("manage_files not listed with its worst-case annotations");
+            }
+            if stat_file["name"] != "stat_file" || stat_file["annotations"]["readOnlyHint"] != true
+            {
+                return fail("stat_file not listed as read-only");
             }
         }
         Kind::Resolve { action, .. } => {
