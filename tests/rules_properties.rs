@@ -10,6 +10,7 @@ mod github_api;
 mod http_api;
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
+mod rules_support;
 #[path = "../examples/tools/sql.rs"]
 mod sql;
 
@@ -18,9 +19,8 @@ use std::cell::Cell;
 use annot::AnnotatedTool;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use rules_support::{CASES, assert_rules_hit, file_path, segment};
 use serde_json::{Value, json};
-
-const CASES: u32 = 512;
 
 /// Runs the property over `strategy`; returns how many calls fired a rule.
 fn property<T: AnnotatedTool>(strategy: impl Strategy<Value = Value>) -> (u32, u32) {
@@ -69,39 +69,6 @@ fn property<T: AnnotatedTool>(strategy: impl Strategy<Value = Value>) -> (u32, u
         panic!("{}: {error}", T::NAME);
     }
     (fired.get(), quiet.get())
-}
-
-fn assert_rules_hit(tool: &str, (fired, quiet): (u32, u32)) {
-    assert!(
-        fired >= CASES / 10,
-        "{tool}: only {fired} calls fired a rule"
-    );
-    assert!(quiet >= CASES / 10, "{tool}: only {quiet} calls fired none");
-}
-
-/// Path segments: short words, sometimes with a dot.
-fn segment() -> impl Strategy<Value = String> {
-    "[a-z][a-z0-9._-]{0,7}"
-}
-
-fn file_path() -> impl Strategy<Value = String> {
-    let prefix = prop::sample::select(vec![
-        "/etc/",
-        "/root/",
-        "/sys/",
-        "/proc/",
-        "/var/",
-        "/usr/",
-        "/tmp/",
-        "/home/ann/",
-        "scratch/",
-        "./",
-        "",
-        "/etcetera/",
-        "/rooted/",
-    ]);
-    (prefix, prop::collection::vec(segment(), 0..3))
-        .prop_map(|(prefix, rest)| format!("{prefix}{}", rest.join("/")))
 }
 
 #[test]

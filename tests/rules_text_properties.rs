@@ -11,6 +11,7 @@
 mod github_api;
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
+mod rules_support;
 #[path = "../examples/tools/sql.rs"]
 mod sql;
 
@@ -20,9 +21,8 @@ use annot::AnnotatedTool;
 use annot::rules::text::{TextRules, ToolSpec};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use rules_support::{CASES, assert_rules_hit, file_path, segment};
 use serde_json::{Value, json};
-
-const CASES: u32 = 512;
 
 /// Action `name`'s rules as text, if it has any.
 type ActionRules<'a> = &'a [(&'a str, &'a str)];
@@ -105,40 +105,8 @@ fn same_resolution<T: AnnotatedTool>(
     (fired.get(), quiet.get())
 }
 
-fn assert_rules_hit(tool: &str, (fired, quiet): (u32, u32)) {
-    assert!(
-        fired >= CASES / 10,
-        "{tool}: only {fired} calls fired a rule"
-    );
-    assert!(quiet >= CASES / 10, "{tool}: only {quiet} calls fired none");
-}
-
 fn schema_of<T: AnnotatedTool>() -> Value {
     serde_json::from_str(T::input_schema()).expect("the macro's schema is JSON")
-}
-
-fn segment() -> impl Strategy<Value = String> {
-    "[a-z][a-z0-9._-]{0,7}"
-}
-
-fn file_path() -> impl Strategy<Value = String> {
-    let prefix = prop::sample::select(vec![
-        "/etc/",
-        "/root/",
-        "/sys/",
-        "/var/",
-        "/usr/",
-        "/tmp/",
-        "/home/ann/",
-        "scratch/",
-        "./",
-        "",
-        "/etcetera/",
-        "/tmp/../../",
-        "/usr/./lib/",
-    ]);
-    (prefix, prop::collection::vec(segment(), 0..3))
-        .prop_map(|(prefix, rest)| format!("{prefix}{}", rest.join("/")))
 }
 
 #[test]
