@@ -112,3 +112,21 @@ pub fn to_model(values: &HintValues) -> annot_model::Annotations {
     }
     annotations
 }
+
+/// The error on hint `key` of a rule that fires on the read-only actions
+/// `read_only`, where it means nothing; `several` when the rule applies to
+/// more than one action, so it could be written on the writing ones alone.
+pub fn dead_on_read_only(key: &str, read_only: &[&str], several: bool) -> String {
+    format!(
+        "`{key}` does nothing on read-only {}: a read-only call is never \
+         destructive, always idempotent, has nothing to reverse. If the call \
+         writes when the rule fires, add `read_only = false` to the rule; \
+         otherwise remove `{key}`{}",
+        read_only.join(", "),
+        if several {
+            ", or write the rule on the actions that write"
+        } else {
+            ""
+        }
+    )
+}

@@ -169,20 +169,10 @@ fn check_dead_hints(checked: &Checked, actions: &[(String, Annotations)], errors
             continue;
         }
         for (key, span) in dead {
+            let several = rule.applies.iter().filter(|applies| **applies).count() > 1;
             errors.at(
                 span,
-                format!(
-                    "`{key}` does nothing on read-only {}: a read-only call is never \
-                     destructive, always idempotent, has nothing to reverse. If the call \
-                     writes when the rule fires, add `read_only = false` to the rule; \
-                     otherwise remove `{key}`{}",
-                    read_only.join(", "),
-                    if rule.applies.iter().filter(|a| **a).count() > 1 {
-                        ", or write the rule on the actions that write"
-                    } else {
-                        ""
-                    }
-                ),
+                annot_rules::hints::dead_on_read_only(key, &read_only, several),
             );
         }
     }

@@ -259,18 +259,7 @@ fn dead_hints(tool: &ToolFields, hints: &HintValues, fires: &[Option<bool>], err
         let key = hint.attribute_name();
         errors.at(
             value.span,
-            format!(
-                "`{key}` does nothing on read-only {}: a read-only call is never \
-                 destructive, always idempotent, has nothing to reverse. If the call \
-                 writes when the rule fires, add `read_only = false` to the rule; \
-                 otherwise remove `{key}`{}",
-                read_only.join(", "),
-                if applies.len() > 1 {
-                    ", or write the rule on the actions that write"
-                } else {
-                    ""
-                }
-            ),
+            crate::hints::dead_on_read_only(key, &read_only, applies.len() > 1),
         );
     }
 }
