@@ -1,0 +1,396 @@
+//! One `tools/call`: its annotations from the best source, the profile and
+//! the policy on them, a confirmation bound to the call when one is needed,
+//! and the log entry, committed before the host gets its answer.
+
+use std::sync::Arc;
+
+use annot_runtime::client::{
+    PreflightError, ProposedCall, RequestError, Requester, Trust, Verdict,
+};
+use annot_runtime::protocol::RpcError;
+use annot_runtime::trust::TrustClaims;
+use annot_runtime::{Annotations, Hint};
+use serde_json::{Map, Value, json};
+
+use crate::config::ConfirmMode;
+use crate::digest;
+use crate::gateway::Gateway;
+use crate::listing::Listed;
+use crate::log::CallRecord;
+use crate::message::{code, error_response, refusal};
+use crate::sources;
+use crate::upstream::Upstream;
+
+/// A call's annotations and where they came from.
+pub(crate) struct Resolved {
+    pub annotations: Annotations,
+    pub source: String,
+}
+
+/// How a call ended before its answer went out.
+struct Ending {
+    answer: Value,
+    outcome: &'static str,
+    claims: Option<TrustClaims>,
+}
+
+impl Gateway {
+    pub(crate) async fn call_tool(self: Arc<Self>, id: Value, params: Value) {
+        let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+        let mut listed = self.state.lock().expect("state lock").listed.get(name).cloned();
+        if listed.is_none() {
+            // A host may call before it lists: learn the tools first.
+            self.learn_tools().await;
+            listed = self.state.lock().expect("state lock").listed.get(name).cloned();
+        }
+        let listed = match listed {
+            Some(listed) => listed,
+            None => {
+                let answer = self.unknown_tool(&id, name);
+                return self.to_host(&answer);
+            }
+        };
+        let mut arguments = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments.clone(),
+            Some(_) => {
+                return self.to_host(&error_response(
+                    &id,
+                    code::INVALID_PARAMS,
+                    "`arguments` must be an object",
+                ));
+            }
+        };
+        if let Some((field, action)) = &listed.action {
+            if arguments.contains_key(field) {
+                return self.to_host(&error_response(
+                    &id,
+                    code::INVALID_PARAMS,
+                    format!("`{name}` is one action of `{}`: leave `{field}` out", listed.tool.name),
+                ));
+            }
+            arguments.insert(field.clone(), json!(action));
+        }
+        let mut record = CallRecord {
+            session: self.session_id.clone(),
+            upstream: self.upstream.name().to_owned(),
+            tool: listed.tool.name.clone(),
+            called_as: name.to_owned(),
+            arguments_digest: digest::of(&Value::Object(arguments.clone())),
+            arguments: self
+                .settings
+                .log_arguments
+                .then(|| Value::Object(arguments.clone())),
+            ..CallRecord::default()
+        };
+        let ending = self
+            .decide_and_forward(&id, &params, &listed, arguments, &mut record)
+            .await;
+        record.outcome = ending.outcome.to_owned();
+        record.claims = ending
+            .claims
+            .as_ref()
+            .filter(|claims| !claims.is_empty())
+            .map(|claims| serde_json::to_value(claims).expect("claims serialize"));
+        if let Err(error) = self.log.record(&record) {
+            // A call the log cannot keep is not answered as if it were.
+            tracing::error!("the decision log failed: {error}");
+            return self.to_host(&error_response(
+                &id,
+                code::UPSTREAM_UNAVAILABLE,
+                format!("the gateway's decision log failed, so the outcome is withheld: {error}"),
+            ));
+        }
+        self.to_host(&ending.answer);
+    }
+
+    fn unknown_tool(&self, id: &Value, name: &str) -> Value {
+        let state = self.state.lock().expect("state lock");
+        match state.withheld.get(name) {
+            Some(pinned) => error_response(
+                id,
+                code::INVALID_PARAMS,
+                format!(
+                    "`{name}` is withheld: its definition changed since it was pinned ({pinned}); \
+                     an operator must accept it (`annot-gateway pins accept {name}`)"
+                ),
+            ),
+            None => error_response(
+                id,
+                code::INVALID_PARAMS,
+                format!("unknown tool `{name}`: it is not in the gateway's `tools/list`"),
+            ),
+        }
+    }
+
+    async fn decide_and_forward(
+        &self,
+        id: &Value,
+        params: &Value,
+        listed: &Listed,
+        arguments: Map<String, Value>,
+        record: &mut CallRecord,
+    ) -> Ending {
+        let resolved = match self.resolve(listed, &arguments).await {
+            Ok(resolved) => resolved,
+            Err(answer) => {
+                record.decision = "deny".into();
+                record.reason = answer.1.clone();
+                record.source = "upstream resolution".into();
+                record.annotations = Value::Null;
+                return Ending {
+                    answer: error_with_id(id, answer.0),
+                    outcome: "invalid-arguments",
+                    claims: None,
+                };
+            }
+        };
+        record.annotations = annotations_json(resolved.annotations);
+        record.source = resolved.source.clone();
+        let tool = &listed.tool.name;
+        let call = ProposedCall::new(tool, &arguments, resolved.annotations, Trust::Trusted);
+
+        if let Err(violation) = self.settings.profile.check(&resolved.annotations) {
+            let reason = format!(
+                "annot-gateway refused `{tool}`: {violation}. The annotations come from {}.",
+                resolved.source
+            );
+            return self.refuse(id, record, "deny", reason, &resolved, "profile");
+        }
+        let decision = {
+            let state = self.state.lock().expect("state lock");
+            state
+                .session
+                .review(&call, self.settings.policy.decide(&call))
+        };
+        record.decision = verdict_name(decision.verdict()).into();
+        record.reason = decision.to_string();
+        match decision.verdict() {
+            Verdict::Allow => {}
+            Verdict::Deny => {
+                let reason = format!(
+                    "annot-gateway refused `{tool}`: {decision}. The annotations come from {}.",
+                    resolved.source
+                );
+                return self.refuse(id, record, "deny", reason, &resolved, "policy");
+            }
+            Verdict::Confirm(_) => match self.settings.confirm {
+                ConfirmMode::Host => record.confirmation = Some("left to the host".into()),
+                ConfirmMode::Deny => {
+                    let reason = format!(
+                        "annot-gateway refused `{tool}`: it needs a person's confirmation \
+                         ({decision}) and the gateway is set to refuse such calls \
+                         (`confirm = \"deny\"`)."
+                    );
+                    return self.refuse(id, record, "confirm", reason, &resolved, "policy");
+                }
+                ConfirmMode::Ask => {
+                    let binding = json!({
+                        "upstream": self.upstream.name(),
+                        "tool": tool,
+                        "arguments": Value::Object(arguments.clone()),
+                        "annotations": annotations_json(resolved.annotations),
+                    });
+                    let preview = annot_runtime::client::display::preview(
+                        &serde_json::to_value(&*listed.tool).expect("tools serialize"),
+                        &arguments,
+                    );
+                    let answer = self
+                        .confirm(&binding, tool, preview.as_deref(), &decision.to_string())
+                        .await;
+                    record.confirmation = Some(answer.describe());
+                    if !answer.is_accepted() {
+                        let reason = format!(
+                            "annot-gateway refused `{tool}`: it needs a person's confirmation \
+                             ({decision}) and {}.",
+                            answer.describe()
+                        );
+                        return self.refuse(id, record, "confirm", reason, &resolved, "confirmation");
+                    }
+                }
+            },
+        }
+        let mut forwarded = params.clone();
+        forwarded["name"] = json!(tool);
+        forwarded["arguments"] = Value::Object(arguments.clone());
+        let answer = self.forward(id, "tools/call", forwarded).await;
+        let claims = answer.get("result").map(TrustClaims::of_result);
+        {
+            let mut state = self.state.lock().expect("state lock");
+            state.session.record(&call);
+            if let Some(claims) = &claims {
+                state.session.record_result(&call, claims);
+            }
+        }
+        let outcome = match (answer.get("result"), answer.get("error")) {
+            (Some(result), _) if result.get("isError") == Some(&json!(true)) => "tool-error",
+            (Some(_), _) => "ok",
+            (None, Some(error)) if error.get("code") == Some(&json!(code::UPSTREAM_UNAVAILABLE)) => {
+                "upstream-failed"
+            }
+            _ => "rpc-error",
+        };
+        Ending {
+            answer,
+            outcome,
+            claims,
+        }
+    }
+
+    fn refuse(
+        &self,
+        id: &Value,
+        record: &mut CallRecord,
+        decision: &str,
+        reason: String,
+        resolved: &Resolved,
+        by: &str,
+    ) -> Ending {
+        record.decision = decision.into();
+        record.reason = reason.clone();
+        let details = json!({
+            "decision": decision,
+            "by": by,
+            "annotations": annotations_json(resolved.annotations),
+            "source": resolved.source,
+        });
+        Ending {
+            answer: json!({"jsonrpc": "2.0", "id": id, "result": refusal(reason, details)}),
+            outcome: "refused",
+            claims: None,
+        }
+    }
+
+    /// The call's annotations: the upstream's resolution, the rules, or the
+    /// static annotations, raised by the audit. `Err` carries the error to
+    /// answer when the upstream says the arguments are invalid.
+    async fn resolve(
+        &self,
+        listed: &Listed,
+        arguments: &Map<String, Value>,
+    ) -> Result<Resolved, (Value, String)> {
+        let tool = &listed.tool;
+        let declared = sources::declared(tool);
+        let support = self.state.lock().expect("state lock").support.clone();
+        let raise = |annotations| self.audit.raise(&tool.name, annotations);
+        let audited = if self.audit.touches(&tool.name) {
+            ", raised where the audit saw a violation"
+        } else {
+            ""
+        };
+        if support.dialect_for(tool).is_ok() {
+            let upstream = Arc::clone(&self.upstream);
+            let (tool, arguments) = (Arc::clone(tool), arguments.clone());
+            let handle = tokio::runtime::Handle::current();
+            let preflight = tokio::task::spawn_blocking(move || {
+                let mut requester = UpstreamRequester { upstream, handle };
+                support.preflight(&mut requester, &tool, &arguments)
+            })
+            .await
+            .expect("the preflight does not panic");
+            return match preflight {
+                Ok(preflight) => Ok(Resolved {
+                    annotations: raise(preflight.annotations()),
+                    source: format!("the upstream ({}){audited}", preflight.source),
+                }),
+                Err(PreflightError::InvalidParams { error, .. }) => {
+                    let message = error.message.clone();
+                    Err((serde_json::to_value(&error).expect("errors serialize"), message))
+                }
+                Err(error) => Ok(Resolved {
+                    annotations: raise(declared),
+                    source: format!("the upstream's static annotations ({error}){audited}"),
+                }),
+            };
+        }
+        match &listed.rules {
+            Ok(Some(compiled)) => match compiled.rules.evaluate(&Value::Object(arguments.clone())) {
+                Ok(outcome) => {
+                    let stated = outcome.annotations();
+                    let overridden = compiled.lowers && sources::lowers_any(stated, declared);
+                    if overridden {
+                        let _ = self.log.event(
+                            self.upstream.name(),
+                            "override",
+                            &json!({"tool": tool.name, "stated": annotations_json(stated),
+                                    "upstream": annotations_json(declared.effective())})
+                            .to_string(),
+                        );
+                    }
+                    Ok(Resolved {
+                        annotations: raise(sources::bounded(stated, declared, compiled.lowers)),
+                        source: format!(
+                            "the configuration's rules{}{audited}",
+                            if overridden { " (overriding the upstream's hints)" } else { "" }
+                        ),
+                    })
+                }
+                Err(error) => Ok(Resolved {
+                    annotations: raise(compiled.rules.static_annotations().join(declared)),
+                    source: format!(
+                        "the worst case of the configuration's rules (they could not read the \
+                         arguments: {error}){audited}"
+                    ),
+                }),
+            },
+            Err(error) => Ok(Resolved {
+                annotations: Annotations::worst(),
+                source: format!("the worst case (the configuration's rules do not compile: {error})"),
+            }),
+            Ok(None) => Ok(Resolved {
+                annotations: raise(declared).effective(),
+                source: format!("the upstream's static annotations{audited}"),
+            }),
+        }
+    }
+}
+
+/// The client preflight's view of the upstream: one request at a time, from
+/// a blocking thread.
+struct UpstreamRequester {
+    upstream: Arc<Upstream>,
+    handle: tokio::runtime::Handle,
+}
+
+impl Requester for UpstreamRequester {
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, RequestError> {
+        let id = self.upstream.allocate_id();
+        let response = self
+            .handle
+            .block_on(self.upstream.request(id, method, params))
+            .map_err(RequestError::transport)?;
+        if let Some(error) = response.get("error") {
+            let error: RpcError = serde_json::from_value(error.clone())
+                .map_err(|error| RequestError::transport(format!("a malformed error: {error}")))?;
+            return Err(RequestError::Rpc(error));
+        }
+        response
+            .get("result")
+            .cloned()
+            .ok_or_else(|| RequestError::transport("a response with neither result nor error"))
+    }
+}
+
+fn error_with_id(id: &Value, error: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": error})
+}
+
+fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Allow => "allow",
+        Verdict::Confirm(_) => "confirm",
+        Verdict::Deny => "deny",
+    }
+}
+
+/// The annotations as wire hints, defaults applied.
+pub(crate) fn annotations_json(annotations: Annotations) -> Value {
+    let annotations = annotations.effective();
+    let mut object = Map::new();
+    for hint in Hint::ALL {
+        if let Some(value) = annotations.get(hint) {
+            object.insert(hint.wire_name().to_owned(), json!(value));
+        }
+    }
+    Value::Object(object)
+}

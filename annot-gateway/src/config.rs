@@ -1,0 +1,213 @@
+//! The configuration file (TOML) and what the command line sets without one.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use annot_runtime::client::Policy;
+use annot_runtime::server::{Exposure, Profile};
+use annot_runtime::{Annotations, Hint};
+use serde::Deserialize;
+
+/// Everything the gateway runs with, from the file and the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The upstream server.
+    pub upstream: UpstreamSpec,
+    /// What every call must satisfy, judged on its resolved annotations.
+    pub profile: Profile,
+    /// How the upstream's tools are shown to the host.
+    pub exposure: Exposure,
+    /// What happens to a call the policy wants confirmed.
+    pub confirm: ConfirmMode,
+    /// Allow, confirm or deny, on each call's resolved annotations.
+    pub policy: Policy,
+    /// How long the upstream may take to answer one request.
+    pub timeout: Duration,
+    /// The decision log's SQLite file.
+    pub log: PathBuf,
+    /// Whether the log keeps the arguments themselves, not only their digest.
+    pub log_arguments: bool,
+    /// Rules per upstream tool.
+    pub tools: BTreeMap<String, ToolRules>,
+    /// An `annot-audit` JSON report of the upstream.
+    pub audit: Option<PathBuf>,
+}
+
+/// How to start the upstream server.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamSpec {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Environment variables set for it, beside the gateway's own.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+}
+
+/// What the gateway does with a call its policy wants a person to confirm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfirmMode {
+    /// Ask the host (`elicitation/create`); a host that cannot be asked gets
+    /// a refusal.
+    Ask,
+    /// Refuse every call that needs confirmation.
+    Deny,
+    /// Forward it: the host's own approval flow is trusted to ask.
+    Host,
+}
+
+/// Rules for one upstream tool, in the language of `#[annotate]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolRules {
+    /// The argument that names the action, for a multi-action tool.
+    pub discriminator: Option<String>,
+    /// The tool's annotations before any rule (attribute names:
+    /// `read_only = true`).
+    #[serde(default)]
+    pub defaults: BTreeMap<String, bool>,
+    /// Rules over every action.
+    #[serde(default)]
+    pub rules: String,
+    /// Each action's annotations and rules.
+    #[serde(default)]
+    pub actions: BTreeMap<String, ActionRules>,
+    /// Lets these rules state a hint lower than the upstream or an audit
+    /// states. Every call that uses it is logged as an override.
+    #[serde(default, rename = "override")]
+    pub lowers: bool,
+}
+
+/// One action of a multi-action upstream tool.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRules {
+    /// The action's annotations (attribute names).
+    #[serde(default)]
+    pub annotations: BTreeMap<String, bool>,
+    /// Rules over this action's arguments.
+    #[serde(default)]
+    pub rules: String,
+}
+
+/// The file's shape.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// Settings the command line can also give (the command line wins).
+    #[serde(default)]
+    pub gateway: GatewaySection,
+    /// The upstream server.
+    pub upstream: Option<UpstreamSpec>,
+    /// Rules per upstream tool, by the tool's upstream name.
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolRules>,
+}
+
+/// `[gateway]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GatewaySection {
+    /// A profile name, or names joined with `+`.
+    pub profile: Option<String>,
+    /// `resolvable`, `per-action` or `auto`.
+    pub exposure: Option<String>,
+    /// `ask`, `deny` or `host`.
+    pub confirm: Option<ConfirmMode>,
+    /// Seconds the upstream may take per request.
+    pub timeout_seconds: Option<u64>,
+    /// The decision log's file.
+    pub log: Option<PathBuf>,
+    /// Keep the arguments in the log (default true).
+    pub log_arguments: Option<bool>,
+    /// An `annot-audit` JSON report of the upstream.
+    pub audit: Option<PathBuf>,
+}
+
+/// Why the configuration cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML of the expected shape.
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message, with line and column.
+        message: String,
+    },
+    /// A setting has a value the gateway does not know.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl ConfigFile {
+    /// Reads and parses `path`.
+    pub fn read(path: &Path) -> Result<ConfigFile, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|error| ConfigError::Parse {
+            path: path.to_owned(),
+            message: error.to_string(),
+        })
+    }
+}
+
+/// A profile from its command-line spelling: `read-only`, `no-destructive`,
+/// `closed-world`, `no-privileged`, `any`, or several joined with `+`.
+pub fn parse_profile(text: &str) -> Result<Profile, ConfigError> {
+    if text == "any" {
+        return Ok(Profile::any());
+    }
+    text.split('+').try_fold(Profile::any(), |profile, name| {
+        Profile::named(name.trim())
+            .map(|one| profile.and(one))
+            .ok_or_else(|| {
+                ConfigError::Invalid(format!(
+                    "unknown profile `{name}`: expected read-only, no-destructive, closed-world, \
+                     no-privileged or any, joined with `+`"
+                ))
+            })
+    })
+}
+
+/// An exposure mode from its spelling.
+pub fn parse_exposure(text: &str) -> Result<Exposure, ConfigError> {
+    Exposure::named(text).ok_or_else(|| {
+        ConfigError::Invalid(format!(
+            "unknown exposure `{text}`: expected resolvable, per-action or auto"
+        ))
+    })
+}
+
+/// Annotations from a table of attribute names (`read_only = true`).
+pub fn annotations_of(
+    table: &BTreeMap<String, bool>,
+    place: &str,
+) -> Result<Annotations, ConfigError> {
+    table
+        .iter()
+        .try_fold(Annotations::new(), |annotations, (name, value)| {
+            let hint = Hint::from_attribute_name(name).ok_or_else(|| {
+                ConfigError::Invalid(format!(
+                    "{place}: unknown hint `{name}` (hints are spelled as in `#[annotate]`: \
+                     read_only, destructive, idempotent, open_world, ...)"
+                ))
+            })?;
+            Ok(annotations.with(hint, Some(*value)))
+        })
+}

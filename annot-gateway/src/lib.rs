@@ -1,0 +1,109 @@
+//! An MCP gateway that gives the tools of servers you did not write
+//! per-call annotations, profiles, confirmations bound to the exact call, the
+//! lethal trifecta across the session, pinned tool definitions and a decision
+//! log that loses nothing. See `docs/gateway.md`.
+//!
+//! The gateway is a message-level proxy: it forwards every JSON-RPC message
+//! as it came (prompts, resources, completions, logging, progress,
+//! cancellation, `list_changed` and methods it has never heard of), and
+//! takes part only where it must: `initialize` (to learn what the upstream
+//! resolves and whether the host can be asked), `tools/list` (pins,
+//! annotations, per-action tools, the profile) and `tools/call` (the
+//! decision). Forwarding through a typed SDK would drop what the SDK does
+//! not model; the gateway's job is to drop nothing.
+
+mod call;
+pub mod config;
+mod confirm;
+mod digest;
+mod gateway;
+mod listing;
+pub mod log;
+mod message;
+mod sources;
+mod upstream;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+pub use config::{ConfigError, ConfirmMode, Settings, UpstreamSpec};
+pub use gateway::Gateway;
+pub use log::Log;
+
+use message::{MAX_MESSAGE_SIZE, code, error_response, read_line};
+use sources::AuditRaise;
+use upstream::Upstream;
+
+/// Why the gateway could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The log could not be opened.
+    #[error("cannot open the decision log {path}: {source}")]
+    Log {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: log::LogError,
+    },
+    /// The audit report could not be read.
+    #[error("{0}")]
+    Audit(String),
+}
+
+/// Serves one host on stdin and stdout in front of `settings.upstream`,
+/// until the host closes stdin; answers every request still in flight
+/// before returning.
+pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
+    let log = Log::open(&settings.log).map_err(|source| StartError::Log {
+        path: settings.log.clone(),
+        source,
+    })?;
+    let audit = match &settings.audit {
+        Some(path) => AuditRaise::read(path).map_err(StartError::Audit)?,
+        None => AuditRaise::default(),
+    };
+    let (incoming, mut from_upstream) = mpsc::unbounded_channel();
+    let upstream = Upstream::start(
+        "upstream",
+        settings.upstream.clone(),
+        settings.timeout,
+        incoming,
+    );
+    let (host, mut to_host) = mpsc::unbounded_channel::<Vec<u8>>();
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(bytes) = to_host.recv().await {
+            if bytes.is_empty() {
+                break;
+            }
+            if stdout.write_all(&bytes).await.is_err() || stdout.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+    let gateway = Gateway::new(settings, upstream, host, log, audit);
+    let relay = Arc::clone(&gateway);
+    tokio::spawn(async move {
+        while let Some(message) = from_upstream.recv().await {
+            relay.from_upstream(message);
+        }
+    });
+    let mut stdin = BufReader::new(tokio::io::stdin());
+    loop {
+        match read_line(&mut stdin, MAX_MESSAGE_SIZE).await {
+            Ok(Some(Ok(bytes))) => gateway.from_host(&bytes),
+            Ok(Some(Err(length))) => gateway.to_host(&error_response(
+                &serde_json::Value::Null,
+                code::INVALID_REQUEST,
+                format!("a message of {length} bytes is past the gateway's cap of {MAX_MESSAGE_SIZE}"),
+            )),
+            Ok(None) | Err(_) => break,
+        }
+    }
+    gateway.drain(gateway.settings.timeout + Duration::from_secs(1)).await;
+    let _ = writer.await;
+    Ok(())
+}

@@ -1,0 +1,262 @@
+//! `tools/list` as the host sees it: pinned definitions, annotations raised
+//! to what the gateway acts on, per-action tools where rules split a tool,
+//! and nothing the profile can never let through.
+
+use std::sync::Arc;
+
+use annot_runtime::server::{Exposure, default_action_name};
+use annot_runtime::{Annotations, Hint, Tool};
+use serde_json::{Value, json};
+
+use crate::digest;
+use crate::gateway::{Forwarding, Gateway, State};
+use crate::log::PinState;
+use crate::sources::{self, CompiledRules};
+
+/// What a name listed to the host stands for.
+#[derive(Clone)]
+pub(crate) struct Listed {
+    /// The upstream tool, as the upstream listed it.
+    pub tool: Arc<Tool>,
+    /// For a per-action tool: the discriminator and the action.
+    pub action: Option<(String, String)>,
+    /// The configuration's rules for the tool, or why they do not compile.
+    pub rules: Result<Option<Arc<CompiledRules>>, String>,
+}
+
+impl Gateway {
+    pub(crate) async fn list_tools(self: Arc<Self>, sent: Forwarding) {
+        let mut answer = sent.finish(&self).await;
+        if let Some(tools) = answer
+            .pointer_mut("/result/tools")
+            .and_then(Value::as_array_mut)
+        {
+            let upstream_tools = std::mem::take(tools);
+            *tools = self.expose(upstream_tools);
+        }
+        self.to_host(&answer);
+    }
+
+    /// Lists every page of the upstream's tools for the gateway itself.
+    pub(crate) async fn learn_tools(&self) {
+        let mut cursor: Option<Value> = None;
+        for _ in 0..100 {
+            let params = match &cursor {
+                Some(cursor) => json!({"cursor": cursor}),
+                None => json!({}),
+            };
+            let id = self.upstream.allocate_id();
+            let Ok(mut response) = self.upstream.request(id, "tools/list", params).await else {
+                return;
+            };
+            let tools = response
+                .pointer_mut("/result/tools")
+                .and_then(Value::as_array_mut)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            self.expose(tools);
+            cursor = response.pointer("/result/nextCursor").cloned();
+            if cursor.is_none() {
+                return;
+            }
+        }
+    }
+
+    fn expose(&self, upstream_tools: Vec<Value>) -> Vec<Value> {
+        let mut state = self.state.lock().expect("state lock");
+        let per_action = match self.settings.exposure {
+            Exposure::PerAction => true,
+            Exposure::Auto => !state.host_resolves,
+            _ => false,
+        };
+        let mut shown = Vec::new();
+        for definition in upstream_tools {
+            let tool: Tool = match serde_json::from_value(definition.clone()) {
+                Ok(tool) => tool,
+                Err(error) => {
+                    tracing::warn!("withheld an upstream tool that is not a valid tool: {error}");
+                    continue;
+                }
+            };
+            if !self.pinned(&mut state, &tool.name, &definition) {
+                continue;
+            }
+            let rules = state
+                .rules
+                .for_tool(&tool.name, &tool.input_schema)
+                .map_err(|error| error.to_string());
+            if let Err(error) = &rules {
+                tracing::error!("{error}");
+                let _ = self.log.event(self.upstream.name(), "rules-error", error);
+            }
+            let tool = Arc::new(tool);
+            let split = match &rules {
+                Ok(Some(compiled)) if per_action && compiled.discriminator.is_some() => {
+                    Some(Arc::clone(compiled))
+                }
+                _ => None,
+            };
+            match split {
+                Some(compiled) => {
+                    self.per_action(&mut state, &mut shown, &tool, &definition, &compiled)
+                }
+                None => {
+                    let bound = self.tool_bound(&state, &tool, &rules);
+                    if let Some(bound) = bound {
+                        state.listed.insert(
+                            tool.name.clone(),
+                            Listed {
+                                tool: Arc::clone(&tool),
+                                action: None,
+                                rules,
+                            },
+                        );
+                        shown.push(with_annotations(definition, bound));
+                    }
+                }
+            }
+        }
+        shown
+    }
+
+    /// Whether `definition` is the pinned one; a changed one is withheld.
+    fn pinned(&self, state: &mut State, name: &str, definition: &Value) -> bool {
+        let digest = digest::of(definition);
+        match self.log.pin(self.upstream.name(), name, &digest, definition) {
+            Ok(PinState::Pinned) => {
+                state.withheld.remove(name);
+                true
+            }
+            Ok(PinState::Changed { pinned }) => {
+                tracing::warn!(
+                    "withheld `{name}`: its definition changed ({pinned} is pinned, {digest} seen); \
+                     accept it with `annot-gateway pins accept`"
+                );
+                state.listed.remove(name);
+                state.withheld.insert(name.to_owned(), pinned);
+                false
+            }
+            Err(error) => {
+                tracing::error!("withheld `{name}`: the pin store failed: {error}");
+                false
+            }
+        }
+    }
+
+    /// The annotations a tool is listed with, `None` when no call of it can
+    /// pass the profile.
+    fn tool_bound(
+        &self,
+        state: &State,
+        tool: &Tool,
+        rules: &Result<Option<Arc<CompiledRules>>, String>,
+    ) -> Option<Annotations> {
+        let declared = sources::declared(tool);
+        let profile = self.settings.profile;
+        let raise = |annotations| self.audit.raise(&tool.name, annotations);
+        match rules {
+            Ok(Some(compiled)) => {
+                let actions: Vec<Annotations> = compiled
+                    .rules
+                    .actions()
+                    .iter()
+                    .map(|action| {
+                        raise(sources::bounded(action.annotations, declared, compiled.lowers))
+                    })
+                    .collect();
+                let any_passes = compiled.rules.actions().iter().any(|action| {
+                    self.may_pass(tool, action.annotations, declared, compiled)
+                });
+                any_passes.then(|| Annotations::join_all(&actions))
+            }
+            _ => {
+                let bound = raise(declared);
+                let resolvable = state.support.dialect_for(tool).is_ok();
+                (resolvable || profile.allows(&bound)).then_some(bound)
+            }
+        }
+    }
+
+    /// Whether some call of an action whose worst case is `bound` can pass
+    /// the profile: its rules may lower it, but not below the upstream's
+    /// `declared` annotations unless they may override them, nor below what
+    /// an audit saw.
+    fn may_pass(
+        &self,
+        tool: &Tool,
+        bound: Annotations,
+        declared: Annotations,
+        compiled: &CompiledRules,
+    ) -> bool {
+        let profile = self.settings.profile;
+        let floor = if compiled.lowers {
+            Annotations::new().read_only(true)
+        } else {
+            declared
+        };
+        profile.can_satisfy(&bound, compiled.rules.rules())
+            && profile.can_satisfy(&self.audit.raise(&tool.name, floor), &[])
+    }
+
+    fn per_action(
+        &self,
+        state: &mut State,
+        shown: &mut Vec<Value>,
+        tool: &Arc<Tool>,
+        definition: &Value,
+        compiled: &Arc<CompiledRules>,
+    ) {
+        let declared = sources::declared(tool);
+        let field = compiled.discriminator.clone().expect("split tools have one");
+        for action in compiled.rules.actions() {
+            let bound = self.audit.raise(
+                &tool.name,
+                sources::bounded(action.annotations, declared, compiled.lowers),
+            );
+            if !self.may_pass(tool, action.annotations, declared, compiled) {
+                continue;
+            }
+            let name = default_action_name(&tool.name, action.name);
+            let mut definition = with_annotations(definition.clone(), bound);
+            definition["name"] = json!(name);
+            without_field(&mut definition["inputSchema"], &field);
+            state.listed.insert(
+                name,
+                Listed {
+                    tool: Arc::clone(tool),
+                    action: Some((field.clone(), action.name.to_owned())),
+                    rules: Ok(Some(Arc::clone(compiled))),
+                },
+            );
+            shown.push(definition);
+        }
+    }
+}
+
+/// `definition` with its hints set to `annotations` (every other key kept).
+fn with_annotations(mut definition: Value, annotations: Annotations) -> Value {
+    let Some(object) = definition.as_object_mut() else {
+        return definition;
+    };
+    let listed = object
+        .entry("annotations")
+        .or_insert_with(|| json!({}));
+    if let Some(listed) = listed.as_object_mut() {
+        for hint in Hint::ALL {
+            if let Some(value) = annotations.get(hint) {
+                listed.insert(hint.wire_name().to_owned(), json!(value));
+            }
+        }
+    }
+    definition
+}
+
+/// The schema without the discriminator: a per-action tool's name says it.
+fn without_field(schema: &mut Value, field: &str) {
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.remove(field);
+    }
+    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
+        required.retain(|name| name.as_str() != Some(field));
+    }
+}

@@ -1,0 +1,225 @@
+//! `annot-gateway`: put per-call annotations, a profile, bound confirmations
+//! and a decision log in front of an MCP server you did not write.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use annot_gateway::config::{self, ConfigFile, ConfirmMode, Settings, UpstreamSpec};
+use annot_gateway::{ConfigError, Log};
+use annot_runtime::client::Policy;
+use clap::{Parser, Subcommand};
+
+/// An MCP gateway: argument-specific annotations, profiles, confirmations
+/// bound to the call and a decision log, in front of any MCP server.
+///
+/// Serves the host on stdin and stdout, and runs the upstream server given
+/// after `--` (or in the configuration file).
+#[derive(Parser, Debug)]
+#[command(name = "annot-gateway", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeOptions,
+}
+
+#[derive(clap::Args, Debug)]
+struct ServeOptions {
+    /// Only calls whose resolved annotations satisfy this pass: read-only,
+    /// no-destructive, closed-world, no-privileged or any, joined with `+`.
+    #[arg(long)]
+    profile: Option<String>,
+    /// How tools are shown: resolvable, per-action (one tool per action of a
+    /// tool the configuration splits) or auto.
+    #[arg(long)]
+    exposure: Option<String>,
+    /// A call the policy wants confirmed: ask the host (elicitation), deny
+    /// it, or leave it to the host's own approval.
+    #[arg(long, value_enum)]
+    confirm: Option<ConfirmMode>,
+    /// The configuration file (TOML).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The decision log (SQLite). Default: annot-gateway/log.sqlite3 in the
+    /// user's state directory.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Keep only the arguments' digest in the log, not the arguments.
+    #[arg(long)]
+    no_log_arguments: bool,
+    /// An annot-audit JSON report of the upstream: hints it saw violated are
+    /// raised.
+    #[arg(long)]
+    audit: Option<PathBuf>,
+    /// Seconds the upstream may take to answer one request.
+    #[arg(long)]
+    timeout: Option<u64>,
+    /// The upstream server's command and arguments.
+    #[arg(last = true)]
+    upstream: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Tool definitions that changed and wait for an operator.
+    Pins {
+        #[command(subcommand)]
+        action: PinsAction,
+        /// The decision log (SQLite).
+        #[arg(long, global = true)]
+        log: Option<PathBuf>,
+    },
+    /// Prints the decision log as JSON Lines, one call a line.
+    Export {
+        /// The decision log (SQLite).
+        #[arg(long)]
+        log: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum PinsAction {
+    /// Lists the changed definitions withheld from the host.
+    List,
+    /// Accepts the changed definition of a tool: it is listed again.
+    Accept {
+        /// The upstream tool's name.
+        tool: String,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ANNOT_GATEWAY_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Some(Command::Pins { action, log }) => pins(action, log),
+        Some(Command::Export { log }) => export(log),
+        None => serve(cli.serve),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("annot-gateway: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn serve(options: ServeOptions) -> Result<(), String> {
+    let settings = settings(options).map_err(|error| error.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))?;
+    runtime
+        .block_on(annot_gateway::serve_stdio(settings))
+        .map_err(|error| error.to_string())?;
+    // The upstream and any blocked reads go with the runtime.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}
+
+fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
+    let file = match &options.config {
+        Some(path) => ConfigFile::read(path)?,
+        None => ConfigFile::default(),
+    };
+    let section = file.gateway;
+    let upstream = match (options.upstream.split_first(), file.upstream) {
+        (Some((command, args)), _) => UpstreamSpec {
+            command: command.clone(),
+            args: args.to_vec(),
+            env: Default::default(),
+        },
+        (None, Some(upstream)) => upstream,
+        (None, None) => {
+            return Err(ConfigError::Invalid(
+                "no upstream server: give its command after `--` (annot-gateway -- npx -y \
+                 @modelcontextprotocol/server-filesystem DIR) or an [upstream] in --config"
+                    .into(),
+            ));
+        }
+    };
+    let profile = match options.profile.or(section.profile) {
+        Some(text) => config::parse_profile(&text)?,
+        None => annot_runtime::server::Profile::any(),
+    };
+    let exposure = match options.exposure.or(section.exposure) {
+        Some(text) => config::parse_exposure(&text)?,
+        None => annot_runtime::server::Exposure::Auto,
+    };
+    let log = match options.log.or(section.log) {
+        Some(path) => path,
+        None => default_log()?,
+    };
+    Ok(Settings {
+        upstream,
+        profile,
+        exposure,
+        confirm: options.confirm.or(section.confirm).unwrap_or(ConfirmMode::Ask),
+        policy: Policy::default(),
+        timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
+        log,
+        log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
+        tools: file.tools,
+        audit: options.audit.or(section.audit),
+    })
+}
+
+/// `annot-gateway/log.sqlite3` under `$XDG_STATE_HOME` (or
+/// `$HOME/.local/state`), created if need be.
+fn default_log() -> Result<PathBuf, ConfigError> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".local/state")))
+        .ok_or_else(|| {
+            ConfigError::Invalid("no state directory (set HOME or XDG_STATE_HOME, or --log)".into())
+        })?;
+    let directory = state.join("annot-gateway");
+    std::fs::create_dir_all(&directory).map_err(|error| {
+        ConfigError::Invalid(format!("cannot create {}: {error}", directory.display()))
+    })?;
+    Ok(directory.join("log.sqlite3"))
+}
+
+fn open_log(log: Option<PathBuf>) -> Result<Log, String> {
+    let path = match log {
+        Some(path) => path,
+        None => default_log().map_err(|error| error.to_string())?,
+    };
+    Log::open(&path).map_err(|error| format!("cannot open {}: {error}", path.display()))
+}
+
+fn pins(action: PinsAction, log: Option<PathBuf>) -> Result<(), String> {
+    let log = open_log(log)?;
+    match action {
+        PinsAction::List => {
+            for (upstream, tool, digest) in log.pending_pins().map_err(|e| e.to_string())? {
+                println!("{upstream}\t{tool}\t{digest}");
+            }
+        }
+        PinsAction::Accept { tool } => {
+            let accepted = log.accept("upstream", &tool).map_err(|e| e.to_string())?;
+            if accepted == 0 {
+                return Err(format!("`{tool}` has no changed definition waiting"));
+            }
+            println!("accepted the new definition of `{tool}`");
+        }
+    }
+    Ok(())
+}
+
+fn export(log: Option<PathBuf>) -> Result<(), String> {
+    let log = open_log(log)?;
+    for call in log.export().map_err(|error| error.to_string())? {
+        println!("{call}");
+    }
+    Ok(())
+}

@@ -1,0 +1,190 @@
+//! Where a call's annotations come from, and how the sources combine.
+//!
+//! In order of preference: the upstream's own resolution (checked against
+//! its static annotations by the client preflight), the configuration's
+//! rules, the upstream's static annotations. Over all of them, a hint an
+//! audit saw violated is raised to what was observed. Silence never lowers
+//! risk: a rule may raise any hint, and lowers one the upstream states only
+//! where the configuration says `override = true` (every such call is
+//! logged as an override).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use annot_runtime::rules::text::{CompileError, TextRules, ToolSpec};
+use annot_runtime::{Annotations, Hint, Tool};
+use serde_json::Value;
+
+use crate::config::{ToolRules, annotations_of};
+
+/// A tool's rules from the configuration, compiled.
+pub struct CompiledRules {
+    /// The compiled rules.
+    pub rules: TextRules,
+    /// The discriminator, for a multi-action tool.
+    pub discriminator: Option<String>,
+    /// Whether they may state hints lower than the upstream does.
+    pub lowers: bool,
+}
+
+/// Why a tool's rules do not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// A hint name or another setting is wrong.
+    #[error("{0}")]
+    Config(#[from] crate::config::ConfigError),
+    /// The rules are not valid in the rule language.
+    #[error("rules of `{tool}`: {source}")]
+    Compile {
+        /// The upstream tool.
+        tool: String,
+        /// The compiler's error, with line and column in the rule text.
+        source: CompileError,
+    },
+}
+
+/// Compiles `rules` for the upstream tool `tool`, whose `inputSchema` is
+/// `schema`.
+pub fn compile(tool: &str, schema: &Value, rules: &ToolRules) -> Result<CompiledRules, RulesError> {
+    let defaults = annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
+    let mut actions = Vec::new();
+    for (name, action) in &rules.actions {
+        let place = format!("tools.{tool}.actions.{name}.annotations");
+        actions.push((name, annotations_of(&action.annotations, &place)?, &action.rules));
+    }
+    let mut spec = ToolSpec::new(tool, schema).defaults(defaults).rules(&rules.rules);
+    if let Some(field) = &rules.discriminator {
+        spec = spec.discriminator(field);
+    }
+    for (name, annotations, text) in actions {
+        spec = spec.action(name, annotations, text);
+    }
+    let compiled = spec.compile().map_err(|source| RulesError::Compile {
+        tool: tool.to_owned(),
+        source,
+    })?;
+    Ok(CompiledRules {
+        rules: compiled,
+        discriminator: rules.discriminator.clone(),
+        lowers: rules.lowers,
+    })
+}
+
+/// The hints an audit saw violated, per tool: each at its risky value.
+#[derive(Clone, Debug, Default)]
+pub struct AuditRaise {
+    raised: HashMap<String, Vec<Hint>>,
+}
+
+impl AuditRaise {
+    /// Reads an `annot-audit` JSON report: every `behaviour.*` finding with
+    /// the verdict `VIOLATION` raises its hint on its tool.
+    pub fn read(path: &Path) -> Result<AuditRaise, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        let report: Value = serde_json::from_str(&text)
+            .map_err(|error| format!("{} is not JSON: {error}", path.display()))?;
+        let findings = report
+            .get("findings")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{} is not an annot-audit report (no findings)", path.display()))?;
+        let mut raised: HashMap<String, Vec<Hint>> = HashMap::new();
+        for finding in findings {
+            let field = |name: &str| finding.get(name).and_then(Value::as_str).unwrap_or("");
+            if field("verdict") != "VIOLATION" {
+                continue;
+            }
+            let hint = match field("check") {
+                "behaviour.read_only" => Hint::ReadOnly,
+                "behaviour.non_destructive" => Hint::Destructive,
+                "behaviour.idempotent" => Hint::Idempotent,
+                "behaviour.closed_world" => Hint::OpenWorld,
+                _ => continue,
+            };
+            let tool = field("subject").split('/').next().unwrap_or("").to_owned();
+            raised.entry(tool).or_default().push(hint);
+        }
+        Ok(AuditRaise { raised })
+    }
+
+    /// `annotations` with every hint the audit saw violated on `tool` at its
+    /// risky value.
+    pub fn raise(&self, tool: &str, annotations: Annotations) -> Annotations {
+        let mut raised = annotations.effective();
+        for hint in self.raised.get(tool).into_iter().flatten() {
+            raised = raised.with(*hint, Some(risky(*hint)));
+        }
+        raised.effective()
+    }
+
+    /// Whether the audit raised anything on `tool`.
+    pub fn touches(&self, tool: &str) -> bool {
+        self.raised.contains_key(tool)
+    }
+}
+
+/// The value of `hint` that admits the most risk.
+fn risky(hint: Hint) -> bool {
+    !matches!(hint, Hint::ReadOnly | Hint::Idempotent | Hint::Reversible)
+}
+
+/// The static annotations the upstream lists for `tool`.
+pub fn declared(tool: &Tool) -> Annotations {
+    tool.annotations
+        .as_ref()
+        .map(|annotations| annotations.hints())
+        .unwrap_or_default()
+}
+
+/// What a rule-stated `stated` comes to beside the upstream's `declared`:
+/// itself where the rules may lower hints, else never below `declared`.
+pub fn bounded(stated: Annotations, declared: Annotations, lowers: bool) -> Annotations {
+    if lowers {
+        stated.effective()
+    } else {
+        stated.join(declared)
+    }
+}
+
+/// Whether `stated` is lower than `declared` anywhere (so needed the
+/// override).
+pub fn lowers_any(stated: Annotations, declared: Annotations) -> bool {
+    stated.join(declared) != stated.effective()
+}
+
+/// The configuration's rules by upstream tool, compiled lazily: a tool's
+/// `inputSchema` is known only once the upstream lists it.
+#[derive(Default)]
+pub struct RuleBook {
+    config: BTreeMap<String, ToolRules>,
+    compiled: HashMap<String, std::sync::Arc<CompiledRules>>,
+}
+
+impl RuleBook {
+    /// The configuration's rules, not yet compiled.
+    pub fn new(config: BTreeMap<String, ToolRules>) -> Self {
+        RuleBook {
+            config,
+            compiled: HashMap::new(),
+        }
+    }
+
+    /// The compiled rules of `tool` (compiled against `schema` the first
+    /// time), `None` when the configuration has none.
+    pub fn for_tool(
+        &mut self,
+        tool: &str,
+        schema: &Value,
+    ) -> Result<Option<std::sync::Arc<CompiledRules>>, RulesError> {
+        if let Some(compiled) = self.compiled.get(tool) {
+            return Ok(Some(std::sync::Arc::clone(compiled)));
+        }
+        let Some(rules) = self.config.get(tool) else {
+            return Ok(None);
+        };
+        let compiled = std::sync::Arc::new(compile(tool, schema, rules)?);
+        self.compiled
+            .insert(tool.to_owned(), std::sync::Arc::clone(&compiled));
+        Ok(Some(compiled))
+    }
+}
