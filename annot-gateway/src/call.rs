@@ -37,11 +37,23 @@ struct Ending {
 impl Gateway {
     pub(crate) async fn call_tool(self: Arc<Self>, id: Value, params: Value) {
         let name = params.get("name").and_then(Value::as_str).unwrap_or("");
-        let mut listed = self.state.lock().expect("state lock").listed.get(name).cloned();
+        let mut listed = self
+            .state
+            .lock()
+            .expect("state lock")
+            .listed
+            .get(name)
+            .cloned();
         if listed.is_none() {
             // A host may call before it lists: learn the tools first.
             self.learn_tools().await;
-            listed = self.state.lock().expect("state lock").listed.get(name).cloned();
+            listed = self
+                .state
+                .lock()
+                .expect("state lock")
+                .listed
+                .get(name)
+                .cloned();
         }
         let listed = match listed {
             Some(listed) => listed,
@@ -66,7 +78,10 @@ impl Gateway {
                 return self.to_host(&error_response(
                     &id,
                     code::INVALID_PARAMS,
-                    format!("`{name}` is one action of `{}`: leave `{field}` out", listed.tool.name),
+                    format!(
+                        "`{name}` is one action of `{}`: leave `{field}` out",
+                        listed.tool.name
+                    ),
                 ));
             }
             arguments.insert(field.clone(), json!(action));
@@ -205,7 +220,14 @@ impl Gateway {
                              ({decision}) and {}.",
                             answer.describe()
                         );
-                        return self.refuse(id, record, "confirm", reason, &resolved, "confirmation");
+                        return self.refuse(
+                            id,
+                            record,
+                            "confirm",
+                            reason,
+                            &resolved,
+                            "confirmation",
+                        );
                     }
                 }
             },
@@ -225,7 +247,9 @@ impl Gateway {
         let outcome = match (answer.get("result"), answer.get("error")) {
             (Some(result), _) if result.get("isError") == Some(&json!(true)) => "tool-error",
             (Some(_), _) => "ok",
-            (None, Some(error)) if error.get("code") == Some(&json!(code::UPSTREAM_UNAVAILABLE)) => {
+            (None, Some(error))
+                if error.get("code") == Some(&json!(code::UPSTREAM_UNAVAILABLE)) =>
+            {
                 "upstream-failed"
             }
             _ => "rpc-error",
@@ -295,7 +319,10 @@ impl Gateway {
                 }),
                 Err(PreflightError::InvalidParams { error, .. }) => {
                     let message = error.message.clone();
-                    Err((serde_json::to_value(&error).expect("errors serialize"), message))
+                    Err((
+                        serde_json::to_value(&error).expect("errors serialize"),
+                        message,
+                    ))
                 }
                 Err(error) => Ok(Resolved {
                     annotations: raise(declared),
@@ -304,38 +331,46 @@ impl Gateway {
             };
         }
         match &listed.rules {
-            Ok(Some(compiled)) => match compiled.rules.evaluate(&Value::Object(arguments.clone())) {
-                Ok(outcome) => {
-                    let stated = outcome.annotations();
-                    let overridden = compiled.lowers && sources::lowers_any(stated, declared);
-                    if overridden {
-                        let _ = self.log.event(
-                            self.upstream.name(),
-                            "override",
-                            &json!({"tool": tool.name, "stated": annotations_json(stated),
+            Ok(Some(compiled)) => {
+                match compiled.rules.evaluate(&Value::Object(arguments.clone())) {
+                    Ok(outcome) => {
+                        let stated = outcome.annotations();
+                        let overridden = compiled.lowers && sources::lowers_any(stated, declared);
+                        if overridden {
+                            let _ = self.log.event(
+                                self.upstream.name(),
+                                "override",
+                                &json!({"tool": tool.name, "stated": annotations_json(stated),
                                     "upstream": annotations_json(declared.effective())})
-                            .to_string(),
-                        );
+                                .to_string(),
+                            );
+                        }
+                        Ok(Resolved {
+                            annotations: raise(sources::bounded(stated, declared, compiled.lowers)),
+                            source: format!(
+                                "the configuration's rules{}{audited}",
+                                if overridden {
+                                    " (overriding the upstream's hints)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        })
                     }
-                    Ok(Resolved {
-                        annotations: raise(sources::bounded(stated, declared, compiled.lowers)),
+                    Err(error) => Ok(Resolved {
+                        annotations: raise(compiled.rules.static_annotations().join(declared)),
                         source: format!(
-                            "the configuration's rules{}{audited}",
-                            if overridden { " (overriding the upstream's hints)" } else { "" }
-                        ),
-                    })
-                }
-                Err(error) => Ok(Resolved {
-                    annotations: raise(compiled.rules.static_annotations().join(declared)),
-                    source: format!(
-                        "the worst case of the configuration's rules (they could not read the \
+                            "the worst case of the configuration's rules (they could not read the \
                          arguments: {error}){audited}"
-                    ),
-                }),
-            },
+                        ),
+                    }),
+                }
+            }
             Err(error) => Ok(Resolved {
                 annotations: Annotations::worst(),
-                source: format!("the worst case (the configuration's rules do not compile: {error})"),
+                source: format!(
+                    "the worst case (the configuration's rules do not compile: {error})"
+                ),
             }),
             Ok(None) => Ok(Resolved {
                 annotations: raise(declared).effective(),

@@ -104,7 +104,9 @@ impl Gateway {
             }
             Some("accept") | Some("decline") => Confirmation::Declined,
             Some("cancel") => Confirmation::Cancelled,
-            _ => Confirmation::NotObtained(format!("the host's answer is not an elicitation result: {result}")),
+            _ => Confirmation::NotObtained(format!(
+                "the host's answer is not an elicitation result: {result}"
+            )),
         }
     }
 }

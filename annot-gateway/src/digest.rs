@@ -24,7 +24,10 @@ mod tests {
         let one = json!({"b": 1, "a": [true, "x"]});
         let two: serde_json::Value = serde_json::from_str(r#"{ "a":[true,"x"],"b":1 }"#).unwrap();
         assert_eq!(super::of(&one), super::of(&two));
-        assert_ne!(super::of(&one), super::of(&json!({"b": 2, "a": [true, "x"]})));
+        assert_ne!(
+            super::of(&one),
+            super::of(&json!({"b": 2, "a": [true, "x"]}))
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::Duration;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use annot_runtime::client::{ClientExtension, ResolutionSupport, Session};
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
@@ -271,7 +271,10 @@ impl Gateway {
     }
 
     fn response(&self, id: &Value, mut message: Value) {
-        let key = id.as_str().map(str::to_owned).unwrap_or_else(|| id.to_string());
+        let key = id
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| id.to_string());
         let waiter = self.waiters.lock().expect("waiters lock").remove(&key);
         match waiter {
             Some(HostWaiter::Upstream(upstream_id)) => {
@@ -289,9 +292,17 @@ impl Gateway {
 
     /// Sends the host a request of the gateway's own; the answer goes to the
     /// receiver.
-    pub(crate) fn ask_host(&self, prefix: &str, method: &str, params: Value) -> (String, oneshot::Receiver<Value>) {
+    pub(crate) fn ask_host(
+        &self,
+        prefix: &str,
+        method: &str,
+        params: Value,
+    ) -> (String, oneshot::Receiver<Value>) {
         let (sender, receiver) = oneshot::channel();
-        let id = format!("{prefix}-{}", self.next_host_id.fetch_add(1, Ordering::Relaxed));
+        let id = format!(
+            "{prefix}-{}",
+            self.next_host_id.fetch_add(1, Ordering::Relaxed)
+        );
         self.waiters
             .lock()
             .expect("waiters lock")
@@ -333,7 +344,10 @@ impl Gateway {
         }
         // The gateway is the upstream's client: it opts into resolution
         // whatever the host does.
-        if let Some(capabilities) = params.get_mut("capabilities").and_then(Value::as_object_mut) {
+        if let Some(capabilities) = params
+            .get_mut("capabilities")
+            .and_then(Value::as_object_mut)
+        {
             let extensions = capabilities
                 .entry("extensions")
                 .or_insert_with(|| json!({}));

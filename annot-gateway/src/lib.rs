@@ -98,12 +98,16 @@ pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
             Ok(Some(Err(length))) => gateway.to_host(&error_response(
                 &serde_json::Value::Null,
                 code::INVALID_REQUEST,
-                format!("a message of {length} bytes is past the gateway's cap of {MAX_MESSAGE_SIZE}"),
+                format!(
+                    "a message of {length} bytes is past the gateway's cap of {MAX_MESSAGE_SIZE}"
+                ),
             )),
             Ok(None) | Err(_) => break,
         }
     }
-    gateway.drain(gateway.settings.timeout + Duration::from_secs(1)).await;
+    gateway
+        .drain(gateway.settings.timeout + Duration::from_secs(1))
+        .await;
     let _ = writer.await;
     Ok(())
 }

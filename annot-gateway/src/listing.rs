@@ -122,7 +122,10 @@ impl Gateway {
     /// Whether `definition` is the pinned one; a changed one is withheld.
     fn pinned(&self, state: &mut State, name: &str, definition: &Value) -> bool {
         let digest = digest::of(definition);
-        match self.log.pin(self.upstream.name(), name, &digest, definition) {
+        match self
+            .log
+            .pin(self.upstream.name(), name, &digest, definition)
+        {
             Ok(PinState::Pinned) => {
                 state.withheld.remove(name);
                 true
@@ -161,12 +164,18 @@ impl Gateway {
                     .actions()
                     .iter()
                     .map(|action| {
-                        raise(sources::bounded(action.annotations, declared, compiled.lowers))
+                        raise(sources::bounded(
+                            action.annotations,
+                            declared,
+                            compiled.lowers,
+                        ))
                     })
                     .collect();
-                let any_passes = compiled.rules.actions().iter().any(|action| {
-                    self.may_pass(tool, action.annotations, declared, compiled)
-                });
+                let any_passes = compiled
+                    .rules
+                    .actions()
+                    .iter()
+                    .any(|action| self.may_pass(tool, action.annotations, declared, compiled));
                 any_passes.then(|| Annotations::join_all(&actions))
             }
             _ => {
@@ -207,7 +216,10 @@ impl Gateway {
         compiled: &Arc<CompiledRules>,
     ) {
         let declared = sources::declared(tool);
-        let field = compiled.discriminator.clone().expect("split tools have one");
+        let field = compiled
+            .discriminator
+            .clone()
+            .expect("split tools have one");
         for action in compiled.rules.actions() {
             let bound = self.audit.raise(
                 &tool.name,
@@ -238,9 +250,7 @@ fn with_annotations(mut definition: Value, annotations: Annotations) -> Value {
     let Some(object) = definition.as_object_mut() else {
         return definition;
     };
-    let listed = object
-        .entry("annotations")
-        .or_insert_with(|| json!({}));
+    let listed = object.entry("annotations").or_insert_with(|| json!({}));
     if let Some(listed) = listed.as_object_mut() {
         for hint in Hint::ALL {
             if let Some(value) = annotations.get(hint) {

@@ -193,18 +193,16 @@ impl Log {
                 now_ms()
             ],
         )?;
-        if newly > 0 {
-            if let PinState::Changed { pinned } = &state {
-                connection.execute(
-                    "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
-                    params![
-                        now_ms(),
-                        upstream,
-                        "definition-changed",
-                        json!({"tool": tool, "pinned": pinned, "seen": digest}).to_string()
-                    ],
-                )?;
-            }
+        if let (1.., PinState::Changed { pinned }) = (newly, &state) {
+            connection.execute(
+                "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    now_ms(),
+                    upstream,
+                    "definition-changed",
+                    json!({"tool": tool, "pinned": pinned, "seen": digest}).to_string()
+                ],
+            )?;
         }
         Ok(state)
     }
@@ -221,7 +219,12 @@ impl Log {
         if accepted > 0 {
             connection.execute(
                 "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
-                params![now_ms(), upstream, "definition-accepted", json!({"tool": tool}).to_string()],
+                params![
+                    now_ms(),
+                    upstream,
+                    "definition-accepted",
+                    json!({"tool": tool}).to_string()
+                ],
             )?;
         }
         Ok(accepted)

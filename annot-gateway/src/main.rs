@@ -16,7 +16,11 @@ use clap::{Parser, Subcommand};
 /// Serves the host on stdin and stdout, and runs the upstream server given
 /// after `--` (or in the configuration file).
 #[derive(Parser, Debug)]
-#[command(name = "annot-gateway", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "annot-gateway",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -159,11 +163,23 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         Some(path) => path,
         None => default_log()?,
     };
+    // Hint names are checked now; rule text once the upstream lists its
+    // tools (the rules are checked against each tool's `inputSchema`).
+    for (tool, rules) in &file.tools {
+        config::annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
+        for (action, rules) in &rules.actions {
+            let place = format!("tools.{tool}.actions.{action}.annotations");
+            config::annotations_of(&rules.annotations, &place)?;
+        }
+    }
     Ok(Settings {
         upstream,
         profile,
         exposure,
-        confirm: options.confirm.or(section.confirm).unwrap_or(ConfirmMode::Ask),
+        confirm: options
+            .confirm
+            .or(section.confirm)
+            .unwrap_or(ConfirmMode::Ask),
         policy: Policy::default(),
         timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
         log,

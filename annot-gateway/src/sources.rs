@@ -50,9 +50,15 @@ pub fn compile(tool: &str, schema: &Value, rules: &ToolRules) -> Result<Compiled
     let mut actions = Vec::new();
     for (name, action) in &rules.actions {
         let place = format!("tools.{tool}.actions.{name}.annotations");
-        actions.push((name, annotations_of(&action.annotations, &place)?, &action.rules));
+        actions.push((
+            name,
+            annotations_of(&action.annotations, &place)?,
+            &action.rules,
+        ));
     }
-    let mut spec = ToolSpec::new(tool, schema).defaults(defaults).rules(&rules.rules);
+    let mut spec = ToolSpec::new(tool, schema)
+        .defaults(defaults)
+        .rules(&rules.rules);
     if let Some(field) = &rules.discriminator {
         spec = spec.discriminator(field);
     }
@@ -87,7 +93,12 @@ impl AuditRaise {
         let findings = report
             .get("findings")
             .and_then(Value::as_array)
-            .ok_or_else(|| format!("{} is not an annot-audit report (no findings)", path.display()))?;
+            .ok_or_else(|| {
+                format!(
+                    "{} is not an annot-audit report (no findings)",
+                    path.display()
+                )
+            })?;
         let mut raised: HashMap<String, Vec<Hint>> = HashMap::new();
         for finding in findings {
             let field = |name: &str| finding.get(name).and_then(Value::as_str).unwrap_or("");

@@ -168,7 +168,10 @@ impl Upstream {
             Some(link) if link.ready || handshake => link,
             _ => return Err(UpstreamError::Down(self.failure())),
         };
-        link.waiters.lock().expect("waiters lock").insert(id, sender);
+        link.waiters
+            .lock()
+            .expect("waiters lock")
+            .insert(id, sender);
         if link.to_upstream.send(line(&message)).is_err() {
             link.waiters.lock().expect("waiters lock").remove(&id);
             return Err(UpstreamError::Down(self.failure()));
@@ -331,7 +334,9 @@ fn route(bytes: &[u8], waiters: &Waiters, incoming: &mpsc::UnboundedSender<Value
             Some(waiter) => {
                 let _ = waiter.send(message);
             }
-            None => tracing::warn!(upstream = %name, "dropped a response nobody waits for: {message}"),
+            None => {
+                tracing::warn!(upstream = %name, "dropped a response nobody waits for: {message}")
+            }
         }
     } else if message.get("method").and_then(Value::as_str).is_some() {
         let _ = incoming.send(message);

@@ -1,0 +1,11 @@
+//! `annot-gateway` end to end: the real binary between a scripted host and
+//! real upstream servers (annot's `manage_files`, and `plain_server`, a
+//! server written without annot that can misbehave on demand).
+
+mod confirmations;
+mod hostile;
+mod log;
+mod pins;
+mod resolving;
+mod rules;
+mod support;

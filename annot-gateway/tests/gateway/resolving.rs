@@ -1,0 +1,107 @@
+//! In front of an upstream that resolves its own calls (annot's
+//! `manage_files`): the upstream's resolution decides.
+
+use serde_json::json;
+
+use crate::support::{Host, example, exported, snapshot, text};
+
+fn sandbox() -> tempfile::TempDir {
+    let directory = tempfile::tempdir().unwrap();
+    std::fs::create_dir(directory.path().join("box")).unwrap();
+    std::fs::write(directory.path().join("box/notes.txt"), "hello\n").unwrap();
+    directory
+}
+
+#[test]
+fn a_read_only_profile_lets_resolved_reads_through_and_refuses_a_delete() {
+    let directory = sandbox();
+    let sandbox = directory.path().join("box");
+    let log = directory.path().join("log.sqlite3");
+    let upstream = example("annot", "manage_files");
+    let mut host = Host::start(&[
+        "--profile",
+        "read-only",
+        "--confirm",
+        "host",
+        "--log",
+        log.to_str().unwrap(),
+        "--",
+        upstream.to_str().unwrap(),
+        sandbox.to_str().unwrap(),
+    ]);
+    host.initialize(json!({}));
+    let names: Vec<String> = host.tools().into_iter().map(|(name, _)| name).collect();
+    assert!(names.contains(&"manage_files".to_owned()), "{names:?}");
+    let before = snapshot(&sandbox);
+
+    let read = host.call(
+        "manage_files",
+        json!({"action": "read", "path": "notes.txt"}),
+    );
+    assert_eq!(read.get("isError"), None, "{read}");
+    assert_eq!(text(&read), "hello\n");
+
+    let delete = host.call(
+        "manage_files",
+        json!({"action": "delete", "path": "notes.txt"}),
+    );
+    assert_eq!(delete["isError"], json!(true), "{delete}");
+    let message = text(&delete);
+    assert!(
+        message.contains("read_only") && message.contains("readOnlyHint"),
+        "{message}"
+    );
+    assert!(message.contains("resolved by tools/resolve"), "{message}");
+    assert_eq!(
+        snapshot(&sandbox),
+        before,
+        "a refused call changed the sandbox"
+    );
+
+    host.finish();
+    let calls = exported(&log);
+    let outcomes: Vec<(&str, &str)> = calls
+        .iter()
+        .map(|call| {
+            (
+                call["decision"].as_str().unwrap(),
+                call["outcome"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(outcomes, [("confirm", "ok"), ("deny", "refused")]);
+    assert_eq!(calls[0]["annotations"]["readOnlyHint"], json!(true));
+    assert_eq!(calls[0]["confirmation"], json!("left to the host"));
+}
+
+#[test]
+fn arguments_the_upstream_rejects_are_its_error_and_never_a_call() {
+    let directory = sandbox();
+    let sandbox = directory.path().join("box");
+    let log = directory.path().join("log.sqlite3");
+    let upstream = example("annot", "manage_files");
+    let mut host = Host::start(&[
+        "--confirm",
+        "host",
+        "--log",
+        log.to_str().unwrap(),
+        "--",
+        upstream.to_str().unwrap(),
+        sandbox.to_str().unwrap(),
+    ]);
+    host.initialize(json!({}));
+    let response = host.request(
+        "tools/call",
+        json!({"name": "manage_files", "arguments": {"action": "chmod", "path": "notes.txt"}}),
+    );
+    assert_eq!(response["error"]["code"], json!(-32602), "{response}");
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("chmod"),
+        "{response}"
+    );
+    host.finish();
+    assert_eq!(exported(&log)[0]["outcome"], json!("invalid-arguments"));
+}
