@@ -15,10 +15,9 @@ use serde_json::{Map, Value, json};
 use crate::config::ConfirmMode;
 use crate::digest;
 use crate::gateway::Gateway;
-use crate::listing::Listed;
 use crate::log::CallRecord;
 use crate::message::{code, error_response, refusal};
-use crate::sources;
+use crate::sources::{self, Listed};
 use crate::upstream::Upstream;
 
 /// A call's annotations and where they came from.

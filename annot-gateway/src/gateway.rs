@@ -12,10 +12,9 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::config::Settings;
-use crate::listing::Listed;
 use crate::log::Log;
 use crate::message::{code, error_response, result_response};
-use crate::sources::{AuditRaise, RuleBook};
+use crate::sources::{AuditRaise, Listed, RuleBook};
 use crate::upstream::{Pending, Upstream, UpstreamError};
 
 /// What the gateway knows of the session, behind one lock.

@@ -11,18 +11,7 @@ use serde_json::{Value, json};
 use crate::digest;
 use crate::gateway::{Forwarding, Gateway, State};
 use crate::log::PinState;
-use crate::sources::{self, CompiledRules};
-
-/// What a name listed to the host stands for.
-#[derive(Clone)]
-pub(crate) struct Listed {
-    /// The upstream tool, as the upstream listed it.
-    pub tool: Arc<Tool>,
-    /// For a per-action tool: the discriminator and the action.
-    pub action: Option<(String, String)>,
-    /// The configuration's rules for the tool, or why they do not compile.
-    pub rules: Result<Option<Arc<CompiledRules>>, String>,
-}
+use crate::sources::{self, CompiledRules, Listed};
 
 impl Gateway {
     pub(crate) async fn list_tools(self: Arc<Self>, sent: Forwarding) {

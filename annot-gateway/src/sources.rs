@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use annot_runtime::rules::text::{CompileError, TextRules, ToolSpec};
+use std::sync::Arc;
+
 use annot_runtime::{Annotations, Hint, Tool};
 use serde_json::Value;
 
@@ -168,7 +170,7 @@ pub fn lowers_any(stated: Annotations, declared: Annotations) -> bool {
 #[derive(Default)]
 pub struct RuleBook {
     config: BTreeMap<String, ToolRules>,
-    compiled: HashMap<String, std::sync::Arc<CompiledRules>>,
+    compiled: HashMap<String, Arc<CompiledRules>>,
 }
 
 impl RuleBook {
@@ -186,16 +188,26 @@ impl RuleBook {
         &mut self,
         tool: &str,
         schema: &Value,
-    ) -> Result<Option<std::sync::Arc<CompiledRules>>, RulesError> {
+    ) -> Result<Option<Arc<CompiledRules>>, RulesError> {
         if let Some(compiled) = self.compiled.get(tool) {
-            return Ok(Some(std::sync::Arc::clone(compiled)));
+            return Ok(Some(Arc::clone(compiled)));
         }
         let Some(rules) = self.config.get(tool) else {
             return Ok(None);
         };
-        let compiled = std::sync::Arc::new(compile(tool, schema, rules)?);
-        self.compiled
-            .insert(tool.to_owned(), std::sync::Arc::clone(&compiled));
+        let compiled = Arc::new(compile(tool, schema, rules)?);
+        self.compiled.insert(tool.to_owned(), Arc::clone(&compiled));
         Ok(Some(compiled))
     }
+}
+
+/// What a name listed to the host stands for.
+#[derive(Clone)]
+pub(crate) struct Listed {
+    /// The upstream tool, as the upstream listed it.
+    pub tool: Arc<Tool>,
+    /// For a per-action tool: the discriminator and the action.
+    pub action: Option<(String, String)>,
+    /// The configuration's rules for the tool, or why they do not compile.
+    pub rules: Result<Option<Arc<CompiledRules>>, String>,
 }
