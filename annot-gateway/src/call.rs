@@ -106,7 +106,7 @@ impl Gateway {
             .as_ref()
             .filter(|claims| !claims.is_empty())
             .map(|claims| serde_json::to_value(claims).expect("claims serialize"));
-        if let Err(error) = self.log.record(&record) {
+        if let Err(error) = self.log().record(&record) {
             // A call the log cannot keep is not answered as if it were.
             tracing::error!("the decision log failed: {error}");
             return self.to_host(&error_response(
@@ -295,8 +295,8 @@ impl Gateway {
         let tool = &listed.tool;
         let declared = sources::declared(tool);
         let support = self.state.lock().expect("state lock").support.clone();
-        let raise = |annotations| self.audit.raise(&tool.name, annotations);
-        let audited = if self.audit.touches(&tool.name) {
+        let raise = |annotations| self.audit().raise(&tool.name, annotations);
+        let audited = if self.audit().touches(&tool.name) {
             ", raised where the audit saw a violation"
         } else {
             ""
@@ -336,7 +336,7 @@ impl Gateway {
                         let stated = outcome.annotations();
                         let overridden = compiled.lowers && sources::lowers_any(stated, declared);
                         if overridden {
-                            let _ = self.log.event(
+                            let _ = self.log().event(
                                 self.upstream.name(),
                                 "override",
                                 &json!({"tool": tool.name, "stated": annotations_json(stated),

@@ -11,6 +11,7 @@ use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::StartError;
 use crate::config::Settings;
 use crate::log::Log;
 use crate::message::{code, error_response, result_response};
@@ -44,13 +45,40 @@ pub(crate) enum HostWaiter {
     Gateway(oneshot::Sender<Value>),
 }
 
+/// What every session of one gateway process shares.
+pub struct Shared {
+    /// The settings.
+    pub settings: Settings,
+    /// The decision log and pinned definitions.
+    pub log: Log,
+    pub(crate) audit: AuditRaise,
+}
+
+impl Shared {
+    /// Opens the log and reads the audit report the settings name.
+    pub fn open(settings: Settings) -> Result<Arc<Shared>, StartError> {
+        let log = Log::open(&settings.log).map_err(|source| StartError::Log {
+            path: settings.log.clone(),
+            source,
+        })?;
+        let audit = match &settings.audit {
+            Some(path) => AuditRaise::read(path).map_err(StartError::Audit)?,
+            None => AuditRaise::default(),
+        };
+        Ok(Arc::new(Shared {
+            settings,
+            log,
+            audit,
+        }))
+    }
+}
+
 /// One host session in front of one upstream.
 pub struct Gateway {
+    pub(crate) shared: Arc<Shared>,
     pub(crate) settings: Settings,
     pub(crate) upstream: Arc<Upstream>,
     host: mpsc::UnboundedSender<Vec<u8>>,
-    pub(crate) log: Log,
-    pub(crate) audit: AuditRaise,
     pub(crate) session_id: String,
     pub(crate) state: Mutex<State>,
     waiters: Mutex<HashMap<String, HostWaiter>>,
@@ -106,21 +134,24 @@ impl Drop for Busy {
 }
 
 impl Gateway {
-    /// A gateway writing to the host through `host` (one message per send).
-    pub(crate) fn new(
-        settings: Settings,
-        upstream: Arc<Upstream>,
-        host: mpsc::UnboundedSender<Vec<u8>>,
-        log: Log,
-        audit: AuditRaise,
-    ) -> Arc<Gateway> {
+    /// A session: starts its upstream server and answers the host through
+    /// `host`, one message per send, each ending in a newline; after
+    /// [`drain`](Self::drain), an empty message marks the end.
+    pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
+        let settings = shared.settings.clone();
+        let (incoming, mut from_upstream) = mpsc::unbounded_channel();
+        let upstream = Upstream::start(
+            "upstream",
+            settings.upstream.clone(),
+            settings.timeout,
+            incoming,
+        );
         let rules = RuleBook::new(settings.tools.clone());
-        Arc::new(Gateway {
+        let gateway = Arc::new(Gateway {
+            shared,
             settings,
             upstream,
             host,
-            log,
-            audit,
             session_id: session_id(),
             state: Mutex::new(State {
                 support: ResolutionSupport::default(),
@@ -135,11 +166,36 @@ impl Gateway {
             next_host_id: AtomicU64::new(1),
             in_flight: Mutex::new(HashMap::new()),
             active: Arc::default(),
-        })
+        });
+        let relay = Arc::downgrade(&gateway);
+        tokio::spawn(async move {
+            while let Some(message) = from_upstream.recv().await {
+                match relay.upgrade() {
+                    Some(gateway) => gateway.from_upstream(message),
+                    None => break,
+                }
+            }
+        });
+        gateway
+    }
+
+    /// Stops the session's upstream server (no restart).
+    pub fn close(&self) {
+        self.upstream.stop();
+    }
+
+    /// The decision log.
+    pub(crate) fn log(&self) -> &Log {
+        &self.shared.log
+    }
+
+    /// The audit's raised hints.
+    pub(crate) fn audit(&self) -> &AuditRaise {
+        &self.shared.audit
     }
 
     /// Writes one message to the host.
-    pub(crate) fn to_host(&self, message: &Value) {
+    pub fn to_host(&self, message: &Value) {
         let mut bytes = serde_json::to_vec(message).expect("a Value serializes");
         bytes.push(b'\n');
         let _ = self.host.send(bytes);
@@ -213,7 +269,7 @@ impl Gateway {
 
     /// Waits until every host request has been answered, at most `limit`,
     /// then has everything written.
-    pub(crate) async fn drain(&self, limit: Duration) {
+    pub async fn drain(&self, limit: Duration) {
         let started = tokio::time::Instant::now();
         while self.active.load(Ordering::Acquire) > 0 && started.elapsed() < limit {
             tokio::time::sleep(Duration::from_millis(5)).await;

@@ -23,19 +23,16 @@ mod message;
 mod sources;
 mod upstream;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 pub use config::{ConfigError, ConfirmMode, Settings, UpstreamSpec};
-pub use gateway::Gateway;
+pub use gateway::{Gateway, Shared};
 pub use log::Log;
 
 use message::{MAX_MESSAGE_SIZE, code, error_response, read_line};
-use sources::AuditRaise;
-use upstream::Upstream;
 
 /// Why the gateway could not start.
 #[derive(Debug, thiserror::Error)]
@@ -57,21 +54,7 @@ pub enum StartError {
 /// until the host closes stdin; answers every request still in flight
 /// before returning.
 pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
-    let log = Log::open(&settings.log).map_err(|source| StartError::Log {
-        path: settings.log.clone(),
-        source,
-    })?;
-    let audit = match &settings.audit {
-        Some(path) => AuditRaise::read(path).map_err(StartError::Audit)?,
-        None => AuditRaise::default(),
-    };
-    let (incoming, mut from_upstream) = mpsc::unbounded_channel();
-    let upstream = Upstream::start(
-        "upstream",
-        settings.upstream.clone(),
-        settings.timeout,
-        incoming,
-    );
+    let shared = Shared::open(settings)?;
     let (host, mut to_host) = mpsc::unbounded_channel::<Vec<u8>>();
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
@@ -84,13 +67,7 @@ pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
             }
         }
     });
-    let gateway = Gateway::new(settings, upstream, host, log, audit);
-    let relay = Arc::clone(&gateway);
-    tokio::spawn(async move {
-        while let Some(message) = from_upstream.recv().await {
-            relay.from_upstream(message);
-        }
-    });
+    let gateway = Gateway::start(shared, host);
     let mut stdin = BufReader::new(tokio::io::stdin());
     loop {
         match read_line(&mut stdin, MAX_MESSAGE_SIZE).await {
@@ -109,5 +86,6 @@ pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
         .drain(gateway.settings.timeout + Duration::from_secs(1))
         .await;
     let _ = writer.await;
+    gateway.close();
     Ok(())
 }

@@ -76,7 +76,7 @@ impl Gateway {
                 .map_err(|error| error.to_string());
             if let Err(error) = &rules {
                 tracing::error!("{error}");
-                let _ = self.log.event(self.upstream.name(), "rules-error", error);
+                let _ = self.log().event(self.upstream.name(), "rules-error", error);
             }
             let tool = Arc::new(tool);
             let split = match &rules {
@@ -112,7 +112,7 @@ impl Gateway {
     fn pinned(&self, state: &mut State, name: &str, definition: &Value) -> bool {
         let digest = digest::of(definition);
         match self
-            .log
+            .log()
             .pin(self.upstream.name(), name, &digest, definition)
         {
             Ok(PinState::Pinned) => {
@@ -145,7 +145,7 @@ impl Gateway {
     ) -> Option<Annotations> {
         let declared = sources::declared(tool);
         let profile = self.settings.profile;
-        let raise = |annotations| self.audit.raise(&tool.name, annotations);
+        let raise = |annotations| self.audit().raise(&tool.name, annotations);
         match rules {
             Ok(Some(compiled)) => {
                 let actions: Vec<Annotations> = compiled
@@ -193,7 +193,7 @@ impl Gateway {
             declared
         };
         profile.can_satisfy(&bound, compiled.rules.rules())
-            && profile.can_satisfy(&self.audit.raise(&tool.name, floor), &[])
+            && profile.can_satisfy(&self.audit().raise(&tool.name, floor), &[])
     }
 
     fn per_action(
@@ -210,7 +210,7 @@ impl Gateway {
             .clone()
             .expect("split tools have one");
         for action in compiled.rules.actions() {
-            let bound = self.audit.raise(
+            let bound = self.audit().raise(
                 &tool.name,
                 sources::bounded(action.annotations, declared, compiled.lowers),
             );

@@ -91,6 +91,8 @@ pub struct Upstream {
     handshake: Mutex<Option<Value>>,
     incoming: mpsc::UnboundedSender<Value>,
     last_failure: Mutex<String>,
+    stopped: tokio::sync::Notify,
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 impl Upstream {
@@ -111,10 +113,18 @@ impl Upstream {
             handshake: Mutex::new(None),
             incoming,
             last_failure: Mutex::new("not started yet".to_owned()),
+            stopped: tokio::sync::Notify::new(),
+            stopping: std::sync::atomic::AtomicBool::new(false),
         });
         let first = upstream.spawn(true);
         tokio::spawn(Arc::clone(&upstream).supervise(first));
         upstream
+    }
+
+    /// Stops the process for good: no restart.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Release);
+        self.stopped.notify_one();
     }
 
     /// The upstream's name in the log and in messages.
@@ -219,11 +229,17 @@ impl Upstream {
             let started = Instant::now();
             let restart = spawned.is_none();
             match spawned.take().unwrap_or_else(|| self.spawn(false)) {
-                Ok((child, waiters)) => {
+                Ok((mut child, waiters)) => {
                     if restart {
                         self.replay_handshake().await;
                     }
-                    let status = wait(child).await;
+                    let status = tokio::select! {
+                        status = wait(&mut child) => status,
+                        () = self.stopped.notified() => {
+                            let _ = child.kill().await;
+                            "stopped by the gateway".to_owned()
+                        }
+                    };
                     *self.link.lock().expect("link lock") = None;
                     // Dropping the waiters' senders answers every request in
                     // flight with `Exited`.
@@ -231,6 +247,9 @@ impl Upstream {
                     self.fail(format!("`{}` exited: {status}", self.spec.command));
                 }
                 Err(error) => self.fail(format!("cannot start `{}`: {error}", self.spec.command)),
+            }
+            if self.stopping.load(Ordering::Acquire) {
+                return;
             }
             if started.elapsed() > Duration::from_secs(60) {
                 backoff = Duration::from_millis(250);
@@ -309,7 +328,7 @@ impl Upstream {
 }
 
 /// How the process ended.
-async fn wait(mut child: Child) -> String {
+async fn wait(child: &mut Child) -> String {
     match child.wait().await {
         Ok(status) => status.to_string(),
         Err(error) => error.to_string(),
