@@ -45,7 +45,9 @@ impl Gateway {
             .cloned();
         if listed.is_none() {
             // A host may call before it lists: learn the tools first.
-            self.learn_tools().await;
+            if let Some((index, _)) = self.split_name(name) {
+                let _ = self.learn_tools(index).await;
+            }
             listed = self
                 .state
                 .lock()
@@ -87,7 +89,7 @@ impl Gateway {
         }
         let mut record = CallRecord {
             session: self.session_id.clone(),
-            upstream: self.upstream.name().to_owned(),
+            upstream: self.upstream(listed.upstream).name().to_owned(),
             tool: listed.tool.name.clone(),
             called_as: name.to_owned(),
             arguments_digest: digest::of(&Value::Object(arguments.clone())),
@@ -126,7 +128,7 @@ impl Gateway {
                 code::INVALID_PARAMS,
                 format!(
                     "`{name}` is withheld: its definition changed since it was pinned ({pinned}); \
-                     an operator must accept it (`annot-gateway pins accept {name}`)"
+                     an operator must accept it (`annot-gateway pins accept`)"
                 ),
             ),
             None => error_response(
@@ -161,7 +163,9 @@ impl Gateway {
         };
         record.annotations = annotations_json(resolved.annotations);
         record.source = resolved.source.clone();
-        let tool = &listed.tool.name;
+        // Messages and the session name the tool as the host knows it.
+        let shown = record.called_as.clone();
+        let tool = &shown;
         let call = ProposedCall::new(tool, &arguments, resolved.annotations, Trust::Trusted);
 
         if let Err(violation) = self.settings.profile.check(&resolved.annotations) {
@@ -200,8 +204,8 @@ impl Gateway {
                 }
                 ConfirmMode::Ask => {
                     let binding = json!({
-                        "upstream": self.upstream.name(),
-                        "tool": tool,
+                        "upstream": self.upstream(listed.upstream).name(),
+                        "tool": listed.tool.name,
                         "arguments": Value::Object(arguments.clone()),
                         "annotations": annotations_json(resolved.annotations),
                     });
@@ -232,9 +236,11 @@ impl Gateway {
             },
         }
         let mut forwarded = params.clone();
-        forwarded["name"] = json!(tool);
+        forwarded["name"] = json!(listed.tool.name);
         forwarded["arguments"] = Value::Object(arguments.clone());
-        let answer = self.forward(id, "tools/call", forwarded).await;
+        let answer = self
+            .forward(listed.upstream, id, "tools/call", forwarded)
+            .await;
         let claims = answer.get("result").map(TrustClaims::of_result);
         {
             let mut state = self.state.lock().expect("state lock");
@@ -294,7 +300,9 @@ impl Gateway {
     ) -> Result<Resolved, (Value, String)> {
         let tool = &listed.tool;
         let declared = sources::declared(tool);
-        let support = self.state.lock().expect("state lock").support.clone();
+        let support = self.state.lock().expect("state lock").upstreams[listed.upstream]
+            .support
+            .clone();
         let raise = |annotations| self.audit().raise(&tool.name, annotations);
         let audited = if self.audit().touches(&tool.name) {
             ", raised where the audit saw a violation"
@@ -302,7 +310,7 @@ impl Gateway {
             ""
         };
         if support.dialect_for(tool).is_ok() {
-            let upstream = Arc::clone(&self.upstream);
+            let upstream = Arc::clone(self.upstream(listed.upstream));
             let (tool, arguments) = (Arc::clone(tool), arguments.clone());
             let handle = tokio::runtime::Handle::current();
             let preflight = tokio::task::spawn_blocking(move || {
@@ -337,7 +345,7 @@ impl Gateway {
                         let overridden = compiled.lowers && sources::lowers_any(stated, declared);
                         if overridden {
                             let _ = self.log().event(
-                                self.upstream.name(),
+                                self.upstream(listed.upstream).name(),
                                 "override",
                                 &json!({"tool": tool.name, "stated": annotations_json(stated),
                                     "upstream": annotations_json(declared.effective())})

@@ -12,8 +12,10 @@ use serde::Deserialize;
 /// Everything the gateway runs with, from the file and the command line.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The upstream server.
-    pub upstream: UpstreamSpec,
+    /// The upstream servers, in order. With more than one, each tool, prompt
+    /// and prompt is shown under its upstream's name
+    /// (`name__tool`), so none shadows another.
+    pub upstreams: Vec<UpstreamConfig>,
     /// What every call must satisfy, judged on its resolved annotations.
     pub profile: Profile,
     /// How the upstream's tools are shown to the host.
@@ -28,10 +30,36 @@ pub struct Settings {
     pub log: PathBuf,
     /// Whether the log keeps the arguments themselves, not only their digest.
     pub log_arguments: bool,
-    /// Rules per upstream tool.
-    pub tools: BTreeMap<String, ToolRules>,
     /// An `annot-audit` JSON report of the upstream.
     pub audit: Option<PathBuf>,
+}
+
+/// One upstream server: its name, how to start it, its tools' rules.
+#[derive(Clone, Debug)]
+pub struct UpstreamConfig {
+    /// Its name in the log, in messages and, with several, in tool names.
+    pub name: String,
+    /// How to start it.
+    pub spec: UpstreamSpec,
+    /// Rules per tool, by the tool's upstream name.
+    pub tools: BTreeMap<String, ToolRules>,
+}
+
+/// `[upstreams.NAME]`: one of several upstream servers.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamEntry {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Environment variables set for it.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Rules per tool, by the tool's upstream name.
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolRules>,
 }
 
 /// How to start the upstream server.
@@ -102,11 +130,15 @@ pub struct ConfigFile {
     /// Settings the command line can also give (the command line wins).
     #[serde(default)]
     pub gateway: GatewaySection,
-    /// The upstream server.
+    /// The upstream server, when there is one.
     pub upstream: Option<UpstreamSpec>,
-    /// Rules per upstream tool, by the tool's upstream name.
+    /// Rules per tool of `[upstream]` (or of the command after `--`), by the
+    /// tool's upstream name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolRules>,
+    /// Several upstream servers, by name.
+    #[serde(default)]
+    pub upstreams: BTreeMap<String, UpstreamEntry>,
 }
 
 /// `[gateway]`.
@@ -210,4 +242,21 @@ pub fn annotations_of(
             })?;
             Ok(annotations.with(hint, Some(*value)))
         })
+}
+
+/// Whether `name` can name an upstream: letters, digits and `-`, so that
+/// `name__tool` reads back unambiguously.
+pub fn check_upstream_name(name: &str) -> Result<(), ConfigError> {
+    let valid = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|character| character.is_ascii_alphanumeric() || character == '-');
+    if valid {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid(format!(
+            "upstreams.{name}: an upstream's name is 1 to 32 letters, digits or `-`"
+        )))
+    }
 }

@@ -20,8 +20,9 @@ use crate::upstream::{Pending, Upstream, UpstreamError};
 
 /// What the gateway knows of the session, behind one lock.
 pub(crate) struct State {
-    /// The upstream's resolution support, from its `initialize` result.
-    pub support: ResolutionSupport,
+    /// Each upstream's resolution support (from its `initialize` result)
+    /// and rules, by position.
+    pub upstreams: Vec<UpstreamState>,
     /// The host declared `elicitation` in `initialize`.
     pub host_elicits: bool,
     /// The host offered the tool-resolution extension (so `auto` exposure
@@ -29,18 +30,34 @@ pub(crate) struct State {
     pub host_resolves: bool,
     /// Each name the host was listed, and what it stands for.
     pub listed: HashMap<String, Listed>,
-    /// Upstream tools whose definition changed, withheld: name → pinned digest.
+    /// Tools whose definition changed, withheld: listed name → pinned digest.
     pub withheld: HashMap<String, String>,
-    /// The configuration's rules.
-    pub rules: RuleBook,
-    /// The lethal trifecta's legs so far.
+    /// With several upstreams: which one listed a resource's URI or template.
+    pub origins: HashMap<String, usize>,
+    /// The lethal trifecta's legs so far, across every upstream.
     pub session: Session,
+}
+
+/// What the gateway knows of one upstream.
+pub(crate) struct UpstreamState {
+    /// What it resolves, from its `initialize` result.
+    pub support: ResolutionSupport,
+    /// The configuration's rules for its tools.
+    pub rules: RuleBook,
+}
+
+/// One upstream of the session.
+pub(crate) struct Member {
+    /// The process.
+    pub upstream: Arc<Upstream>,
+    /// With several upstreams, the prefix of every name it lists.
+    pub namespace: Option<String>,
 }
 
 /// Who waits for the host's answer to a request the gateway sent it.
 pub(crate) enum HostWaiter {
-    /// The upstream's request, under the upstream's own id.
-    Upstream(Value),
+    /// An upstream's request (by position), under that upstream's own id.
+    Upstream(usize, Value),
     /// The gateway's confirmation request.
     Gateway(oneshot::Sender<Value>),
 }
@@ -73,18 +90,19 @@ impl Shared {
     }
 }
 
-/// One host session in front of one upstream.
+/// One host session in front of its upstreams.
 pub struct Gateway {
     pub(crate) shared: Arc<Shared>,
     pub(crate) settings: Settings,
-    pub(crate) upstream: Arc<Upstream>,
+    pub(crate) members: Vec<Member>,
     host: mpsc::UnboundedSender<Vec<u8>>,
     pub(crate) session_id: String,
     pub(crate) state: Mutex<State>,
     waiters: Mutex<HashMap<String, HostWaiter>>,
     next_host_id: AtomicU64,
-    /// Host request id (as JSON text) → the upstream id it was forwarded as.
-    in_flight: Mutex<HashMap<String, u64>>,
+    /// Host request id (as JSON text) → the upstream and the id it was
+    /// forwarded as.
+    in_flight: Mutex<HashMap<String, (usize, u64)>>,
     /// Host requests not answered yet.
     active: Arc<AtomicUsize>,
 }
@@ -94,6 +112,9 @@ pub(crate) struct Forwarding {
     id: Value,
     pending: Result<Pending, UpstreamError>,
 }
+
+/// The separator between an upstream's name and what it lists.
+const NAMESPACE_SEPARATOR: &str = "__";
 
 impl Forwarding {
     /// The upstream's answer under the host's id, or the gateway's error.
@@ -139,27 +160,41 @@ impl Gateway {
     /// [`drain`](Self::drain), an empty message marks the end.
     pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
         let settings = shared.settings.clone();
-        let (incoming, mut from_upstream) = mpsc::unbounded_channel();
-        let upstream = Upstream::start(
-            "upstream",
-            settings.upstream.clone(),
-            settings.timeout,
-            incoming,
-        );
-        let rules = RuleBook::new(settings.tools.clone());
+        let several = settings.upstreams.len() > 1;
+        let mut members = Vec::new();
+        let mut receivers = Vec::new();
+        let mut upstreams = Vec::new();
+        for config in &settings.upstreams {
+            let (incoming, from_upstream) = mpsc::unbounded_channel();
+            let upstream = Upstream::start(
+                &config.name,
+                config.spec.clone(),
+                settings.timeout,
+                incoming,
+            );
+            members.push(Member {
+                upstream,
+                namespace: several.then(|| config.name.clone()),
+            });
+            receivers.push(from_upstream);
+            upstreams.push(UpstreamState {
+                support: ResolutionSupport::default(),
+                rules: RuleBook::new(config.tools.clone()),
+            });
+        }
         let gateway = Arc::new(Gateway {
             shared,
             settings,
-            upstream,
+            members,
             host,
             session_id: session_id(),
             state: Mutex::new(State {
-                support: ResolutionSupport::default(),
+                upstreams,
                 host_elicits: false,
                 host_resolves: false,
                 listed: HashMap::new(),
                 withheld: HashMap::new(),
-                rules,
+                origins: HashMap::new(),
                 session: Session::default(),
             }),
             waiters: Mutex::new(HashMap::new()),
@@ -167,21 +202,51 @@ impl Gateway {
             in_flight: Mutex::new(HashMap::new()),
             active: Arc::default(),
         });
-        let relay = Arc::downgrade(&gateway);
-        tokio::spawn(async move {
-            while let Some(message) = from_upstream.recv().await {
-                match relay.upgrade() {
-                    Some(gateway) => gateway.from_upstream(message),
-                    None => break,
+        for (index, mut from_upstream) in receivers.into_iter().enumerate() {
+            let relay = Arc::downgrade(&gateway);
+            tokio::spawn(async move {
+                while let Some(message) = from_upstream.recv().await {
+                    match relay.upgrade() {
+                        Some(gateway) => gateway.from_upstream(index, message),
+                        None => break,
+                    }
                 }
-            }
-        });
+            });
+        }
         gateway
     }
 
-    /// Stops the session's upstream server (no restart).
+    /// Stops the session's upstream servers (no restart).
     pub fn close(&self) {
-        self.upstream.stop();
+        for member in &self.members {
+            member.upstream.stop();
+        }
+    }
+
+    /// The upstream at `index`.
+    pub(crate) fn upstream(&self, index: usize) -> &Arc<Upstream> {
+        &self.members[index].upstream
+    }
+
+    /// What the host sees of `name` listed by upstream `index`.
+    pub(crate) fn shown_name(&self, index: usize, name: &str) -> String {
+        match &self.members[index].namespace {
+            Some(namespace) => format!("{namespace}{NAMESPACE_SEPARATOR}{name}"),
+            None => name.to_owned(),
+        }
+    }
+
+    /// The upstream and its own name of a name the host was shown.
+    pub(crate) fn split_name<'a>(&self, shown: &'a str) -> Option<(usize, &'a str)> {
+        if self.members.len() == 1 {
+            return Some((0, shown));
+        }
+        let (namespace, name) = shown.split_once(NAMESPACE_SEPARATOR)?;
+        let index = self
+            .members
+            .iter()
+            .position(|member| member.namespace.as_deref() == Some(namespace))?;
+        Some((index, name))
     }
 
     /// The decision log.
@@ -247,24 +312,44 @@ impl Gateway {
         let busy = Busy::new(&self.active);
         // What goes upstream as it came is sent now, in the host's order
         // (an `initialize` before the `initialized` that follows it).
-        let sent = match method.as_str() {
-            "initialize" => Some(self.begin_initialize(&id, params.clone())),
-            "tools/list" => Some(self.begin_forward(&id, &method, params.clone())),
-            "tools/call" => None,
-            _ => Some(self.begin_forward(&id, &method, params.clone())),
-        };
-        tokio::spawn(async move {
-            match (method.as_str(), sent) {
-                ("initialize", Some(sent)) => gateway.initialize(sent).await,
-                ("tools/list", Some(sent)) => gateway.list_tools(sent).await,
-                (_, None) => gateway.call_tool(id, params).await,
-                (_, Some(sent)) => {
+        match method.as_str() {
+            "initialize" => {
+                let sent: Vec<Forwarding> = (0..self.members.len())
+                    .map(|index| self.begin_initialize(index, &id, params.clone()))
+                    .collect();
+                tokio::spawn(async move {
+                    gateway.initialize(id, sent).await;
+                    drop(busy);
+                });
+            }
+            "tools/list" => {
+                tokio::spawn(async move {
+                    gateway.list_tools(id).await;
+                    drop(busy);
+                });
+            }
+            "tools/call" => {
+                tokio::spawn(async move {
+                    gateway.call_tool(id, params).await;
+                    drop(busy);
+                });
+            }
+            _ if self.members.len() == 1 => {
+                let sent = self.begin_forward(0, &id, &method, params);
+                tokio::spawn(async move {
                     let answer = sent.finish(&gateway).await;
                     gateway.to_host(&answer);
-                }
+                    drop(busy);
+                });
             }
-            drop(busy);
-        });
+            _ => {
+                tokio::spawn(async move {
+                    let answer = gateway.route(&id, &method, params).await;
+                    gateway.to_host(&answer);
+                    drop(busy);
+                });
+            }
+        }
     }
 
     /// Waits until every host request has been answered, at most `limit`,
@@ -280,19 +365,34 @@ impl Gateway {
 
     /// Sends a host request upstream and gives back the upstream's answer
     /// under the host's id (or the gateway's error when none came).
-    pub(crate) async fn forward(&self, id: &Value, method: &str, params: Value) -> Value {
-        self.begin_forward(id, method, params).finish(self).await
+    pub(crate) async fn forward(
+        &self,
+        index: usize,
+        id: &Value,
+        method: &str,
+        params: Value,
+    ) -> Value {
+        self.begin_forward(index, id, method, params)
+            .finish(self)
+            .await
     }
 
     /// Sends a host request upstream now, in the order the host sent it.
-    pub(crate) fn begin_forward(&self, id: &Value, method: &str, params: Value) -> Forwarding {
-        let upstream_id = self.upstream.allocate_id();
-        let pending = self.upstream.send_request(upstream_id, method, params);
+    pub(crate) fn begin_forward(
+        &self,
+        index: usize,
+        id: &Value,
+        method: &str,
+        params: Value,
+    ) -> Forwarding {
+        let upstream = self.upstream(index);
+        let upstream_id = upstream.allocate_id();
+        let pending = upstream.send_request(upstream_id, method, params);
         if pending.is_ok() {
             self.in_flight
                 .lock()
                 .expect("in-flight lock")
-                .insert(id.to_string(), upstream_id);
+                .insert(id.to_string(), (index, upstream_id));
         }
         Forwarding {
             id: id.clone(),
@@ -307,21 +407,30 @@ impl Gateway {
                 .get("params")
                 .and_then(|params| params.get("requestId"))
                 .map(Value::to_string);
-            let upstream_id = host_id.and_then(|host_id| {
+            let forwarded = host_id.and_then(|host_id| {
                 self.in_flight
                     .lock()
                     .expect("in-flight lock")
                     .get(&host_id)
                     .copied()
             });
-            match upstream_id {
-                Some(upstream_id) => message["params"]["requestId"] = json!(upstream_id),
-                // Not in flight upstream (answered, or refused here): nothing to stop.
-                None => return,
+            // Not in flight upstream (answered, or refused here): nothing to stop.
+            let Some((index, upstream_id)) = forwarded else {
+                return;
+            };
+            message["params"]["requestId"] = json!(upstream_id);
+            if let Err(error) = self.upstream(index).send(&message) {
+                tracing::warn!("dropped `{method}` for the upstream: {error}");
             }
+            return;
         }
-        if let Err(error) = self.upstream.send(&message) {
-            tracing::warn!("dropped `{method}` for the upstream: {error}");
+        for member in &self.members {
+            if let Err(error) = member.upstream.send(&message) {
+                tracing::warn!(
+                    upstream = member.upstream.name(),
+                    "dropped `{method}`: {error}"
+                );
+            }
         }
     }
 
@@ -332,9 +441,9 @@ impl Gateway {
             .unwrap_or_else(|| id.to_string());
         let waiter = self.waiters.lock().expect("waiters lock").remove(&key);
         match waiter {
-            Some(HostWaiter::Upstream(upstream_id)) => {
+            Some(HostWaiter::Upstream(index, upstream_id)) => {
                 message["id"] = upstream_id;
-                if let Err(error) = self.upstream.send(&message) {
+                if let Err(error) = self.upstream(index).send(&message) {
                     tracing::warn!("dropped the host's answer for the upstream: {error}");
                 }
             }
@@ -372,7 +481,7 @@ impl Gateway {
     }
 
     /// Handles what the upstream sends that is not a response.
-    pub fn from_upstream(&self, mut message: Value) {
+    pub(crate) fn from_upstream(&self, index: usize, mut message: Value) {
         if let Some(upstream_id) = message.get("id").cloned() {
             let id = format!(
                 "annot-gateway-upstream-{}",
@@ -381,13 +490,13 @@ impl Gateway {
             self.waiters
                 .lock()
                 .expect("waiters lock")
-                .insert(id.clone(), HostWaiter::Upstream(upstream_id));
+                .insert(id.clone(), HostWaiter::Upstream(index, upstream_id));
             message["id"] = json!(id);
         }
         self.to_host(&message);
     }
 
-    fn begin_initialize(&self, id: &Value, mut params: Value) -> Forwarding {
+    fn begin_initialize(&self, index: usize, id: &Value, mut params: Value) -> Forwarding {
         {
             let mut state = self.state.lock().expect("state lock");
             let capabilities = &params["capabilities"];
@@ -410,16 +519,35 @@ impl Gateway {
                 extensions.insert(TOOL_RESOLUTION_EXTENSION.to_owned(), json!({}));
             }
         }
-        self.upstream.remember_handshake(params.clone());
-        self.begin_forward(id, "initialize", params)
+        self.upstream(index).remember_handshake(params.clone());
+        // Each upstream's answer is read here; only the merged one reaches
+        // the host, under its id.
+        let internal = json!(format!("annot-gateway-initialize-{index}-{id}"));
+        self.begin_forward(index, &internal, "initialize", params)
     }
 
-    async fn initialize(self: Arc<Self>, sent: Forwarding) {
-        let answer = sent.finish(&self).await;
-        if let Some(result) = answer.get("result") {
-            self.state.lock().expect("state lock").support =
-                ResolutionSupport::from_initialize_result(result, ClientExtension::Initialize);
+    async fn initialize(self: Arc<Self>, id: Value, sent: Vec<Forwarding>) {
+        let mut answers = Vec::new();
+        for (index, sent) in sent.into_iter().enumerate() {
+            let answer = sent.finish(&self).await;
+            if let Some(result) = answer.get("result") {
+                self.state.lock().expect("state lock").upstreams[index].support =
+                    ResolutionSupport::from_initialize_result(result, ClientExtension::Initialize);
+            } else {
+                tracing::warn!(
+                    upstream = self.upstream(index).name(),
+                    "initialize failed: {answer}"
+                );
+            }
+            answers.push(answer);
         }
+        let answer = if self.members.len() == 1 {
+            let mut answer = answers.pop().expect("one answer");
+            answer["id"] = id;
+            answer
+        } else {
+            crate::route::merged_initialize(&id, &answers, &self.members)
+        };
         self.to_host(&answer);
     }
 }

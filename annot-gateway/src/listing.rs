@@ -9,49 +9,62 @@ use annot_runtime::{Annotations, Hint, Tool};
 use serde_json::{Value, json};
 
 use crate::digest;
-use crate::gateway::{Forwarding, Gateway, State};
+use crate::gateway::{Gateway, State};
 use crate::log::PinState;
+use crate::message::{code, error_response, result_response};
 use crate::sources::{self, CompiledRules, Listed};
+use crate::upstream::UpstreamError;
 
 impl Gateway {
-    pub(crate) async fn list_tools(self: Arc<Self>, sent: Forwarding) {
-        let mut answer = sent.finish(&self).await;
-        if let Some(tools) = answer
-            .pointer_mut("/result/tools")
-            .and_then(Value::as_array_mut)
-        {
-            let upstream_tools = std::mem::take(tools);
-            *tools = self.expose(upstream_tools);
+    /// Answers `tools/list`: every page of every upstream's tools, as the
+    /// gateway shows them, in one page.
+    pub(crate) async fn list_tools(self: Arc<Self>, id: Value) {
+        let mut tools = Vec::new();
+        let mut failure = None;
+        for index in 0..self.members.len() {
+            match self.learn_tools(index).await {
+                Ok(shown) => tools.extend(shown),
+                Err(error) => failure = Some(error),
+            }
         }
+        let answer = match failure {
+            Some(error) if tools.is_empty() => {
+                error_response(&id, code::UPSTREAM_UNAVAILABLE, error.to_string())
+            }
+            _ => result_response(&id, json!({ "tools": tools })),
+        };
         self.to_host(&answer);
     }
 
-    /// Lists every page of the upstream's tools for the gateway itself.
-    pub(crate) async fn learn_tools(&self) {
+    /// Lists every page of upstream `index`'s tools; what the host is shown
+    /// of them.
+    pub(crate) async fn learn_tools(&self, index: usize) -> Result<Vec<Value>, UpstreamError> {
+        let upstream = self.upstream(index);
+        let mut shown = Vec::new();
         let mut cursor: Option<Value> = None;
+        // A bound on pages: an upstream that cursors forever is not followed forever.
         for _ in 0..100 {
             let params = match &cursor {
                 Some(cursor) => json!({"cursor": cursor}),
                 None => json!({}),
             };
-            let id = self.upstream.allocate_id();
-            let Ok(mut response) = self.upstream.request(id, "tools/list", params).await else {
-                return;
-            };
+            let id = upstream.allocate_id();
+            let mut response = upstream.request(id, "tools/list", params).await?;
             let tools = response
                 .pointer_mut("/result/tools")
                 .and_then(Value::as_array_mut)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            self.expose(tools);
+            shown.extend(self.expose(index, tools));
             cursor = response.pointer("/result/nextCursor").cloned();
             if cursor.is_none() {
-                return;
+                break;
             }
         }
+        Ok(shown)
     }
 
-    fn expose(&self, upstream_tools: Vec<Value>) -> Vec<Value> {
+    fn expose(&self, index: usize, upstream_tools: Vec<Value>) -> Vec<Value> {
         let mut state = self.state.lock().expect("state lock");
         let per_action = match self.settings.exposure {
             Exposure::PerAction => true,
@@ -67,16 +80,18 @@ impl Gateway {
                     continue;
                 }
             };
-            if !self.pinned(&mut state, &tool.name, &definition) {
+            if !self.pinned(&mut state, index, &tool.name, &definition) {
                 continue;
             }
-            let rules = state
+            let rules = state.upstreams[index]
                 .rules
                 .for_tool(&tool.name, &tool.input_schema)
                 .map_err(|error| error.to_string());
             if let Err(error) = &rules {
                 tracing::error!("{error}");
-                let _ = self.log().event(self.upstream.name(), "rules-error", error);
+                let _ = self
+                    .log()
+                    .event(self.upstream(index).name(), "rules-error", error);
             }
             let tool = Arc::new(tool);
             let split = match &rules {
@@ -87,20 +102,24 @@ impl Gateway {
             };
             match split {
                 Some(compiled) => {
-                    self.per_action(&mut state, &mut shown, &tool, &definition, &compiled)
+                    self.per_action(&mut state, &mut shown, index, &tool, &definition, &compiled)
                 }
                 None => {
-                    let bound = self.tool_bound(&state, &tool, &rules);
+                    let bound = self.tool_bound(&state, index, &tool, &rules);
                     if let Some(bound) = bound {
+                        let name = self.shown_name(index, &tool.name);
+                        let mut definition = with_annotations(definition, bound);
+                        definition["name"] = json!(name);
                         state.listed.insert(
-                            tool.name.clone(),
+                            name,
                             Listed {
+                                upstream: index,
                                 tool: Arc::clone(&tool),
                                 action: None,
                                 rules,
                             },
                         );
-                        shown.push(with_annotations(definition, bound));
+                        shown.push(definition);
                     }
                 }
             }
@@ -109,23 +128,24 @@ impl Gateway {
     }
 
     /// Whether `definition` is the pinned one; a changed one is withheld.
-    fn pinned(&self, state: &mut State, name: &str, definition: &Value) -> bool {
+    fn pinned(&self, state: &mut State, index: usize, name: &str, definition: &Value) -> bool {
         let digest = digest::of(definition);
-        match self
-            .log()
-            .pin(self.upstream.name(), name, &digest, definition)
-        {
+        let upstream = self.upstream(index).name();
+        let shown = self.shown_name(index, name);
+        match self.log().pin(upstream, name, &digest, definition) {
             Ok(PinState::Pinned) => {
-                state.withheld.remove(name);
+                state.withheld.remove(&shown);
                 true
             }
             Ok(PinState::Changed { pinned }) => {
                 tracing::warn!(
-                    "withheld `{name}`: its definition changed ({pinned} is pinned, {digest} seen); \
-                     accept it with `annot-gateway pins accept`"
+                    "withheld `{shown}`: its definition changed ({pinned} is pinned, {digest} seen); \
+                     accept it with `annot-gateway pins accept --upstream {upstream} {name}`"
                 );
-                state.listed.remove(name);
-                state.withheld.insert(name.to_owned(), pinned);
+                state
+                    .listed
+                    .retain(|_, listed| listed.upstream != index || listed.tool.name != name);
+                state.withheld.insert(shown, pinned);
                 false
             }
             Err(error) => {
@@ -140,6 +160,7 @@ impl Gateway {
     fn tool_bound(
         &self,
         state: &State,
+        index: usize,
         tool: &Tool,
         rules: &Result<Option<Arc<CompiledRules>>, String>,
     ) -> Option<Annotations> {
@@ -169,7 +190,7 @@ impl Gateway {
             }
             _ => {
                 let bound = raise(declared);
-                let resolvable = state.support.dialect_for(tool).is_ok();
+                let resolvable = state.upstreams[index].support.dialect_for(tool).is_ok();
                 (resolvable || profile.allows(&bound)).then_some(bound)
             }
         }
@@ -200,6 +221,7 @@ impl Gateway {
         &self,
         state: &mut State,
         shown: &mut Vec<Value>,
+        index: usize,
         tool: &Arc<Tool>,
         definition: &Value,
         compiled: &Arc<CompiledRules>,
@@ -217,13 +239,14 @@ impl Gateway {
             if !self.may_pass(tool, action.annotations, declared, compiled) {
                 continue;
             }
-            let name = default_action_name(&tool.name, action.name);
+            let name = self.shown_name(index, &default_action_name(&tool.name, action.name));
             let mut definition = with_annotations(definition.clone(), bound);
             definition["name"] = json!(name);
             without_field(&mut definition["inputSchema"], &field);
             state.listed.insert(
                 name,
                 Listed {
+                    upstream: index,
                     tool: Arc::clone(tool),
                     action: Some((field.clone(), action.name.to_owned())),
                     rules: Ok(Some(Arc::clone(compiled))),

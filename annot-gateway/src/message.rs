@@ -82,6 +82,8 @@ pub mod code {
     pub const PARSE_ERROR: i64 = -32700;
     /// JSON, but not a JSON-RPC request.
     pub const INVALID_REQUEST: i64 = -32600;
+    /// A method the gateway cannot route.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
     /// Bad params.
     pub const INVALID_PARAMS: i64 = -32602;
     /// The upstream could not be reached or did not answer.

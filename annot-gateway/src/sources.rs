@@ -125,7 +125,7 @@ impl AuditRaise {
     pub fn raise(&self, tool: &str, annotations: Annotations) -> Annotations {
         let mut raised = annotations.effective();
         for hint in self.raised.get(tool).into_iter().flatten() {
-            raised = raised.with(*hint, Some(risky(*hint)));
+            raised = raised.with(*hint, Some(hint.risky_value()));
         }
         raised.effective()
     }
@@ -134,11 +134,6 @@ impl AuditRaise {
     pub fn touches(&self, tool: &str) -> bool {
         self.raised.contains_key(tool)
     }
-}
-
-/// The value of `hint` that admits the most risk.
-fn risky(hint: Hint) -> bool {
-    !matches!(hint, Hint::ReadOnly | Hint::Idempotent | Hint::Reversible)
 }
 
 /// The static annotations the upstream lists for `tool`.
@@ -204,6 +199,8 @@ impl RuleBook {
 /// What a name listed to the host stands for.
 #[derive(Clone)]
 pub(crate) struct Listed {
+    /// The upstream's position.
+    pub upstream: usize,
     /// The upstream tool, as the upstream listed it.
     pub tool: Arc<Tool>,
     /// For a per-action tool: the discriminator and the action.

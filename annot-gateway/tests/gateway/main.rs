@@ -9,3 +9,4 @@ mod pins;
 mod resolving;
 mod rules;
 mod support;
+mod upstreams;
