@@ -207,7 +207,7 @@ impl Gateway {
             tokio::spawn(async move {
                 while let Some(message) = from_upstream.recv().await {
                     match relay.upgrade() {
-                        Some(gateway) => gateway.from_upstream(index, message),
+                        Some(gateway) => gateway.relay_from_upstream(index, message),
                         None => break,
                     }
                 }
@@ -481,7 +481,7 @@ impl Gateway {
     }
 
     /// Handles what the upstream sends that is not a response.
-    pub(crate) fn from_upstream(&self, index: usize, mut message: Value) {
+    pub(crate) fn relay_from_upstream(&self, index: usize, mut message: Value) {
         if let Some(upstream_id) = message.get("id").cloned() {
             let id = format!(
                 "annot-gateway-upstream-{}",
@@ -546,7 +546,7 @@ impl Gateway {
             answer["id"] = id;
             answer
         } else {
-            crate::route::merged_initialize(&id, &answers, &self.members)
+            self.merged_initialize(&id, &answers)
         };
         self.to_host(&answer);
     }

@@ -10,7 +10,7 @@ use crate::message::{code, error_response, result_response};
 /// The host's `initialize` answer from every upstream's: the first answer's
 /// protocol version, every capability any upstream declared, the gateway as
 /// the server, and each upstream's instructions under its name.
-pub(crate) fn merged_initialize(id: &Value, answers: &[Value], members: &[Member]) -> Value {
+fn merged_initialize(id: &Value, answers: &[Value], members: &[Member]) -> Value {
     let results: Vec<(&Member, &Value)> = members
         .iter()
         .zip(answers)
@@ -72,6 +72,11 @@ const LISTS: [(&str, &str, &str, bool); 3] = [
 ];
 
 impl Gateway {
+    /// The one `initialize` answer for the host (see [`merged_initialize`]).
+    pub(crate) fn merged_initialize(&self, id: &Value, answers: &[Value]) -> Value {
+        merged_initialize(id, answers, &self.members)
+    }
+
     /// Answers a request other than `initialize` and the tools' with several
     /// upstreams.
     pub(crate) async fn route(&self, id: &Value, method: &str, params: Value) -> Value {
