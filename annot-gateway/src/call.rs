@@ -7,7 +7,7 @@ use std::sync::Arc;
 use annot_runtime::client::{
     PreflightError, ProposedCall, RequestError, Requester, Trust, Verdict,
 };
-use annot_runtime::protocol::RpcError;
+use annot_runtime::protocol::{DISPLAY_TEMPLATES_EXTENSION, RpcError};
 use annot_runtime::trust::TrustClaims;
 use annot_runtime::{Annotations, Hint};
 use serde_json::{Map, Value, json};
@@ -120,6 +120,21 @@ impl Gateway {
         self.to_host(&ending.answer);
     }
 
+    /// The call's one-line preview: the upstream's display template, else
+    /// the configuration's `preview`.
+    fn preview(&self, listed: &Listed, arguments: &Map<String, Value>) -> Option<String> {
+        let mut tool = serde_json::to_value(&*listed.tool).expect("tools serialize");
+        let own = annot_runtime::client::display::preview(&tool, arguments);
+        own.or_else(|| {
+            let state = self.state.lock().expect("state lock");
+            let template = state.upstreams[listed.upstream]
+                .rules
+                .preview(&listed.tool.name)?;
+            tool["_meta"] = json!({ DISPLAY_TEMPLATES_EXTENSION: {"template": template} });
+            annot_runtime::client::display::preview(&tool, arguments)
+        })
+    }
+
     fn unknown_tool(&self, id: &Value, name: &str) -> Value {
         let state = self.state.lock().expect("state lock");
         match state.withheld.get(name) {
@@ -209,10 +224,7 @@ impl Gateway {
                         "arguments": Value::Object(arguments.clone()),
                         "annotations": annotations_json(resolved.annotations),
                     });
-                    let preview = annot_runtime::client::display::preview(
-                        &serde_json::to_value(&*listed.tool).expect("tools serialize"),
-                        &arguments,
-                    );
+                    let preview = self.preview(listed, &arguments);
                     let answer = self
                         .confirm(&binding, tool, preview.as_deref(), &decision.to_string())
                         .await;

@@ -109,6 +109,20 @@ pub struct ToolRules {
     /// states. Every call that uses it is logged as an override.
     #[serde(default, rename = "override")]
     pub lowers: bool,
+    /// The call preview a confirmation shows, as a display-templates
+    /// template (`"write {path}"`), where the upstream gives none.
+    pub preview: Option<String>,
+}
+
+impl ToolRules {
+    /// Whether the entry says anything about annotations (it may only set a
+    /// preview).
+    pub fn has_rules(&self) -> bool {
+        self.discriminator.is_some()
+            || !self.defaults.is_empty()
+            || !self.rules.trim().is_empty()
+            || !self.actions.is_empty()
+    }
 }
 
 /// One action of a multi-action upstream tool.

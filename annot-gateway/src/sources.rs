@@ -187,12 +187,18 @@ impl RuleBook {
         if let Some(compiled) = self.compiled.get(tool) {
             return Ok(Some(Arc::clone(compiled)));
         }
-        let Some(rules) = self.config.get(tool) else {
+        // An entry that only sets a preview leaves the hints to the upstream.
+        let Some(rules) = self.config.get(tool).filter(|rules| rules.has_rules()) else {
             return Ok(None);
         };
         let compiled = Arc::new(compile(tool, schema, rules)?);
         self.compiled.insert(tool.to_owned(), Arc::clone(&compiled));
         Ok(Some(compiled))
+    }
+
+    /// The configured call preview of `tool`, if any.
+    pub fn preview(&self, tool: &str) -> Option<&str> {
+        self.config.get(tool)?.preview.as_deref()
     }
 }
 
