@@ -105,20 +105,21 @@ impl Gateway {
                     self.per_action(&mut state, &mut shown, index, &tool, &definition, &compiled)
                 }
                 None => {
-                    let bound = self.tool_bound(&state, index, &tool, &rules);
-                    if let Some(bound) = bound {
-                        let name = self.shown_name(index, &tool.name);
-                        let mut definition = with_annotations(definition, bound);
-                        definition["name"] = json!(name);
-                        state.listed.insert(
-                            name,
-                            Listed {
-                                upstream: index,
-                                tool: Arc::clone(&tool),
-                                action: None,
-                                rules,
-                            },
-                        );
+                    let (bound, shown_to_host) = self.tool_bound(&state, index, &tool, &rules);
+                    let name = self.shown_name(index, &tool.name);
+                    let mut definition = with_annotations(definition, bound);
+                    definition["name"] = json!(name);
+                    // Known but not shown: see `per_action`.
+                    state.listed.insert(
+                        name,
+                        Listed {
+                            upstream: index,
+                            tool: Arc::clone(&tool),
+                            action: None,
+                            rules,
+                        },
+                    );
+                    if shown_to_host {
                         shown.push(definition);
                     }
                 }
@@ -155,15 +156,15 @@ impl Gateway {
         }
     }
 
-    /// The annotations a tool is listed with, `None` when no call of it can
-    /// pass the profile.
+    /// The annotations a tool is listed with, and whether some call of it
+    /// can pass the profile (else it is not shown).
     fn tool_bound(
         &self,
         state: &State,
         index: usize,
         tool: &Tool,
         rules: &Result<Option<Arc<CompiledRules>>, String>,
-    ) -> Option<Annotations> {
+    ) -> (Annotations, bool) {
         let declared = sources::declared(tool);
         let profile = self.settings.profile;
         let raise = |annotations| self.audit().raise(&tool.name, annotations);
@@ -186,12 +187,12 @@ impl Gateway {
                     .actions()
                     .iter()
                     .any(|action| self.may_pass(tool, action.annotations, declared, compiled));
-                any_passes.then(|| Annotations::join_all(&actions))
+                (Annotations::join_all(&actions), any_passes)
             }
             _ => {
                 let bound = raise(declared);
                 let resolvable = state.upstreams[index].support.dialect_for(tool).is_ok();
-                (resolvable || profile.allows(&bound)).then_some(bound)
+                (bound, resolvable || profile.allows(&bound))
             }
         }
     }
@@ -236,9 +237,6 @@ impl Gateway {
                 &tool.name,
                 sources::bounded(action.annotations, declared, compiled.lowers),
             );
-            if !self.may_pass(tool, action.annotations, declared, compiled) {
-                continue;
-            }
             let name = self.shown_name(index, &default_action_name(&tool.name, action.name));
             let mut definition = with_annotations(definition.clone(), bound);
             definition["name"] = json!(name);
@@ -252,7 +250,11 @@ impl Gateway {
                     rules: Ok(Some(Arc::clone(compiled))),
                 },
             );
-            shown.push(definition);
+            // Known but not shown: a call of it anyway is refused by the
+            // profile with its reason, and logged, rather than unknown.
+            if self.may_pass(tool, action.annotations, declared, compiled) {
+                shown.push(definition);
+            }
         }
     }
 }

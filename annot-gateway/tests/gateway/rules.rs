@@ -107,11 +107,10 @@ fn a_read_only_host_keeps_the_reads_of_a_tool_whose_worst_case_is_destructive() 
     let names: Vec<String> = host.tools().into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["notes_read"]);
     let before = snapshot(&setup.notes());
-    let delete = host.request(
-        "tools/call",
-        json!({"name": "notes_delete", "arguments": {"name": "todo"}}),
-    );
-    assert_eq!(delete["error"]["code"], json!(-32602), "{delete}");
+    // Not listed, and refused with the profile's reason when called anyway.
+    let delete = host.call("notes_delete", json!({"name": "todo"}));
+    assert_eq!(delete["isError"], json!(true), "{delete}");
+    assert!(text(&delete).contains("read_only"), "{delete}");
     let through_the_whole_tool = host.request(
         "tools/call",
         json!({"name": "notes", "arguments": {"action": "delete", "name": "todo"}}),
@@ -162,14 +161,13 @@ fn without_override_rules_never_lower_what_the_upstream_states() {
     let mut host = setup.start(&["--exposure", "resolvable", "--profile", "read-only"], &[]);
     host.initialize(json!({}));
     // The upstream states `notes` destructive; rules without `override`
-    // cannot bring any of its calls under read-only, so it is not listed.
+    // cannot bring any of its calls under read-only, so it is not listed,
+    // and a read called anyway is refused.
     assert!(host.tools().is_empty());
     let before = snapshot(&setup.notes());
-    let read = host.request(
-        "tools/call",
-        json!({"name": "notes", "arguments": {"action": "read", "name": "todo"}}),
-    );
-    assert_eq!(read["error"]["code"], json!(-32602), "{read}");
+    let read = host.call("notes", json!({"action": "read", "name": "todo"}));
+    assert_eq!(read["isError"], json!(true), "{read}");
+    assert!(text(&read).contains("readOnlyHint is false"), "{read}");
     assert_eq!(snapshot(&setup.notes()), before);
 }
 
