@@ -36,27 +36,7 @@ struct Ending {
 impl Gateway {
     pub(crate) async fn call_tool(self: Arc<Self>, id: Value, params: Value) {
         let name = params.get("name").and_then(Value::as_str).unwrap_or("");
-        let mut listed = self
-            .state
-            .lock()
-            .expect("state lock")
-            .listed
-            .get(name)
-            .cloned();
-        if listed.is_none() {
-            // A host may call before it lists: learn the tools first.
-            if let Some((index, _)) = self.split_name(name) {
-                let _ = self.learn_tools(index).await;
-            }
-            listed = self
-                .state
-                .lock()
-                .expect("state lock")
-                .listed
-                .get(name)
-                .cloned();
-        }
-        let listed = match listed {
+        let listed = match self.listed(name).await {
             Some(listed) => listed,
             None => {
                 let answer = self.unknown_tool(&id, name);
@@ -305,7 +285,7 @@ impl Gateway {
     /// The call's annotations: the upstream's resolution, the rules, or the
     /// static annotations, raised by the audit. `Err` carries the error to
     /// answer when the upstream says the arguments are invalid.
-    async fn resolve(
+    pub(crate) async fn resolve(
         &self,
         listed: &Listed,
         arguments: &Map<String, Value>,

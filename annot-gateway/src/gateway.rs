@@ -334,6 +334,13 @@ impl Gateway {
                     drop(busy);
                 });
             }
+            "tools/resolve" | "tools/annotations" => {
+                tokio::spawn(async move {
+                    let answer = gateway.answer_resolution(&id, &method, &params).await;
+                    gateway.to_host(&answer);
+                    drop(busy);
+                });
+            }
             _ if self.members.len() == 1 => {
                 let sent = self.begin_forward(0, &id, &method, params);
                 tokio::spawn(async move {
@@ -541,13 +548,16 @@ impl Gateway {
             }
             answers.push(answer);
         }
-        let answer = if self.members.len() == 1 {
+        let mut answer = if self.members.len() == 1 {
             let mut answer = answers.pop().expect("one answer");
             answer["id"] = id;
             answer
         } else {
             self.merged_initialize(&id, &answers)
         };
+        if let Some(result) = answer.get_mut("result") {
+            Gateway::offer_resolution(result);
+        }
         self.to_host(&answer);
     }
 }

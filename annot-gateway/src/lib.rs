@@ -20,6 +20,7 @@ mod gateway;
 mod listing;
 pub mod log;
 mod message;
+mod resolving;
 mod route;
 mod sources;
 mod upstream;

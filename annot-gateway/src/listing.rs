@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use annot_runtime::server::{Exposure, default_action_name};
 use annot_runtime::{Annotations, Hint, Tool};
 use serde_json::{Value, json};
@@ -34,6 +35,29 @@ impl Gateway {
             _ => result_response(&id, json!({ "tools": tools })),
         };
         self.to_host(&answer);
+    }
+
+    /// What a name the host uses stands for; a host may call before it
+    /// lists, so an unknown name makes the gateway list first.
+    pub(crate) async fn listed(&self, name: &str) -> Option<Listed> {
+        let known = self
+            .state
+            .lock()
+            .expect("state lock")
+            .listed
+            .get(name)
+            .cloned();
+        if known.is_some() {
+            return known;
+        }
+        let (index, _) = self.split_name(name)?;
+        let _ = self.learn_tools(index).await;
+        self.state
+            .lock()
+            .expect("state lock")
+            .listed
+            .get(name)
+            .cloned()
     }
 
     /// Lists every page of upstream `index`'s tools; what the host is shown
@@ -109,6 +133,9 @@ impl Gateway {
                     let name = self.shown_name(index, &tool.name);
                     let mut definition = with_annotations(definition, bound);
                     definition["name"] = json!(name);
+                    let varies = matches!(rules, Ok(Some(_)))
+                        || state.upstreams[index].support.dialect_for(&tool).is_ok();
+                    mark_resolvable(&mut definition, varies, state.host_resolves);
                     // Known but not shown: see `per_action`.
                     state.listed.insert(
                         name,
@@ -273,6 +300,31 @@ fn with_annotations(mut definition: Value, annotations: Annotations) -> Value {
         }
     }
     definition
+}
+
+/// Marks a tool whose annotations vary with its arguments as resolvable, in
+/// the extension's shape for a host that took it up and in dialects A's
+/// and B's otherwise; takes the upstream's own markers off, since the
+/// gateway answers.
+fn mark_resolvable(definition: &mut Value, varies: bool, extension: bool) {
+    let Some(object) = definition.as_object_mut() else {
+        return;
+    };
+    object.remove("dynamicAnnotations");
+    object.remove("resolve");
+    if let Some(meta) = object.get_mut("_meta").and_then(Value::as_object_mut) {
+        meta.remove(TOOL_RESOLUTION_EXTENSION);
+    }
+    if !varies {
+        return;
+    }
+    if extension {
+        let meta = object.entry("_meta").or_insert_with(|| json!({}));
+        meta[TOOL_RESOLUTION_EXTENSION] = json!({"resolvable": true});
+    } else {
+        object.insert("dynamicAnnotations".into(), json!(true));
+        object.insert("resolve".into(), json!(true));
+    }
 }
 
 /// The schema without the discriminator: a per-action tool's name says it.

@@ -105,3 +105,42 @@ fn arguments_the_upstream_rejects_are_its_error_and_never_a_call() {
     host.finish();
     assert_eq!(exported(&log)[0]["outcome"], json!("invalid-arguments"));
 }
+
+#[test]
+fn a_host_that_resolves_gets_the_upstreams_resolution_through_the_gateway() {
+    let directory = sandbox();
+    let sandbox = directory.path().join("box");
+    let log = directory.path().join("log.sqlite3");
+    let upstream = example("annot", "manage_files");
+    let mut host = Host::start(&[
+        "--log",
+        log.to_str().unwrap(),
+        "--",
+        upstream.to_str().unwrap(),
+        sandbox.to_str().unwrap(),
+    ]);
+    host.initialize(json!({}));
+    let read = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "read", "path": "notes.txt"}}),
+    );
+    assert_eq!(
+        read["result"]["annotations"]["readOnlyHint"],
+        json!(true),
+        "{read}"
+    );
+    let delete = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "delete", "path": "notes.txt"}}),
+    );
+    assert_eq!(
+        delete["result"]["annotations"]["destructiveHint"],
+        json!(true),
+        "{delete}"
+    );
+    let invalid = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "chmod", "path": "notes.txt"}}),
+    );
+    assert_eq!(invalid["error"]["code"], json!(-32602), "{invalid}");
+}
