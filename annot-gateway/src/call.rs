@@ -230,10 +230,22 @@ impl Gateway {
         let mut forwarded = params.clone();
         forwarded["name"] = json!(listed.tool.name);
         forwarded["arguments"] = Value::Object(arguments.clone());
-        let answer = self
+        let mut answer = self
             .forward(listed.upstream, id, "tools/call", forwarded)
             .await;
-        let claims = answer.get("result").map(TrustClaims::of_result);
+        // The upstream's claims are honoured, and never below what the
+        // call's annotations imply (trust-annotations' floors).
+        let floor = TrustClaims::derived(&resolved.annotations.effective());
+        let claims = answer.get_mut("result").map(|result| {
+            let claims = TrustClaims::of_result(result).union(&floor);
+            if let Some(result) = result.as_object_mut() {
+                let meta = result.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(meta) = meta.as_object_mut() {
+                    claims.write_meta(meta);
+                }
+            }
+            claims
+        });
         {
             let mut state = self.state.lock().expect("state lock");
             state.session.record(&call);

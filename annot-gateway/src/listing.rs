@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
+use annot_runtime::protocol::{DISPLAY_TEMPLATES_EXTENSION, TOOL_RESOLUTION_EXTENSION};
 use annot_runtime::server::{Exposure, default_action_name};
 use annot_runtime::{Annotations, Hint, Tool};
 use serde_json::{Value, json};
@@ -109,7 +109,7 @@ impl Gateway {
             }
             let rules = state.upstreams[index]
                 .rules
-                .for_tool(&tool.name, &tool.input_schema)
+                .for_tool(&tool)
                 .map_err(|error| error.to_string());
             if let Err(error) = &rules {
                 tracing::error!("{error}");
@@ -136,6 +136,10 @@ impl Gateway {
                     let varies = matches!(rules, Ok(Some(_)))
                         || state.upstreams[index].support.dialect_for(&tool).is_ok();
                     mark_resolvable(&mut definition, varies, state.host_resolves);
+                    with_preview(
+                        &mut definition,
+                        state.upstreams[index].rules.preview(&tool.name),
+                    );
                     // Known but not shown: see `per_action`.
                     state.listed.insert(
                         name,
@@ -300,6 +304,24 @@ fn with_annotations(mut definition: Value, annotations: Annotations) -> Value {
         }
     }
     definition
+}
+
+/// Lists the configured preview as the tool's display template, where the
+/// upstream gives none.
+fn with_preview(definition: &mut Value, preview: Option<&str>) {
+    let Some(preview) = preview else { return };
+    if definition
+        .pointer("/_meta")
+        .and_then(|meta| meta.get(DISPLAY_TEMPLATES_EXTENSION))
+        .is_some()
+    {
+        return;
+    }
+    let Some(object) = definition.as_object_mut() else {
+        return;
+    };
+    let meta = object.entry("_meta").or_insert_with(|| json!({}));
+    meta[DISPLAY_TEMPLATES_EXTENSION] = json!({"template": preview});
 }
 
 /// Marks a tool whose annotations vary with its arguments as resolvable, in

@@ -2,7 +2,10 @@
 //! three dialects of `docs/PROTOCOL.md` section 3, from the same sources a
 //! call is decided on.
 
-use annot_runtime::protocol::{CLIENT_CAPABILITIES_META, TOOL_RESOLUTION_EXTENSION};
+use annot_runtime::protocol::{
+    CLIENT_CAPABILITIES_META, DISPLAY_TEMPLATES_EXTENSION, TOOL_RESOLUTION_EXTENSION,
+    TRUST_ANNOTATIONS_EXTENSION,
+};
 use annot_runtime::{Annotations, Hint};
 use serde_json::{Map, Value, json};
 
@@ -28,6 +31,9 @@ impl Gateway {
             *extensions = json!({});
         }
         extensions[TOOL_RESOLUTION_EXTENSION] = json!({});
+        // Every result carries its claims, at least what its annotations imply.
+        extensions[TRUST_ANNOTATIONS_EXTENSION] = json!({});
+        extensions[DISPLAY_TEMPLATES_EXTENSION] = json!({});
     }
 
     /// Whether a listed tool's annotations can vary with its arguments: its

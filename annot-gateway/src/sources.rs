@@ -46,9 +46,20 @@ pub enum RulesError {
 }
 
 /// Compiles `rules` for the upstream tool `tool`, whose `inputSchema` is
-/// `schema`.
-pub fn compile(tool: &str, schema: &Value, rules: &ToolRules) -> Result<CompiledRules, RulesError> {
-    let defaults = annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
+/// `schema` and whose static annotations are `declared`: a hint neither
+/// the action nor the configured defaults state keeps the upstream's value.
+pub fn compile(
+    tool: &str,
+    schema: &Value,
+    rules: &ToolRules,
+    declared: Annotations,
+) -> Result<CompiledRules, RulesError> {
+    let mut defaults = annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
+    for hint in Hint::ALL {
+        if defaults.get(hint).is_none() {
+            defaults = defaults.with(hint, declared.get(hint));
+        }
+    }
     let mut actions = Vec::new();
     for (name, action) in &rules.actions {
         let place = format!("tools.{tool}.actions.{name}.annotations");
@@ -145,19 +156,28 @@ pub fn declared(tool: &Tool) -> Annotations {
 }
 
 /// What a rule-stated `stated` comes to beside the upstream's `declared`:
-/// itself where the rules may lower hints, else never below `declared`.
+/// a hint the rules leave unstated keeps the upstream's value (as a
+/// resolution's silence does, `docs/PROTOCOL.md` section 8); then the rules
+/// stand where they may lower hints, and never go below `declared`
+/// otherwise.
 pub fn bounded(stated: Annotations, declared: Annotations, lowers: bool) -> Annotations {
+    let mut filled = stated;
+    for hint in Hint::ALL {
+        if filled.get(hint).is_none() {
+            filled = filled.with(hint, declared.get(hint));
+        }
+    }
     if lowers {
-        stated.effective()
+        filled.effective()
     } else {
-        stated.join(declared)
+        filled.join(declared)
     }
 }
 
 /// Whether `stated` is lower than `declared` anywhere (so needed the
 /// override).
 pub fn lowers_any(stated: Annotations, declared: Annotations) -> bool {
-    stated.join(declared) != stated.effective()
+    bounded(stated, declared, false) != bounded(stated, declared, true)
 }
 
 /// The configuration's rules by upstream tool, compiled lazily: a tool's
@@ -177,22 +197,20 @@ impl RuleBook {
         }
     }
 
-    /// The compiled rules of `tool` (compiled against `schema` the first
-    /// time), `None` when the configuration has none.
-    pub fn for_tool(
-        &mut self,
-        tool: &str,
-        schema: &Value,
-    ) -> Result<Option<Arc<CompiledRules>>, RulesError> {
-        if let Some(compiled) = self.compiled.get(tool) {
+    /// The compiled rules of `tool` (compiled against its `inputSchema` and
+    /// static annotations the first time), `None` when the configuration has
+    /// none.
+    pub fn for_tool(&mut self, tool: &Tool) -> Result<Option<Arc<CompiledRules>>, RulesError> {
+        let name = tool.name.as_str();
+        if let Some(compiled) = self.compiled.get(name) {
             return Ok(Some(Arc::clone(compiled)));
         }
         // An entry that only sets a preview leaves the hints to the upstream.
-        let Some(rules) = self.config.get(tool).filter(|rules| rules.has_rules()) else {
+        let Some(rules) = self.config.get(name).filter(|rules| rules.has_rules()) else {
             return Ok(None);
         };
-        let compiled = Arc::new(compile(tool, schema, rules)?);
-        self.compiled.insert(tool.to_owned(), Arc::clone(&compiled));
+        let compiled = Arc::new(compile(name, &tool.input_schema, rules, declared(tool))?);
+        self.compiled.insert(name.to_owned(), Arc::clone(&compiled));
         Ok(Some(compiled))
     }
 

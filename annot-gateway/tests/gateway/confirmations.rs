@@ -150,7 +150,16 @@ fn the_question_shows_the_configured_preview_where_the_upstream_has_none() {
         "override = true\npreview = \"{action} the note {name}\"\n",
     );
     let setup = Setup::new(&config);
-    let mut host = started(&setup);
+    let mut host = setup.start(&["--exposure", "resolvable"], &[]);
+    host.initialize(serde_json::from_str(ELICITING).unwrap());
+    let listed = host.request("tools/list", json!({}));
+    let template =
+        &listed["result"]["tools"][0]["_meta"]["io.modelcontextprotocol/display-templates"];
+    assert_eq!(
+        template["template"],
+        json!("{action} the note {name}"),
+        "{listed}"
+    );
     let id = host.send_request(
         "tools/call",
         json!({"name": "notes", "arguments": {"action": "delete", "name": "todo"}}),

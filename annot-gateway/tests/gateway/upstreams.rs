@@ -73,8 +73,14 @@ fn each_upstream_keeps_its_names_and_gets_its_own_calls() {
     assert_eq!(names, ["private__notes", "web__notes"]);
     let private = host.call("private__notes", json!({"action": "read", "name": "todo"}));
     assert_eq!(text(&private), "salary: 1\n");
+    // Results carry trust-annotations claims, at least what their hints imply.
+    let claims = |result: &serde_json::Value| {
+        result["_meta"]["io.modelcontextprotocol/trust-annotations"].clone()
+    };
+    assert_eq!(claims(&private), json!({"sensitive": true}), "{private}");
     let web = host.call("web__notes", json!({"action": "read", "name": "todo"}));
     assert_eq!(text(&web), "a page\n");
+    assert_eq!(claims(&web), json!({"untrusted": true}), "{web}");
     let bare = host.request("tools/call", json!({"name": "notes", "arguments": {}}));
     assert_eq!(bare["error"]["code"], json!(-32602), "{bare}");
     let unroutable = host.request("prompts/get", json!({"name": "nobody__hello"}));
