@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use annot_runtime::client::Policy;
+use annot_runtime::client::{Policy, Strength, Verdict};
 use annot_runtime::server::{Exposure, Profile};
 use annot_runtime::{Annotations, Hint};
 use serde::Deserialize;
@@ -24,6 +24,8 @@ pub struct Settings {
     pub confirm: ConfirmMode,
     /// Allow, confirm or deny, on each call's resolved annotations.
     pub policy: Policy,
+    /// What a call that would complete the lethal trifecta gets.
+    pub on_trifecta: Verdict,
     /// How long the upstream may take to answer one request.
     pub timeout: Duration,
     /// The decision log's SQLite file.
@@ -109,16 +111,38 @@ pub struct ToolRules {
     /// states. Every call that uses it is logged as an override.
     #[serde(default, rename = "override")]
     pub lowers: bool,
+    /// A preset of actions: `"http"` gives each HTTP method (the value of the
+    /// discriminator, `method` unless set) seed 002's hints: `GET`, `HEAD`
+    /// and `OPTIONS` read-only, `PUT` idempotent, `DELETE` destructive.
+    /// Actions written out replace the preset's.
+    pub preset: Option<String>,
     /// The call preview a confirmation shows, as a display-templates
     /// template (`"write {path}"`), where the upstream gives none.
     pub preview: Option<String>,
 }
 
 impl ToolRules {
+    /// Checks what can be checked before the upstream lists the tool: hint
+    /// names and the preset.
+    pub fn check(&self, tool: &str) -> Result<(), ConfigError> {
+        annotations_of(&self.defaults, &format!("tools.{tool}.defaults"))?;
+        for (action, rules) in &self.actions {
+            let place = format!("tools.{tool}.actions.{action}.annotations");
+            annotations_of(&rules.annotations, &place)?;
+        }
+        match self.preset.as_deref() {
+            None | Some("http") => Ok(()),
+            Some(other) => Err(ConfigError::Invalid(format!(
+                "tools.{tool}.preset: unknown preset `{other}` (the one preset is `http`)"
+            ))),
+        }
+    }
+
     /// Whether the entry says anything about annotations (it may only set a
     /// preview).
     pub fn has_rules(&self) -> bool {
         self.discriminator.is_some()
+            || self.preset.is_some()
             || !self.defaults.is_empty()
             || !self.rules.trim().is_empty()
             || !self.actions.is_empty()
@@ -153,6 +177,97 @@ pub struct ConfigFile {
     /// Several upstream servers, by name.
     #[serde(default)]
     pub upstreams: BTreeMap<String, UpstreamEntry>,
+    /// The confirmation policy, by class of call.
+    #[serde(default)]
+    pub policy: PolicySection,
+}
+
+/// `[policy]`: a verdict per class of call (`allow`, `confirm-light`,
+/// `confirm`, `confirm-strong`, `deny`); a class left out keeps annot's
+/// default (`annot::client::Policy`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySection {
+    /// A read-only call.
+    pub read_only: Option<VerdictName>,
+    /// A call that may be destructive.
+    pub destructive: Option<VerdictName>,
+    /// A non-destructive write whose effects can be undone.
+    pub reversible_non_destructive: Option<VerdictName>,
+    /// Any other non-destructive write.
+    pub non_destructive_write: Option<VerdictName>,
+    /// Sensitive data with privileged access.
+    pub sensitive_and_privileged: Option<VerdictName>,
+    /// Privileged access.
+    pub privileged_access: Option<VerdictName>,
+    /// Sensitive data.
+    pub sensitive_data: Option<VerdictName>,
+    /// A call that would complete the lethal trifecta (default `deny`).
+    pub trifecta: Option<VerdictName>,
+}
+
+/// A verdict as the configuration spells it.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictName {
+    /// Run it.
+    Allow,
+    /// Ask, lightly.
+    ConfirmLight,
+    /// Ask.
+    Confirm,
+    /// Ask so that nobody clicks through by habit.
+    ConfirmStrong,
+    /// Refuse it.
+    Deny,
+}
+
+impl From<VerdictName> for Verdict {
+    fn from(name: VerdictName) -> Verdict {
+        match name {
+            VerdictName::Allow => Verdict::Allow,
+            VerdictName::ConfirmLight => Verdict::Confirm(Strength::Light),
+            VerdictName::Confirm => Verdict::Confirm(Strength::Normal),
+            VerdictName::ConfirmStrong => Verdict::Confirm(Strength::Strong),
+            VerdictName::Deny => Verdict::Deny,
+        }
+    }
+}
+
+impl PolicySection {
+    /// annot's default policy with this section's verdicts.
+    pub fn policy(&self) -> Policy {
+        let mut policy = Policy::default();
+        let fields = [
+            (self.read_only, &mut policy.read_only),
+            (self.destructive, &mut policy.destructive),
+            (
+                self.reversible_non_destructive,
+                &mut policy.reversible_non_destructive,
+            ),
+            (
+                self.non_destructive_write,
+                &mut policy.non_destructive_write,
+            ),
+            (
+                self.sensitive_and_privileged,
+                &mut policy.sensitive_and_privileged,
+            ),
+            (self.privileged_access, &mut policy.privileged_access),
+            (self.sensitive_data, &mut policy.sensitive_data),
+        ];
+        for (configured, field) in fields {
+            if let Some(name) = configured {
+                *field = name.into();
+            }
+        }
+        policy
+    }
+
+    /// What a call completing the trifecta gets.
+    pub fn on_trifecta(&self) -> Verdict {
+        self.trifecta.map_or(Verdict::Deny, Verdict::from)
+    }
 }
 
 /// `[gateway]`.

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use annot_runtime::client::{ClientExtension, ResolutionSupport, Session};
+use annot_runtime::client::{ClientExtension, ResolutionSupport, Session, SessionConfig};
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
@@ -160,6 +160,7 @@ impl Gateway {
     /// [`drain`](Self::drain), an empty message marks the end.
     pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
         let settings = shared.settings.clone();
+        let on_trifecta = settings.on_trifecta;
         let several = settings.upstreams.len() > 1;
         let mut members = Vec::new();
         let mut receivers = Vec::new();
@@ -195,7 +196,10 @@ impl Gateway {
                 listed: HashMap::new(),
                 withheld: HashMap::new(),
                 origins: HashMap::new(),
-                session: Session::default(),
+                session: Session::new(SessionConfig {
+                    on_trifecta,
+                    ..SessionConfig::default()
+                }),
             }),
             waiters: Mutex::new(HashMap::new()),
             next_host_id: AtomicU64::new(1),

@@ -11,7 +11,6 @@ use annot_gateway::config::{
     self, ConfigFile, ConfirmMode, Settings, UpstreamConfig, UpstreamSpec,
 };
 use annot_gateway::{ConfigError, Log};
-use annot_runtime::client::Policy;
 use clap::{Parser, Subcommand};
 
 /// An MCP gateway: argument-specific annotations, profiles, confirmations
@@ -164,7 +163,8 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
             .confirm
             .or(section.confirm)
             .unwrap_or(ConfirmMode::Ask),
-        policy: Policy::default(),
+        policy: file.policy.policy(),
+        on_trifecta: file.policy.on_trifecta(),
         timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
         log,
         log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
@@ -235,11 +235,7 @@ fn upstreams(
     };
     for upstream in &upstreams {
         for (tool, rules) in &upstream.tools {
-            config::annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
-            for (action, rules) in &rules.actions {
-                let place = format!("tools.{tool}.actions.{action}.annotations");
-                config::annotations_of(&rules.annotations, &place)?;
-            }
+            rules.check(tool)?;
         }
     }
     Ok(upstreams)

@@ -14,7 +14,7 @@ use std::path::Path;
 use annot_runtime::rules::text::{CompileError, TextRules, ToolSpec};
 use std::sync::Arc;
 
-use annot_runtime::{Annotations, Hint, Tool};
+use annot_runtime::{Annotations, Hint, HttpMethod, Tool};
 use serde_json::Value;
 
 use crate::config::{ToolRules, annotations_of};
@@ -60,19 +60,29 @@ pub fn compile(
             defaults = defaults.with(hint, declared.get(hint));
         }
     }
-    let mut actions = Vec::new();
+    let mut actions: Vec<(&str, Annotations, &str)> = Vec::new();
     for (name, action) in &rules.actions {
         let place = format!("tools.{tool}.actions.{name}.annotations");
-        actions.push((
-            name,
-            annotations_of(&action.annotations, &place)?,
-            &action.rules,
-        ));
+        let annotations = annotations_of(&action.annotations, &place)?;
+        actions.push((name, annotations, &action.rules));
     }
+    let http = rules.preset.as_deref() == Some("http");
+    if http {
+        for method in HttpMethod::ALL {
+            if !rules.actions.contains_key(method.as_str()) {
+                actions.push((method.as_str(), method.inferred_annotations(), ""));
+            }
+        }
+    }
+    let discriminator = match (&rules.discriminator, http) {
+        (Some(field), _) => Some(field.clone()),
+        (None, true) => Some("method".to_owned()),
+        (None, false) => None,
+    };
     let mut spec = ToolSpec::new(tool, schema)
         .defaults(defaults)
         .rules(&rules.rules);
-    if let Some(field) = &rules.discriminator {
+    if let Some(field) = &discriminator {
         spec = spec.discriminator(field);
     }
     for (name, annotations, text) in actions {
@@ -84,7 +94,7 @@ pub fn compile(
     })?;
     Ok(CompiledRules {
         rules: compiled,
-        discriminator: rules.discriminator.clone(),
+        discriminator,
         lowers: rules.lowers,
     })
 }
@@ -231,4 +241,74 @@ pub(crate) struct Listed {
     pub action: Option<(String, String)>,
     /// The configuration's rules for the tool, or why they do not compile.
     pub rules: Result<Option<Arc<CompiledRules>>, String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use annot_runtime::Annotations;
+    use serde_json::json;
+
+    use super::compile;
+    use crate::config::ToolRules;
+
+    fn http_tool(extra: &str) -> super::CompiledRules {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "method": {"type": "string", "enum": ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]},
+                "url": {"type": "string"},
+            },
+            "required": ["method", "url"],
+        });
+        let rules: ToolRules = toml::from_str(&format!("preset = \"http\"\n{extra}")).unwrap();
+        let declared = Annotations::new().open_world(true);
+        compile("http_request", &schema, &rules, declared).unwrap()
+    }
+
+    fn resolved(rules: &super::CompiledRules, method: &str) -> Annotations {
+        let call = json!({"method": method, "url": "https://example.com/"});
+        rules
+            .rules
+            .evaluate(&call)
+            .unwrap()
+            .annotations()
+            .effective()
+    }
+
+    /// Seed 002's table, written out by hand.
+    #[test]
+    fn the_http_preset_gives_each_method_seed_002s_hints() {
+        let rules = http_tool("");
+        let table = [
+            ("GET", true, false, true),
+            ("HEAD", true, false, true),
+            ("OPTIONS", true, false, true),
+            ("POST", false, false, false),
+            ("PUT", false, false, true),
+            ("PATCH", false, false, false),
+            ("DELETE", false, true, true),
+        ];
+        for (method, read_only, destructive, idempotent) in table {
+            let hints = resolved(&rules, method);
+            let got = (hints.read_only, hints.destructive, hints.idempotent);
+            assert_eq!(
+                got,
+                (Some(read_only), Some(destructive), Some(idempotent)),
+                "{method}"
+            );
+            assert_eq!(
+                hints.open_world,
+                Some(true),
+                "{method} keeps the upstream's open world"
+            );
+        }
+    }
+
+    #[test]
+    fn an_action_written_out_replaces_the_presets() {
+        let rules =
+            http_tool("actions.DELETE.annotations = { read_only = false, destructive = false }\n");
+        assert_eq!(resolved(&rules, "DELETE").destructive, Some(false));
+        assert_eq!(resolved(&rules, "GET").read_only, Some(true));
+    }
 }

@@ -208,3 +208,44 @@ fn an_unknown_hint_in_the_configuration_stops_the_gateway_at_once() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("unknown hint `read_olny`"), "{stderr}");
 }
+
+#[test]
+fn the_policy_section_sets_the_verdict_of_each_class_of_call() {
+    let config = format!(
+        "{SPLIT_NOTES}\n[policy]\nnon_destructive_write = \"allow\"\ndestructive = \"deny\"\n"
+    );
+    let setup = Setup::new(&config);
+    let mut host = setup.start(&["--exposure", "resolvable", "--confirm", "host"], &[]);
+    host.initialize(json!({}));
+    let append = host.call(
+        "notes",
+        json!({"action": "append", "name": "todo", "text": "x"}),
+    );
+    assert_eq!(text(&append), "appended", "{append}");
+    let delete = host.call("notes", json!({"action": "delete", "name": "todo"}));
+    assert_eq!(delete["isError"], json!(true), "{delete}");
+    assert!(setup.notes().join("todo").exists());
+    host.finish();
+    let decisions: Vec<serde_json::Value> = exported(&setup.log())
+        .into_iter()
+        .map(|call| call["decision"].clone())
+        .collect();
+    assert_eq!(decisions, [json!("allow"), json!("deny")]);
+}
+
+#[test]
+fn an_unknown_verdict_stops_the_gateway_at_once() {
+    let setup = Setup::new("[policy]\ndestructive = \"maybe\"\n");
+    let output = std::process::Command::new(crate::support::GATEWAY)
+        .arg("--config")
+        .arg(setup.directory.path().join("gateway.toml"))
+        .args(["--", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("maybe") && stderr.contains("confirm-strong"),
+        "{stderr}"
+    );
+}
