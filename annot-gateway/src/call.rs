@@ -230,6 +230,8 @@ impl Gateway {
         let mut forwarded = params.clone();
         forwarded["name"] = json!(listed.tool.name);
         forwarded["arguments"] = Value::Object(arguments.clone());
+        let modern = crate::era::is_modern("tools/call", params);
+        let forwarded = self.upstream_params(listed.upstream, forwarded, modern);
         let mut answer = self
             .forward(listed.upstream, id, "tools/call", forwarded)
             .await;

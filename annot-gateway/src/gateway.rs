@@ -6,13 +6,14 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use annot_runtime::client::{ClientExtension, ResolutionSupport, Session, SessionConfig};
+use annot_runtime::client::{ResolutionSupport, Session, SessionConfig};
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::StartError;
 use crate::config::Settings;
+use crate::era::{self, HostIdentity, UpstreamEra};
 use crate::log::Log;
 use crate::message::{code, error_response, result_response};
 use crate::sources::{AuditRaise, Listed, RuleBook};
@@ -34,12 +35,23 @@ pub(crate) struct State {
     pub withheld: HashMap<String, String>,
     /// With several upstreams: which one listed a resource's URI or template.
     pub origins: HashMap<String, usize>,
+    /// Who the host is, for the upstreams.
+    pub identity: HostIdentity,
+    /// The protocol version of the host's `initialize`, if any.
+    pub requested_version: Option<String>,
+    /// Every capability an upstream declared.
+    pub capabilities: Map<String, Value>,
     /// The lethal trifecta's legs so far, across every upstream.
     pub session: Session,
 }
 
 /// What the gateway knows of one upstream.
 pub(crate) struct UpstreamState {
+    /// How it was opened.
+    pub era: UpstreamEra,
+    /// Its `initialize` result (or what its `server/discover` result says
+    /// in that shape), once opened.
+    pub hello: Option<Value>,
     /// What it resolves, from its `initialize` result.
     pub support: ResolutionSupport,
     /// The configuration's rules for its tools.
@@ -52,6 +64,8 @@ pub(crate) struct Member {
     pub upstream: Arc<Upstream>,
     /// With several upstreams, the prefix of every name it lists.
     pub namespace: Option<String>,
+    /// Held while the upstream is being opened, so it is opened once.
+    pub opening: tokio::sync::Mutex<()>,
 }
 
 /// Who waits for the host's answer to a request the gateway sent it.
@@ -105,6 +119,9 @@ pub struct Gateway {
     in_flight: Mutex<HashMap<String, (usize, u64)>>,
     /// Host requests not answered yet.
     active: Arc<AtomicUsize>,
+    /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
+    /// whether their result is a listing.
+    modern: Mutex<HashMap<String, bool>>,
 }
 
 /// A host request sent upstream, its answer not yet in.
@@ -176,9 +193,12 @@ impl Gateway {
             members.push(Member {
                 upstream,
                 namespace: several.then(|| config.name.clone()),
+                opening: tokio::sync::Mutex::new(()),
             });
             receivers.push(from_upstream);
             upstreams.push(UpstreamState {
+                era: UpstreamEra::Unknown,
+                hello: None,
                 support: ResolutionSupport::default(),
                 rules: RuleBook::new(config.tools.clone()),
             });
@@ -196,6 +216,9 @@ impl Gateway {
                 listed: HashMap::new(),
                 withheld: HashMap::new(),
                 origins: HashMap::new(),
+                identity: HostIdentity::default(),
+                requested_version: None,
+                capabilities: Map::new(),
                 session: Session::new(SessionConfig {
                     on_trifecta,
                     ..SessionConfig::default()
@@ -205,6 +228,7 @@ impl Gateway {
             next_host_id: AtomicU64::new(1),
             in_flight: Mutex::new(HashMap::new()),
             active: Arc::default(),
+            modern: Mutex::new(HashMap::new()),
         });
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {
             let relay = Arc::downgrade(&gateway);
@@ -263,8 +287,20 @@ impl Gateway {
         &self.shared.audit
     }
 
-    /// Writes one message to the host.
+    /// Writes one message to the host; a response in the era of its request.
     pub fn to_host(&self, message: &Value) {
+        let is_response = message.get("method").is_none();
+        let answered = message.get("id").filter(|_| is_response).and_then(|id| {
+            self.modern
+                .lock()
+                .expect("modern lock")
+                .remove(&id.to_string())
+        });
+        let shaped = match (is_response, answered) {
+            (true, Some(listing)) => Some(era::for_modern_host(message.clone(), listing)),
+            _ => None,
+        };
+        let message = shaped.as_ref().unwrap_or(message);
         let mut bytes = serde_json::to_vec(message).expect("a Value serializes");
         bytes.push(b'\n');
         let _ = self.host.send(bytes);
@@ -308,58 +344,108 @@ impl Gateway {
     }
 
     fn request(self: &Arc<Self>, method: String, id: Value, params: Value) {
+        let modern = era::is_modern(&method, &params);
+        if modern {
+            let listing = matches!(method.as_str(), "tools/list" | "server/discover");
+            self.modern
+                .lock()
+                .expect("modern lock")
+                .insert(id.to_string(), listing);
+            let mut state = self.state.lock().expect("state lock");
+            let identity = HostIdentity::from_meta(&params);
+            state.host_resolves = identity.takes_up_resolution;
+            state.host_elicits = false;
+            if state
+                .upstreams
+                .iter()
+                .all(|upstream| upstream.era == UpstreamEra::Unknown)
+            {
+                state.identity = identity;
+            }
+        }
         if method == "ping" {
             // The gateway's own liveness: answered even while the upstream restarts.
             return self.to_host(&result_response(&id, json!({})));
         }
         let gateway = Arc::clone(self);
         let busy = Busy::new(&self.active);
-        // What goes upstream as it came is sent now, in the host's order
-        // (an `initialize` before the `initialized` that follows it).
-        match method.as_str() {
-            "initialize" => {
-                let sent: Vec<Forwarding> = (0..self.members.len())
-                    .map(|index| self.begin_initialize(index, &id, params.clone()))
-                    .collect();
-                tokio::spawn(async move {
-                    gateway.initialize(id, sent).await;
-                    drop(busy);
-                });
+        // Once the upstream is open, what goes to it as it came is sent now,
+        // in the host's order.
+        let opened = self.members.len() == 1
+            && self.state.lock().expect("state lock").upstreams[0].era != UpstreamEra::Unknown;
+        let sent = match method.as_str() {
+            "initialize" | "server/discover" | "tools/list" | "tools/call" | "tools/resolve"
+            | "tools/annotations" => None,
+            _ if opened => {
+                let params = self.upstream_params(0, params.clone(), modern);
+                Some(self.begin_forward(0, &id, &method, params))
             }
-            "tools/list" => {
-                tokio::spawn(async move {
-                    gateway.list_tools(id).await;
-                    drop(busy);
-                });
-            }
-            "tools/call" => {
-                tokio::spawn(async move {
-                    gateway.call_tool(id, params).await;
-                    drop(busy);
-                });
-            }
-            "tools/resolve" | "tools/annotations" => {
-                tokio::spawn(async move {
+            _ => None,
+        };
+        tokio::spawn(async move {
+            match (method.as_str(), sent) {
+                ("initialize", _) => {
+                    gateway.remember_host(&params);
+                    gateway.initialize(id).await;
+                }
+                ("server/discover", _) => gateway.discover(id).await,
+                ("tools/list", _) => gateway.list_tools(id).await,
+                ("tools/call", _) => gateway.call_tool(id, params).await,
+                ("tools/resolve" | "tools/annotations", _) => {
                     let answer = gateway.answer_resolution(&id, &method, &params).await;
                     gateway.to_host(&answer);
-                    drop(busy);
-                });
-            }
-            _ if self.members.len() == 1 => {
-                let sent = self.begin_forward(0, &id, &method, params);
-                tokio::spawn(async move {
+                }
+                (_, Some(sent)) => {
                     let answer = sent.finish(&gateway).await;
                     gateway.to_host(&answer);
-                    drop(busy);
-                });
-            }
-            _ => {
-                tokio::spawn(async move {
-                    let answer = gateway.route(&id, &method, params).await;
+                }
+                (_, None) => {
+                    gateway.ensure_upstreams().await;
+                    let answer = if gateway.members.len() == 1 {
+                        let params = gateway.upstream_params(0, params, modern);
+                        gateway.forward(0, &id, &method, params).await
+                    } else {
+                        gateway.route(&id, &method, params, modern).await
+                    };
                     gateway.to_host(&answer);
-                    drop(busy);
-                });
+                }
             }
+            drop(busy);
+        });
+    }
+
+    /// What a legacy host's `initialize` says about it.
+    fn remember_host(&self, params: &Value) {
+        let mut state = self.state.lock().expect("state lock");
+        let capabilities = &params["capabilities"];
+        state.host_elicits = capabilities.get("elicitation").is_some();
+        state.host_resolves = capabilities
+            .get("extensions")
+            .and_then(|extensions| extensions.get(TOOL_RESOLUTION_EXTENSION))
+            .is_some();
+        state.identity = HostIdentity::from_initialize(params);
+        state.requested_version = params["protocolVersion"].as_str().map(str::to_owned);
+    }
+
+    /// A host request's `params` as upstream `index` wants them: `_meta`
+    /// added for a 2026-07-28 upstream behind a legacy host, its
+    /// 2026-07-28 keys taken off for a legacy upstream behind a 2026-07-28
+    /// host.
+    pub(crate) fn upstream_params(&self, index: usize, params: Value, modern_host: bool) -> Value {
+        let state = self.state.lock().expect("state lock");
+        match (&state.upstreams[index].era, modern_host) {
+            (UpstreamEra::Modern, false) => era::with_meta(params, &state.identity),
+            (UpstreamEra::Legacy, true) => era::without_meta(params),
+            _ => params,
+        }
+    }
+
+    /// The params of the gateway's own request to upstream `index`.
+    pub(crate) fn own_params(&self, index: usize, params: Value) -> Value {
+        let state = self.state.lock().expect("state lock");
+        match state.upstreams[index].era {
+            UpstreamEra::Modern => era::with_meta(params, &state.identity),
+            _ => params,
         }
     }
 
@@ -435,6 +521,10 @@ impl Gateway {
             }
             return;
         }
+        if method == "notifications/initialized" {
+            // The gateway opens each upstream itself, and says so itself.
+            return;
+        }
         for member in &self.members {
             if let Err(error) = member.upstream.send(&message) {
                 tracing::warn!(
@@ -505,64 +595,6 @@ impl Gateway {
             message["id"] = json!(id);
         }
         self.to_host(&message);
-    }
-
-    fn begin_initialize(&self, index: usize, id: &Value, mut params: Value) -> Forwarding {
-        {
-            let mut state = self.state.lock().expect("state lock");
-            let capabilities = &params["capabilities"];
-            state.host_elicits = capabilities.get("elicitation").is_some();
-            state.host_resolves = capabilities
-                .get("extensions")
-                .and_then(|extensions| extensions.get(TOOL_RESOLUTION_EXTENSION))
-                .is_some();
-        }
-        // The gateway is the upstream's client: it opts into resolution
-        // whatever the host does.
-        if let Some(capabilities) = params
-            .get_mut("capabilities")
-            .and_then(Value::as_object_mut)
-        {
-            let extensions = capabilities
-                .entry("extensions")
-                .or_insert_with(|| json!({}));
-            if let Some(extensions) = extensions.as_object_mut() {
-                extensions.insert(TOOL_RESOLUTION_EXTENSION.to_owned(), json!({}));
-            }
-        }
-        self.upstream(index).remember_handshake(params.clone());
-        // Each upstream's answer is read here; only the merged one reaches
-        // the host, under its id.
-        let internal = json!(format!("annot-gateway-initialize-{index}-{id}"));
-        self.begin_forward(index, &internal, "initialize", params)
-    }
-
-    async fn initialize(self: Arc<Self>, id: Value, sent: Vec<Forwarding>) {
-        let mut answers = Vec::new();
-        for (index, sent) in sent.into_iter().enumerate() {
-            let answer = sent.finish(&self).await;
-            if let Some(result) = answer.get("result") {
-                self.state.lock().expect("state lock").upstreams[index].support =
-                    ResolutionSupport::from_initialize_result(result, ClientExtension::Initialize);
-            } else {
-                tracing::warn!(
-                    upstream = self.upstream(index).name(),
-                    "initialize failed: {answer}"
-                );
-            }
-            answers.push(answer);
-        }
-        let mut answer = if self.members.len() == 1 {
-            let mut answer = answers.pop().expect("one answer");
-            answer["id"] = id;
-            answer
-        } else {
-            self.merged_initialize(&id, &answers)
-        };
-        if let Some(result) = answer.get_mut("result") {
-            Gateway::offer_resolution(result);
-        }
-        self.to_host(&answer);
     }
 }
 

@@ -63,6 +63,9 @@ impl Gateway {
     /// Lists every page of upstream `index`'s tools; what the host is shown
     /// of them.
     pub(crate) async fn learn_tools(&self, index: usize) -> Result<Vec<Value>, UpstreamError> {
+        self.ensure_upstream(index)
+            .await
+            .map_err(UpstreamError::Down)?;
         let upstream = self.upstream(index);
         let mut shown = Vec::new();
         let mut cursor: Option<Value> = None;
@@ -73,6 +76,7 @@ impl Gateway {
                 None => json!({}),
             };
             let id = upstream.allocate_id();
+            let params = self.own_params(index, params);
             let mut response = upstream.request(id, "tools/list", params).await?;
             let tools = response
                 .pointer_mut("/result/tools")

@@ -25,7 +25,7 @@ fn merged_initialize(id: &Value, answers: &[Value], members: &[Member]) -> Value
     let mut instructions = Vec::new();
     for (member, result) in &results {
         if let Some(declared) = result.get("capabilities").and_then(Value::as_object) {
-            merge(&mut capabilities, declared);
+            merge_into(&mut capabilities, declared);
         }
         if let Some(text) = result.get("instructions").and_then(Value::as_str) {
             let name = member.namespace.as_deref().unwrap_or("upstream");
@@ -45,10 +45,10 @@ fn merged_initialize(id: &Value, answers: &[Value], members: &[Member]) -> Value
 
 /// `into` with every key of `from`; objects under the same key merged, and
 /// `true` winning over `false` (a capability any upstream has is offered).
-fn merge(into: &mut Map<String, Value>, from: &Map<String, Value>) {
+pub(crate) fn merge_into(into: &mut Map<String, Value>, from: &Map<String, Value>) {
     for (key, value) in from {
         match (into.get_mut(key), value) {
-            (Some(Value::Object(mine)), Value::Object(theirs)) => merge(mine, theirs),
+            (Some(Value::Object(mine)), Value::Object(theirs)) => merge_into(mine, theirs),
             (Some(Value::Bool(mine)), Value::Bool(theirs)) => *mine |= theirs,
             (Some(_), _) => {}
             (None, value) => {
@@ -79,7 +79,13 @@ impl Gateway {
 
     /// Answers a request other than `initialize` and the tools' with several
     /// upstreams.
-    pub(crate) async fn route(&self, id: &Value, method: &str, params: Value) -> Value {
+    pub(crate) async fn route(
+        &self,
+        id: &Value,
+        method: &str,
+        params: Value,
+        modern: bool,
+    ) -> Value {
         if let Some(&(_, key, field, renamed)) = LISTS.iter().find(|list| list.0 == method) {
             return self.merged_list(id, method, key, field, renamed).await;
         }
@@ -93,7 +99,7 @@ impl Gateway {
                 Some("ref/resource") => self.by_resource(&params, "/ref/uri"),
                 _ => Err("`ref.type` is neither `ref/prompt` nor `ref/resource`".to_owned()),
             },
-            "logging/setLevel" => return self.to_every_upstream(id, method, params).await,
+            "logging/setLevel" => return self.to_every_upstream(id, method, params, modern).await,
             _ => {
                 return error_response(
                     id,
@@ -106,7 +112,10 @@ impl Gateway {
             }
         };
         match target {
-            Ok((index, params)) => self.forward(index, id, method, params).await,
+            Ok((index, params)) => {
+                let params = self.upstream_params(index, params, modern);
+                self.forward(index, id, method, params).await
+            }
             Err(why) => error_response(id, code::INVALID_PARAMS, why),
         }
     }
@@ -158,7 +167,8 @@ impl Gateway {
         let mut items = Vec::new();
         let mut failures = Vec::new();
         for index in 0..self.members.len() {
-            let answer = self.forward(index, id, method, json!({})).await;
+            let params = self.own_params(index, json!({}));
+            let answer = self.forward(index, id, method, params).await;
             let Some(listed) = answer
                 .pointer(&format!("/result/{key}"))
                 .and_then(Value::as_array)
@@ -186,10 +196,17 @@ impl Gateway {
         result_response(id, json!({ key: items }))
     }
 
-    async fn to_every_upstream(&self, id: &Value, method: &str, params: Value) -> Value {
+    async fn to_every_upstream(
+        &self,
+        id: &Value,
+        method: &str,
+        params: Value,
+        modern: bool,
+    ) -> Value {
         let mut answers = Vec::new();
         for index in 0..self.members.len() {
-            answers.push(self.forward(index, id, method, params.clone()).await);
+            let params = self.upstream_params(index, params.clone(), modern);
+            answers.push(self.forward(index, id, method, params).await);
         }
         let first_success = answers
             .iter()

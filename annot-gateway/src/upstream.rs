@@ -61,7 +61,13 @@ pub struct Pending {
 impl Pending {
     /// Waits for the response, at most the upstream's timeout.
     pub async fn wait(self) -> Result<Value, UpstreamError> {
-        match tokio::time::timeout(self.upstream.timeout, self.receiver).await {
+        let limit = self.upstream.timeout;
+        self.wait_at_most(limit).await
+    }
+
+    /// Waits for the response, at most `limit`.
+    pub async fn wait_at_most(self, limit: Duration) -> Result<Value, UpstreamError> {
+        match tokio::time::timeout(limit, self.receiver).await {
             Ok(Ok(response)) => Ok(response),
             Ok(Err(_)) => Err(UpstreamError::Exited(self.method)),
             Err(_) => {
@@ -73,7 +79,7 @@ impl Pending {
                 );
                 Err(UpstreamError::Timeout {
                     method: self.method,
-                    seconds: self.upstream.timeout.as_secs(),
+                    seconds: limit.as_secs(),
                 })
             }
         }
@@ -339,7 +345,8 @@ async fn wait(child: &mut Child) -> String {
 /// to the host side.
 fn route(bytes: &[u8], waiters: &Waiters, incoming: &mpsc::UnboundedSender<Value>, name: &str) {
     let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
-        tracing::warn!(upstream = %name, "dropped a message that is not JSON: {}", String::from_utf8_lossy(bytes));
+        let start = String::from_utf8_lossy(&bytes[..bytes.len().min(120)]).into_owned();
+        tracing::warn!(upstream = %name, "dropped a message of {} bytes that is not JSON: {start}", bytes.len());
         return;
     };
     let is_response = message.get("method").is_none()

@@ -3,6 +3,7 @@
 //! server written without annot that can misbehave on demand).
 
 mod confirmations;
+mod eras;
 mod host_resolution;
 mod hostile;
 mod log;

@@ -1,0 +1,136 @@
+//! Each side in its own era: a 2026-07-28 host (no handshake, `_meta` on
+//! every request) in front of a server that wants `initialize`, and a host
+//! that opens with `initialize` in front of a 2026-07-28 server.
+
+use serde_json::{Value, json};
+
+use crate::rules::{SPLIT_NOTES, Setup};
+use crate::support::{Host, example, text};
+
+const MODERN: &str = "2026-07-28";
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": "modern-host", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}
+
+fn modern(host: &mut Host, method: &str, mut params: Value) -> Value {
+    params["_meta"] = meta();
+    host.request(method, params)
+}
+
+#[test]
+fn a_2026_host_in_front_of_a_server_that_wants_initialize() {
+    let setup = Setup::new(SPLIT_NOTES);
+    let mut host = setup.start(&["--exposure", "resolvable", "--profile", "read-only"], &[]);
+    let discovered = modern(&mut host, "server/discover", json!({}));
+    let result = &discovered["result"];
+    assert!(
+        result["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(MODERN)),
+        "{discovered}"
+    );
+    assert_eq!(result["resultType"], json!("complete"));
+    assert!(result["capabilities"]["tools"].is_object(), "{discovered}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("annot-gateway")
+    );
+
+    let listed = modern(&mut host, "tools/list", json!({}));
+    assert_eq!(
+        listed["result"]["resultType"],
+        json!("complete"),
+        "{listed}"
+    );
+    assert_eq!(listed["result"]["ttlMs"], json!(0));
+    assert_eq!(listed["result"]["tools"][0]["name"], json!("notes"));
+
+    let read = modern(
+        &mut host,
+        "tools/call",
+        json!({"name": "notes", "arguments": {"action": "read", "name": "todo"}}),
+    );
+    assert_eq!(read["result"]["resultType"], json!("complete"), "{read}");
+    assert_eq!(text(&read["result"]), "buy milk\n");
+    let delete = modern(
+        &mut host,
+        "tools/call",
+        json!({"name": "notes", "arguments": {"action": "delete", "name": "todo"}}),
+    );
+    assert_eq!(delete["result"]["isError"], json!(true), "{delete}");
+    assert_eq!(delete["result"]["resultType"], json!("complete"));
+    assert!(setup.notes().join("todo").exists());
+}
+
+#[test]
+fn a_handshake_host_in_front_of_a_2026_server() {
+    let directory = tempfile::tempdir().unwrap();
+    std::fs::write(directory.path().join("notes.txt"), "hello\n").unwrap();
+    let upstream = example("annot", "manage_files");
+    let log = directory.path().join("log.sqlite3");
+    let mut host = Host::start(&[
+        "--confirm",
+        "host",
+        "--log",
+        log.to_str().unwrap(),
+        "--",
+        upstream.to_str().unwrap(),
+        directory.path().to_str().unwrap(),
+    ]);
+    let initialized = host.initialize(json!({}));
+    let result = &initialized["result"];
+    assert_eq!(
+        result["protocolVersion"],
+        json!("2025-11-25"),
+        "{initialized}"
+    );
+    assert_eq!(
+        result["serverInfo"]["name"],
+        json!("annot-manage-files"),
+        "{initialized}"
+    );
+    let read = host.call(
+        "manage_files",
+        json!({"action": "read", "path": "notes.txt"}),
+    );
+    assert_eq!(text(&read), "hello\n", "{read}");
+    let resolved = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "read", "path": "notes.txt"}}),
+    );
+    assert_eq!(
+        resolved["result"]["annotations"]["readOnlyHint"],
+        json!(true),
+        "{resolved}"
+    );
+}
+
+#[test]
+fn a_2026_host_in_front_of_a_2026_server() {
+    let directory = tempfile::tempdir().unwrap();
+    std::fs::write(directory.path().join("notes.txt"), "hello\n").unwrap();
+    let upstream = example("annot", "manage_files");
+    let log = directory.path().join("log.sqlite3");
+    let mut host = Host::start(&[
+        "--confirm",
+        "host",
+        "--log",
+        log.to_str().unwrap(),
+        "--",
+        upstream.to_str().unwrap(),
+        directory.path().to_str().unwrap(),
+    ]);
+    let read = modern(
+        &mut host,
+        "tools/call",
+        json!({"name": "manage_files", "arguments": {"action": "read", "path": "notes.txt"}}),
+    );
+    assert_eq!(text(&read["result"]), "hello\n", "{read}");
+    assert_eq!(read["result"]["resultType"], json!("complete"));
+}
