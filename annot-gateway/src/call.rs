@@ -13,6 +13,7 @@ use annot_runtime::{Annotations, Hint};
 use serde_json::{Map, Value, json};
 
 use crate::config::ConfirmMode;
+use crate::confirm::{Question, RoundTrip};
 use crate::digest;
 use crate::gateway::Gateway;
 use crate::log::CallRecord;
@@ -205,9 +206,23 @@ impl Gateway {
                         "annotations": annotations_json(resolved.annotations),
                     });
                     let preview = self.preview(listed, &arguments);
-                    let answer = self
-                        .confirm(&binding, tool, preview.as_deref(), &decision.to_string())
-                        .await;
+                    let question =
+                        Question::new(&binding, tool, preview.as_deref(), &decision.to_string());
+                    let answer = if crate::era::is_modern("tools/call", params) {
+                        match self.confirm_by_round_trip(question, params) {
+                            RoundTrip::Answered(answer) => answer,
+                            RoundTrip::Ask(result) => {
+                                record.confirmation = Some("asked (input required)".into());
+                                return Ending {
+                                    answer: json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                                    outcome: "input-required",
+                                    claims: None,
+                                };
+                            }
+                        }
+                    } else {
+                        self.confirm(question).await
+                    };
                     record.confirmation = Some(answer.describe());
                     if !answer.is_accepted() {
                         let reason = format!(
@@ -228,6 +243,16 @@ impl Gateway {
             },
         }
         let mut forwarded = params.clone();
+        if record
+            .confirmation
+            .as_deref()
+            .is_some_and(|said| said.starts_with("accepted"))
+            && let Some(forwarded) = forwarded.as_object_mut()
+        {
+            // The round trip was the gateway's own: the upstream never asked.
+            forwarded.remove("requestState");
+            forwarded.remove("inputResponses");
+        }
         forwarded["name"] = json!(listed.tool.name);
         forwarded["arguments"] = Value::Object(arguments.clone());
         let modern = crate::era::is_modern("tools/call", params);

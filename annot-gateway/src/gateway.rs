@@ -122,6 +122,9 @@ pub struct Gateway {
     /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
     /// whether their result is a listing.
     modern: Mutex<HashMap<String, bool>>,
+    /// The 2026-07-28 confirmations asked and not yet answered:
+    /// `requestState` → the call's digest.
+    pub(crate) round_trips: Mutex<HashMap<String, String>>,
 }
 
 /// A host request sent upstream, its answer not yet in.
@@ -229,6 +232,7 @@ impl Gateway {
             in_flight: Mutex::new(HashMap::new()),
             active: Arc::default(),
             modern: Mutex::new(HashMap::new()),
+            round_trips: Mutex::new(HashMap::new()),
         });
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {
             let relay = Arc::downgrade(&gateway);

@@ -134,3 +134,68 @@ fn a_2026_host_in_front_of_a_2026_server() {
     assert_eq!(text(&read["result"]), "hello\n", "{read}");
     assert_eq!(read["result"]["resultType"], json!("complete"));
 }
+
+fn eliciting_meta() -> Value {
+    let mut meta = meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
+    meta
+}
+
+fn call_with(host: &mut Host, arguments: Value, extra: Value) -> Value {
+    let mut params = json!({"name": "notes", "arguments": arguments, "_meta": eliciting_meta()});
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    host.request("tools/call", params)["result"].clone()
+}
+
+#[test]
+fn a_2026_host_confirms_by_the_multi_round_trip_input_request() {
+    let setup = Setup::new(SPLIT_NOTES);
+    let mut host = setup.start(&["--exposure", "resolvable"], &[]);
+    let append = json!({"action": "append", "name": "todo", "text": "eggs\n"});
+    let first = call_with(&mut host, append.clone(), json!({}));
+    assert_eq!(first["resultType"], json!("input_required"), "{first}");
+    let question = &first["inputRequests"]["confirm"];
+    assert_eq!(question["method"], json!("elicitation/create"));
+    assert!(
+        question["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Call digest: sha256:")
+    );
+    let state = first["requestState"].clone();
+    let accept = json!({"confirm": {"action": "accept", "content": {"approve": true}}});
+
+    let done = call_with(
+        &mut host,
+        append.clone(),
+        json!({"requestState": state, "inputResponses": accept}),
+    );
+    assert_eq!(text(&done), "appended", "{done}");
+    assert_eq!(done["resultType"], json!("complete"));
+
+    // The same answer again: its state is spent.
+    let replayed = call_with(
+        &mut host,
+        append.clone(),
+        json!({"requestState": state, "inputResponses": accept}),
+    );
+    assert_eq!(replayed["isError"], json!(true), "{replayed}");
+    assert!(text(&replayed).contains("already used"), "{replayed}");
+
+    // An answer for one call brought with another call's arguments.
+    let asked = call_with(&mut host, append.clone(), json!({}));
+    let other = json!({"action": "append", "name": "todo", "text": "rm -rf\n"});
+    let altered = call_with(
+        &mut host,
+        other,
+        json!({"requestState": asked["requestState"], "inputResponses": accept}),
+    );
+    assert_eq!(altered["isError"], json!(true), "{altered}");
+    assert!(text(&altered).contains("another call"), "{altered}");
+    assert_eq!(
+        std::fs::read_to_string(setup.notes().join("todo")).unwrap(),
+        "buy milk\neggs\n"
+    );
+}
