@@ -68,7 +68,10 @@ impl Pending {
     /// Waits for the response, at most `limit`.
     pub async fn wait_at_most(self, limit: Duration) -> Result<Value, UpstreamError> {
         match tokio::time::timeout(limit, self.receiver).await {
-            Ok(Ok(response)) => Ok(response),
+            Ok(Ok(response)) => {
+                self.upstream.timeouts_in_a_row.store(0, Ordering::Relaxed);
+                Ok(response)
+            }
             Ok(Err(_)) => Err(UpstreamError::Exited(self.method)),
             Err(_) => {
                 self.waiters.lock().expect("waiters lock").remove(&self.id);
@@ -77,6 +80,15 @@ impl Pending {
                     "notifications/cancelled",
                     json!({"requestId": self.id, "reason": "timed out in the gateway"}),
                 );
+                let in_a_row = self
+                    .upstream
+                    .timeouts_in_a_row
+                    .fetch_add(1, Ordering::Relaxed)
+                    + 1;
+                if in_a_row >= HUNG_AFTER {
+                    self.upstream.timeouts_in_a_row.store(0, Ordering::Relaxed);
+                    self.upstream.hung.notify_one();
+                }
                 Err(UpstreamError::Timeout {
                     method: self.method,
                     seconds: limit.as_secs(),
@@ -99,7 +111,14 @@ pub struct Upstream {
     last_failure: Mutex<String>,
     stopped: tokio::sync::Notify,
     stopping: std::sync::atomic::AtomicBool,
+    /// Requests that timed out in a row: past `HUNG_AFTER`, the process is
+    /// taken for hung and restarted.
+    timeouts_in_a_row: std::sync::atomic::AtomicU32,
+    hung: tokio::sync::Notify,
 }
+
+/// Timeouts in a row after which the upstream is restarted.
+const HUNG_AFTER: u32 = 3;
 
 impl Upstream {
     /// Starts `spec` and keeps it running; what it sends that is not a
@@ -121,6 +140,8 @@ impl Upstream {
             last_failure: Mutex::new("not started yet".to_owned()),
             stopped: tokio::sync::Notify::new(),
             stopping: std::sync::atomic::AtomicBool::new(false),
+            timeouts_in_a_row: std::sync::atomic::AtomicU32::new(0),
+            hung: tokio::sync::Notify::new(),
         });
         let first = upstream.spawn(true);
         tokio::spawn(Arc::clone(&upstream).supervise(first));
@@ -244,6 +265,10 @@ impl Upstream {
                         () = self.stopped.notified() => {
                             let _ = child.kill().await;
                             "stopped by the gateway".to_owned()
+                        }
+                        () = self.hung.notified() => {
+                            let _ = child.kill().await;
+                            format!("killed after {HUNG_AFTER} requests in a row timed out")
                         }
                     };
                     *self.link.lock().expect("link lock") = None;
