@@ -51,7 +51,8 @@ pub struct UpstreamConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UpstreamEntry {
-    /// The program.
+    /// The program (stdio).
+    #[serde(default)]
     pub command: String,
     /// Its arguments.
     #[serde(default)]
@@ -59,16 +60,23 @@ pub struct UpstreamEntry {
     /// Environment variables set for it.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// The Streamable HTTP endpoint, instead of a command.
+    pub url: Option<String>,
+    /// Headers sent with every request to `url`.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
     /// Rules per tool, by the tool's upstream name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolRules>,
 }
 
-/// How to start the upstream server.
-#[derive(Clone, Debug, Deserialize)]
+/// How to reach the upstream server: a command to run (stdio), or a
+/// Streamable HTTP URL.
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UpstreamSpec {
-    /// The program.
+    /// The program (stdio).
+    #[serde(default)]
     pub command: String,
     /// Its arguments.
     #[serde(default)]
@@ -76,6 +84,35 @@ pub struct UpstreamSpec {
     /// Environment variables set for it, beside the gateway's own.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// The Streamable HTTP endpoint (`http://`), instead of a command.
+    pub url: Option<String>,
+    /// Headers sent with every request to `url` (an `Authorization`, say).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+}
+
+impl UpstreamSpec {
+    /// Checks that the spec names one way to reach the upstream.
+    pub fn check(&self, name: &str) -> Result<(), ConfigError> {
+        match (&self.url, self.command.is_empty()) {
+            (Some(url), true) if url.starts_with("http://") => Ok(()),
+            (Some(url), true) => Err(ConfigError::Invalid(format!(
+                "{name}: `{url}` is not an http:// URL (HTTPS upstreams are not supported yet)"
+            ))),
+            (None, false) => Ok(()),
+            (Some(_), false) => Err(ConfigError::Invalid(format!(
+                "{name}: give a `command` or a `url`, not both"
+            ))),
+            (None, true) => Err(ConfigError::Invalid(format!(
+                "{name}: give a `command` (stdio) or a `url` (Streamable HTTP)"
+            ))),
+        }
+    }
+
+    /// How the upstream is named in messages.
+    pub fn describe(&self) -> &str {
+        self.url.as_deref().unwrap_or(&self.command)
+    }
 }
 
 /// What the gateway does with a call its policy wants a person to confirm.

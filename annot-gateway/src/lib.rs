@@ -19,6 +19,7 @@ mod digest;
 mod era;
 mod gateway;
 mod handshake;
+mod http_upstream;
 mod listing;
 pub mod log;
 mod message;

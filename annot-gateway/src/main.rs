@@ -186,7 +186,7 @@ fn upstreams(
         (Some((command, args)), _) => Some(UpstreamSpec {
             command: command.clone(),
             args: args.to_vec(),
-            env: Default::default(),
+            ..UpstreamSpec::default()
         }),
         (None, upstream) => upstream,
     };
@@ -206,6 +206,8 @@ fn upstreams(
                         command: entry.command,
                         args: entry.args,
                         env: entry.env,
+                        url: entry.url,
+                        headers: entry.headers,
                     },
                     tools: entry.tools,
                 })
@@ -234,6 +236,7 @@ fn upstreams(
         }
     };
     for upstream in &upstreams {
+        upstream.spec.check(&upstream.name)?;
         for (tool, rules) in &upstream.tools {
             rules.check(tool)?;
         }

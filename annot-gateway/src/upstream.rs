@@ -18,6 +18,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::config::UpstreamSpec;
+use crate::http_upstream;
 use crate::message::{MAX_MESSAGE_SIZE, read_line};
 
 /// Why a request got no response from the upstream.
@@ -143,6 +144,10 @@ impl Upstream {
             timeouts_in_a_row: std::sync::atomic::AtomicU32::new(0),
             hung: tokio::sync::Notify::new(),
         });
+        if let Some(url) = upstream.spec.url.clone() {
+            upstream.connect(url);
+            return upstream;
+        }
         let first = upstream.spawn(true);
         tokio::spawn(Arc::clone(&upstream).supervise(first));
         upstream
@@ -152,6 +157,29 @@ impl Upstream {
     pub fn stop(&self) {
         self.stopping.store(true, Ordering::Release);
         self.stopped.notify_one();
+        if self.spec.url.is_some() {
+            // Closing the link's channel ends the HTTP poster.
+            *self.link.lock().expect("link lock") = None;
+        }
+    }
+
+    /// Links a Streamable HTTP upstream: each message a POST, each answer
+    /// routed as a process's lines are.
+    fn connect(&self, url: String) {
+        let (to_upstream, outgoing) = mpsc::unbounded_channel();
+        let waiters: Arc<Waiters> = Arc::default();
+        let (routed, incoming, name) = (
+            Arc::clone(&waiters),
+            self.incoming.clone(),
+            self.name.clone(),
+        );
+        let deliver = Arc::new(move |bytes: &[u8]| route(bytes, &routed, &incoming, &name));
+        http_upstream::start(url, self.spec.headers.clone(), outgoing, deliver);
+        *self.link.lock().expect("link lock") = Some(Link {
+            to_upstream,
+            waiters,
+            ready: true,
+        });
     }
 
     /// The upstream's name in the log and in messages.
@@ -275,9 +303,11 @@ impl Upstream {
                     // Dropping the waiters' senders answers every request in
                     // flight with `Exited`.
                     waiters.lock().expect("waiters lock").clear();
-                    self.fail(format!("`{}` exited: {status}", self.spec.command));
+                    self.fail(format!("`{}` exited: {status}", self.spec.describe()));
                 }
-                Err(error) => self.fail(format!("cannot start `{}`: {error}", self.spec.command)),
+                Err(error) => {
+                    self.fail(format!("cannot start `{}`: {error}", self.spec.describe()))
+                }
             }
             if self.stopping.load(Ordering::Acquire) {
                 return;

@@ -6,6 +6,7 @@ mod confirmations;
 mod eras;
 mod host_resolution;
 mod hostile;
+mod http_upstream;
 mod log;
 mod pins;
 mod resolving;
