@@ -153,14 +153,12 @@ impl Endpoint {
     }
 
     fn receive(&self, body: &[u8]) {
-        if let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(body) {
-            if let Some(version) = object
-                .get("result")
-                .and_then(|result| result.get("protocolVersion"))
-                .and_then(Value::as_str)
-            {
-                *self.version.lock().expect("version lock") = Some(version.to_owned());
-            }
+        let answer = serde_json::from_slice::<Value>(body).unwrap_or(Value::Null);
+        if let Some(version) = answer
+            .pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+        {
+            *self.version.lock().expect("version lock") = Some(version.to_owned());
         }
         (self.deliver)(body);
     }
