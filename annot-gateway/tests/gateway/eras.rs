@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::rules::{SPLIT_NOTES, Setup};
-use crate::support::{Host, example, text};
+use crate::support::{Host, ManageFiles, text};
 
 const MODERN: &str = "2026-07-28";
 
@@ -70,19 +70,8 @@ fn a_2026_host_in_front_of_a_server_that_wants_initialize() {
 
 #[test]
 fn a_handshake_host_in_front_of_a_2026_server() {
-    let directory = tempfile::tempdir().unwrap();
-    std::fs::write(directory.path().join("notes.txt"), "hello\n").unwrap();
-    let upstream = example("annot", "manage_files");
-    let log = directory.path().join("log.sqlite3");
-    let mut host = Host::start(&[
-        "--confirm",
-        "host",
-        "--log",
-        log.to_str().unwrap(),
-        "--",
-        upstream.to_str().unwrap(),
-        directory.path().to_str().unwrap(),
-    ]);
+    let files = ManageFiles::new();
+    let mut host = files.start(&["--confirm", "host"]);
     let initialized = host.initialize(json!({}));
     let result = &initialized["result"];
     assert_eq!(
@@ -113,19 +102,8 @@ fn a_handshake_host_in_front_of_a_2026_server() {
 
 #[test]
 fn a_2026_host_in_front_of_a_2026_server() {
-    let directory = tempfile::tempdir().unwrap();
-    std::fs::write(directory.path().join("notes.txt"), "hello\n").unwrap();
-    let upstream = example("annot", "manage_files");
-    let log = directory.path().join("log.sqlite3");
-    let mut host = Host::start(&[
-        "--confirm",
-        "host",
-        "--log",
-        log.to_str().unwrap(),
-        "--",
-        upstream.to_str().unwrap(),
-        directory.path().to_str().unwrap(),
-    ]);
+    let files = ManageFiles::new();
+    let mut host = files.start(&["--confirm", "host"]);
     let read = modern(
         &mut host,
         "tools/call",

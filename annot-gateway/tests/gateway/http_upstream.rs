@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::json;
 
-use crate::support::{Host, example, exported, text};
+use crate::support::{Host, example, exported, refused_at_start, text};
 
 /// `rmcp_server --http` on a free port over `root`; its process and URL.
 fn rmcp_server(root: &std::path::Path) -> (std::process::Child, String) {
@@ -76,14 +76,7 @@ fn a_streamable_http_upstream_resolves_and_is_decided_per_call() {
 
 #[test]
 fn an_https_url_is_refused_at_start() {
-    let directory = tempfile::tempdir().unwrap();
-    let config = directory.path().join("gateway.toml");
-    std::fs::write(&config, "[upstream]\nurl = \"https://example.com/mcp\"\n").unwrap();
-    let output = Command::new(crate::support::GATEWAY)
-        .arg("--config")
-        .arg(&config)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("not an http:// URL"));
+    let (code, stderr) = refused_at_start("[upstream]\nurl = \"https://example.com/mcp\"\n");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("not an http:// URL"), "{stderr}");
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::support::{Host, example, exported, snapshot, text};
+use crate::support::{Host, example, exported, refused_at_start, snapshot, text};
 
 /// `notes`' actions, with the right to state them lower than the
 /// upstream's worst case.
@@ -197,15 +197,10 @@ annotations = { read_only = true }
 
 #[test]
 fn an_unknown_hint_in_the_configuration_stops_the_gateway_at_once() {
-    let setup = Setup::new("[tools.notes.actions.read]\nannotations = { read_olny = true }\n");
-    let output = std::process::Command::new(crate::support::GATEWAY)
-        .arg("--config")
-        .arg(setup.directory.path().join("gateway.toml"))
-        .args(["--", "true"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let config = "[upstream]\ncommand = \"true\"\n\
+                  [tools.notes.actions.read]\nannotations = { read_olny = true }\n";
+    let (code, stderr) = refused_at_start(config);
+    assert_eq!(code, Some(2));
     assert!(stderr.contains("unknown hint `read_olny`"), "{stderr}");
 }
 
@@ -235,15 +230,9 @@ fn the_policy_section_sets_the_verdict_of_each_class_of_call() {
 
 #[test]
 fn an_unknown_verdict_stops_the_gateway_at_once() {
-    let setup = Setup::new("[policy]\ndestructive = \"maybe\"\n");
-    let output = std::process::Command::new(crate::support::GATEWAY)
-        .arg("--config")
-        .arg(setup.directory.path().join("gateway.toml"))
-        .args(["--", "true"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let config = "[upstream]\ncommand = \"true\"\n[policy]\ndestructive = \"maybe\"\n";
+    let (code, stderr) = refused_at_start(config);
+    assert_eq!(code, Some(2));
     assert!(
         stderr.contains("maybe") && stderr.contains("confirm-strong"),
         "{stderr}"
