@@ -238,3 +238,39 @@ fn an_unknown_verdict_stops_the_gateway_at_once() {
         "{stderr}"
     );
 }
+
+#[test]
+fn an_audit_that_saw_a_violation_raises_the_hint_over_every_source() {
+    // What `annot-audit --json` writes when a "read" was seen writing.
+    let report = json!({
+        "report_version": 2,
+        "findings": [
+            {"check": "behaviour.read_only", "subject": "notes/read", "verdict": "VIOLATION",
+             "detail": "the read changed a file", "cases": 1, "evidence": []},
+            {"check": "behaviour.closed_world", "subject": "notes", "verdict": "PASS",
+             "detail": "no connection", "cases": 1, "evidence": []}
+        ]
+    });
+    let setup = Setup::new(SPLIT_NOTES);
+    let audit = setup.directory.path().join("audit.json");
+    std::fs::write(&audit, report.to_string()).unwrap();
+    let audit = audit.to_str().unwrap().to_owned();
+    let mut host = setup.start(
+        &[
+            "--exposure",
+            "resolvable",
+            "--profile",
+            "read-only",
+            "--audit",
+            &audit,
+        ],
+        &[],
+    );
+    host.initialize(json!({}));
+    let read = host.call("notes", json!({"action": "read", "name": "todo"}));
+    assert_eq!(read["isError"], json!(true), "{read}");
+    assert!(
+        text(&read).contains("raised where the audit saw a violation"),
+        "{read}"
+    );
+}
