@@ -73,14 +73,18 @@ fn main() -> ExitCode {
             .expect("an answer in time")
     };
 
-    send(json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+    send(
+        json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "measure_concurrency", "version": "0"}}}));
+        "clientInfo": {"name": "measure_concurrency", "version": "0"}}}),
+    );
     next(&answers);
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     // Warm up: the first call starts a worker thread, the first ping nothing.
-    send(json!({"jsonrpc": "2.0", "id": "warm", "method": "tools/call",
-        "params": {"name": "wait", "arguments": {"ms": 1}}}));
+    send(
+        json!({"jsonrpc": "2.0", "id": "warm", "method": "tools/call",
+        "params": {"name": "wait", "arguments": {"ms": 1}}}),
+    );
     next(&answers);
     let idle_ping = Instant::now();
     send(json!({"jsonrpc": "2.0", "id": "idle", "method": "ping"}));

@@ -206,7 +206,10 @@ fn a_slow_call_holds_up_nothing_else() {
     assert_eq!(list["result"]["tools"][0]["name"], "hold", "{list}");
     let resolved = session.next();
     assert_eq!(resolved["id"], 3);
-    assert_eq!(resolved["result"]["tool"]["annotations"]["destructiveHint"], true);
+    assert_eq!(
+        resolved["result"]["tool"]["annotations"]["destructiveHint"],
+        true
+    );
     // A quick call's answer overtakes the slow one; a bad request gets its
     // clear error meanwhile, and serving goes on. Calls run on workers, so
     // these four come in any order.
@@ -349,7 +352,9 @@ fn past_the_bound_a_call_is_refused_at_once_and_serving_goes_on() {
     started(&events, "c");
     gates.open("b");
     gates.open("c");
-    let mut ids: Vec<i64> = (0..2).map(|_| session.next()["id"].as_i64().unwrap()).collect();
+    let mut ids: Vec<i64> = (0..2)
+        .map(|_| session.next()["id"].as_i64().unwrap())
+        .collect();
     ids.sort_unstable();
     assert_eq!(ids, [2, 3]);
     assert!(session.finish().is_empty());
@@ -504,8 +509,5 @@ fn the_example_binary_answers_a_ping_behind_a_slow_call_and_honours_cancellation
     let status = binary.child.wait().expect("the example exits");
     assert!(status.success(), "{status}");
     let rest: Vec<Value> = binary.lines.iter().collect();
-    assert!(
-        rest.iter().all(|line| line.get("id").is_none()),
-        "{rest:?}"
-    );
+    assert!(rest.iter().all(|line| line.get("id").is_none()), "{rest:?}");
 }

@@ -249,7 +249,10 @@ impl Call {
     /// assert!(push(Push, &Call::of(&Push, Profile::any())).is_ok());
     /// ```
     pub fn is_cancelled(&self) -> bool {
-        self.control.0.as_ref().is_some_and(|control| control.is_cancelled())
+        self.control
+            .0
+            .as_ref()
+            .is_some_and(|control| control.is_cancelled())
     }
 
     /// Sends `notifications/progress` for this call: `progress` so far, of
@@ -273,7 +276,10 @@ impl Call {
     /// carried a `progressToken`, and a transport runs the call beside its
     /// session.
     pub fn reports_progress(&self) -> bool {
-        self.control.0.as_ref().is_some_and(|control| control.reports_progress())
+        self.control
+            .0
+            .as_ref()
+            .is_some_and(|control| control.reports_progress())
     }
 }
 

@@ -36,9 +36,7 @@ pub(crate) enum CallOutcome {
 /// outside the profile. Shared by a tool and the per-action tools exposed for
 /// it.
 pub(super) type ErasedCall = Arc<
-    dyn Fn(&str, Option<&SplitArguments<'_>>, Profile, Invocation<'_>) -> CallOutcome
-        + Send
-        + Sync,
+    dyn Fn(&str, Option<&SplitArguments<'_>>, Profile, Invocation<'_>) -> CallOutcome + Send + Sync,
 >;
 
 /// What a call brings besides its arguments.
@@ -173,10 +171,16 @@ impl ErasedTool {
                 trust: invocation.trust,
             };
             let control = invocation.control;
-            run_call::<T>((arguments, split), profile, wants, control, |parsed, call| {
-                let call = call.expect("asked for");
-                handler(parsed, call)
-            })
+            run_call::<T>(
+                (arguments, split),
+                profile,
+                wants,
+                control,
+                |parsed, call| {
+                    let call = call.expect("asked for");
+                    handler(parsed, call)
+                },
+            )
         };
         Self::erase::<T>(Arc::new(call))
     }

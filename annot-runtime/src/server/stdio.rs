@@ -167,6 +167,10 @@ fn read<W: Write + Send>(
     // `KEPT_RESPONSE_CAPACITY`.
     let mut response = Vec::new();
     while let Some(line) = lines.next_message()? {
+        // The writing thread found the output closed: nobody reads answers.
+        if calls.output.closed.load(Ordering::Relaxed) {
+            return Ok(());
+        }
         response.clear();
         match line {
             Line::Message(message) => {
@@ -205,9 +209,6 @@ fn read<W: Write + Send>(
         }
         // A rare long answer (a large page, a batch) is not held for good.
         response.shrink_to(KEPT_RESPONSE_CAPACITY);
-        if calls.output.closed.load(Ordering::Relaxed) {
-            return Ok(());
-        }
     }
     Ok(())
 }
