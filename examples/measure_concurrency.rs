@@ -113,7 +113,6 @@ fn main() -> ExitCode {
             last_call = last_call.max(at);
         }
     }
-    drop(send);
     drop(stdin);
     let _ = child.wait();
 
