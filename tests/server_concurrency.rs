@@ -381,6 +381,25 @@ fn the_end_of_input_waits_for_calls_in_flight() {
 }
 
 #[test]
+fn a_closed_output_cancels_the_calls_in_flight() {
+    let (server, _gates, events) = server(8);
+    let (to_server, mut input) = std::io::pipe().unwrap();
+    let (from_server, output) = std::io::pipe().unwrap();
+    let served = thread::spawn(move || server.serve(BufReader::new(to_server), output));
+    writeln!(input, "{}", hold(1, "forever")).unwrap();
+    started(&events, "forever");
+    // The client stops reading: the next answer finds the output closed.
+    drop(from_server);
+    writeln!(input, "{}", request(2, "ping", json!({}))).unwrap();
+    assert_eq!(
+        events.recv_timeout(DEADLINE).unwrap(),
+        Event::SawCancellation("forever".into())
+    );
+    // A closed output is the end of the session, not a failure.
+    served.join().unwrap().unwrap();
+}
+
+#[test]
 fn a_2026_request_runs_beside_the_session_too() {
     let (server, gates, events) = server(8);
     let mut session = Session::start(server);
