@@ -13,8 +13,8 @@
 //! in the order calls finish, matched by id. Past `--max-concurrent-calls`
 //! (64 by default) a call is refused at once with `-32005`. The serving
 //! chapter of the docs measures 100 concurrent waits with it
-//! (`benches/concurrency.sh`). Logs go to stderr; stdout carries only
-//! protocol messages.
+//! (`examples/measure_concurrency.rs`). Logs go to stderr; stdout carries
+//! only protocol messages.
 
 use std::process::ExitCode;
 use std::thread;

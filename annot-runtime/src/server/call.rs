@@ -260,12 +260,10 @@ impl Call {
     /// `progressToken` the request's `_meta` carried. Does nothing when the
     /// request carried none ([`reports_progress`](Self::reports_progress)),
     /// once the call was cancelled or answered, for a number that is not
-    /// finite, and for a call no transport runs beside its session (as for
-    /// [`is_cancelled`](Self::is_cancelled)).
-    ///
-    /// The specification asks `progress` to grow with each notification;
-    /// that is the handler's to keep. Every notification is written before
-    /// the call's answer.
+    /// finite, for a call no transport runs beside its session (as for
+    /// [`is_cancelled`](Self::is_cancelled)), and for `progress` no greater
+    /// than the last sent: the specification asks it to grow with each
+    /// notification. Every notification is written before the call's answer.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         if let Some(control) = &self.control.0 {
             control.progress(progress, total, message);

@@ -21,6 +21,14 @@ pub(crate) enum Outgoing {
     Stop,
 }
 
+/// Where a call stands, as far as its answer goes, and the last progress it
+/// sent.
+#[derive(Debug)]
+struct State {
+    phase: Phase,
+    progress: Option<f64>,
+}
+
 /// Where a call stands, as far as its answer goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -35,11 +43,11 @@ enum Phase {
 /// The cancellation flag and progress channel of one call in flight.
 ///
 /// Every line that goes out for the call (progress, then the answer) is sent
-/// while `phase` is held, so none can follow the answer, and none goes out
+/// while `state` is held, so none can follow the answer, and none goes out
 /// once the call was cancelled.
 pub(crate) struct CallControl {
     cancelled: AtomicBool,
-    phase: Mutex<Phase>,
+    state: Mutex<State>,
     /// The request's `_meta.progressToken`, as written.
     progress_token: Option<Box<str>>,
     output: mpsc::Sender<Outgoing>,
@@ -49,15 +57,18 @@ impl CallControl {
     pub(crate) fn new(progress_token: Option<Box<str>>, output: mpsc::Sender<Outgoing>) -> Self {
         CallControl {
             cancelled: AtomicBool::new(false),
-            phase: Mutex::new(Phase::Running),
+            state: Mutex::new(State {
+                phase: Phase::Running,
+                progress: None,
+            }),
             progress_token,
             output,
         }
     }
 
-    fn phase(&self) -> MutexGuard<'_, Phase> {
-        // A panic while it was held left a valid phase.
-        self.phase.lock().unwrap_or_else(PoisonError::into_inner)
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A panic while it was held left a valid state.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the client cancelled the call (or the session ended for it).
@@ -72,9 +83,9 @@ impl CallControl {
 
     /// Marks the call cancelled, unless its answer already went out.
     pub(crate) fn cancel(&self) {
-        let mut phase = self.phase();
-        if *phase == Phase::Running {
-            *phase = Phase::Cancelled;
+        let mut state = self.state();
+        if state.phase == Phase::Running {
+            state.phase = Phase::Cancelled;
             self.cancelled.store(true, Ordering::Relaxed);
         }
     }
@@ -82,18 +93,19 @@ impl CallControl {
     /// Sends the call's answer (a whole line), unless it was cancelled: then
     /// the answer is dropped, as the specification asks. Says whether it went.
     pub(crate) fn finish(&self, answer: Vec<u8>) -> bool {
-        let mut phase = self.phase();
-        if *phase != Phase::Running {
+        let mut state = self.state();
+        if state.phase != Phase::Running {
             return false;
         }
-        *phase = Phase::Done;
+        state.phase = Phase::Done;
         // A closed channel: the session is over, nobody reads answers.
         self.output.send(Outgoing::Line(answer)).is_ok()
     }
 
     /// Sends `notifications/progress` with the request's token, while the
-    /// call runs; nothing without a token, and nothing for a number that is
-    /// not finite.
+    /// call runs; nothing without a token, for a number that is not finite,
+    /// or for progress that does not grow (the specification asks it to grow
+    /// with each notification).
     pub(crate) fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         let Some(token) = &self.progress_token else {
             return;
@@ -117,8 +129,9 @@ impl CallControl {
             serde_json::to_writer(&mut line, message).expect("a string always serializes");
         }
         line.extend_from_slice(b"}}\n");
-        let phase = self.phase();
-        if *phase == Phase::Running {
+        let mut state = self.state();
+        if state.phase == Phase::Running && state.progress.is_none_or(|last| progress > last) {
+            state.progress = Some(progress);
             let _ = self.output.send(Outgoing::Line(line));
         }
     }
@@ -208,7 +221,8 @@ mod tests {
         let (sender, receiver) = mpsc::channel();
         let control = CallControl::new(Some("\"t\"".into()), sender);
         control.progress(1.0, Some(4.0), Some("one \"of\" four"));
-        control.progress(0.5, None, None);
+        control.progress(1.0, Some(4.0), None);
+        control.progress(1.5, None, None);
         control.progress(f64::NAN, None, None);
         assert!(control.finish(b"answer\n".to_vec()));
         control.progress(2.0, None, None);
@@ -225,7 +239,7 @@ mod tests {
             lines,
             [
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t\",\"progress\":1,\"total\":4,\"message\":\"one \\\"of\\\" four\"}}\n",
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t\",\"progress\":0.5}}\n",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t\",\"progress\":1.5}}\n",
                 "answer\n",
             ]
         );
