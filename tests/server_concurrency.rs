@@ -381,6 +381,21 @@ fn the_end_of_input_waits_for_calls_in_flight() {
 }
 
 #[test]
+fn a_call_repeating_a_member_runs_as_serde_json_reads_it() {
+    let (server, gates, events) = server(8);
+    gates.open("b");
+    let mut session = Session::start(server);
+    session.send(
+        r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"hold","arguments":{"gate":"a","gate":"b"}},"id":"y"}"#,
+    );
+    started(&events, "b");
+    let answer = session.next();
+    assert_eq!(answer["id"], "y", "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "b let go");
+    assert!(session.finish().is_empty());
+}
+
+#[test]
 fn a_closed_output_cancels_the_calls_in_flight() {
     let (server, _gates, events) = server(8);
     let (to_server, mut input) = std::io::pipe().unwrap();

@@ -58,7 +58,8 @@ pub(crate) enum Deferred {
 /// elsewhere: [`answer_call`] answers it.
 #[derive(Debug)]
 pub(crate) struct PendingCall {
-    /// The message, as read.
+    /// The message, as read: the transport puts it here (the session's
+    /// answer path does not copy it).
     pub message: Vec<u8>,
     /// Its id's JSON text.
     pub id: Box<str>,
@@ -256,14 +257,7 @@ impl Connection {
             Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(out, id, method, params))),
         };
         let error = match answered {
-            Ok(Ok(())) => {
-                if let Some(Deferred::Call(call)) = self.deferred.last_mut()
-                    && call.message.is_empty()
-                {
-                    call.message = message.to_vec();
-                }
-                return Ok(());
-            }
+            Ok(Ok(())) => return Ok(()),
             Ok(Err(error)) => error,
             Err(payload) => {
                 eprintln!(
@@ -518,16 +512,38 @@ pub(crate) fn answer_call(
     control: &Arc<CallControl>,
     out: &mut Vec<u8>,
 ) {
+    if let Err(Repeated) = answer_call_in(state, &call.message, call, control, out) {
+        // Read as the session read it: the last value of a repeated member wins.
+        let canonical = jsonrpc::canonical(&call.message).unwrap_or_default();
+        if let Err(Repeated) = answer_call_in(state, &canonical, call, control, out) {
+            let error = RpcError::new(error_code::INVALID_REQUEST, "unreadable message");
+            jsonrpc::error(out, Some(Json::checked(&call.id)), &error);
+        }
+    }
+}
+
+/// [`answer_call`] of `message` (the call's, or its canonical form).
+fn answer_call_in(
+    state: &ServerState,
+    message: &[u8],
+    call: &PendingCall,
+    control: &Arc<CallControl>,
+    out: &mut Vec<u8>,
+) -> Result<(), Repeated> {
     let mut envelope = Envelope::default();
     // Nothing of a first message is remembered: a memo of one message costs
     // nothing.
-    let parsed = jsonrpc::parse(&call.message, &mut envelope, &mut ReadMemo::default());
-    let Ok(Incoming::Request { id, params, .. }) = &parsed else {
+    let parsed = jsonrpc::parse(message, &mut envelope, &mut ReadMemo::default());
+    let (id, params) = match &parsed {
+        Err(rejected) if rejected.repeated => return Err(Repeated),
+        Ok(Incoming::Request { id, params, .. }) => (*id, *params),
         // The session read it as a request: so does this reading.
-        let error = RpcError::new(error_code::INTERNAL_ERROR, "internal error");
-        return jsonrpc::error(out, Some(Json::checked(&call.id)), &error);
+        _ => {
+            let error = RpcError::new(error_code::INTERNAL_ERROR, "internal error");
+            jsonrpc::error(out, Some(Json::checked(&call.id)), &error);
+            return Ok(());
+        }
     };
-    let id = *id;
     let start = out.len();
     let answered = match params::read(params) {
         Err(error) => Ok(Err(error)),
@@ -536,7 +552,7 @@ pub(crate) fn answer_call(
         })),
     };
     let error = match answered {
-        Ok(Ok(())) => return,
+        Ok(Ok(())) => return Ok(()),
         Ok(Err(error)) => error,
         Err(payload) => {
             eprintln!(
@@ -548,6 +564,7 @@ pub(crate) fn answer_call(
     };
     out.truncate(start);
     jsonrpc::error(out, Some(id), &error);
+    Ok(())
 }
 
 /// A message repeats a member somewhere the server reads.

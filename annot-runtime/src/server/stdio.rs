@@ -178,7 +178,10 @@ fn read<W: Write + Send>(
                 let mut deferred = connection.take_deferred();
                 for deferred in deferred.drain(..) {
                     match deferred {
-                        Deferred::Call(call) => answered |= calls.start(call, &mut response),
+                        Deferred::Call(mut call) => {
+                            call.message = message.to_vec();
+                            answered |= calls.start(call, &mut response);
+                        }
                         Deferred::Cancel(key) => calls.running.cancel(&key),
                     }
                 }

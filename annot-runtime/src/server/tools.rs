@@ -58,6 +58,9 @@ pub(crate) fn list(
 /// `tools/call`: validates the arguments, runs the handler (under `control`,
 /// when the call runs beside its session), and reports its failure or panic
 /// as an `isError` result.
+// Out of line: a call runs a handler, and the resolution methods beside it in
+// `tool_method` stay small enough to be inlined there.
+#[inline(never)]
 pub(crate) fn call(
     out: &mut Vec<u8>,
     state: &ServerState,
