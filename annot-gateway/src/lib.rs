@@ -12,6 +12,7 @@
 //! decision). Forwarding through a typed SDK would drop what the SDK does
 //! not model; the gateway's job is to drop nothing.
 
+pub mod auth;
 mod call;
 pub mod config;
 mod confirm;
