@@ -288,6 +288,9 @@ impl Gateway {
             {
                 "upstream-failed"
             }
+            (None, Some(error)) if error.get("code") == Some(&json!(code::REQUEST_CANCELLED)) => {
+                "cancelled"
+            }
             _ => "rpc-error",
         };
         Ending {
