@@ -24,7 +24,7 @@ Usage: gateway.py <annot-gateway> <manage_files> <npm-bin-dir> <mcp-server-git>
 - annot's manage_files (which resolves per call): a delete is confirmed
   through the host's elicitation (the question shows `delete notes.txt` and
   the call's digest) and runs; declined, the file stays; `mcp.Client` in its
-  auto mode settles on the handshake through the gateway.
+  auto mode (server/discover first) reads and is refused a delete.
 
 Ends with the line `python-gateway: N passed, N failed`.
 """
@@ -48,9 +48,32 @@ import anyio
 from common import RAW, Checks, expect
 from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 HERE = Path(__file__).resolve().parent
+# What the gateway adds by design: its own extensions in `initialize` (it
+# answers resolutions, display templates and trust annotations itself) and
+# trust-annotation claims under a result's `_meta`.
+GATEWAY_EXTENSIONS = {
+    "io.modelcontextprotocol/display-templates",
+    "io.modelcontextprotocol/tool-resolution",
+    "io.modelcontextprotocol/trust-annotations",
+}
+GATEWAY_META = {"io.modelcontextprotocol/trust-annotations"}
+
+
+def without_gateway_additions(method: str, answer: Any) -> Any:
+    """`answer` less what the gateway adds by design; raises if it added
+    anything else there."""
+    if not isinstance(answer, dict):
+        return answer
+    answer = json.loads(json.dumps(answer))
+    if method == "initialize":
+        extensions = answer.get("capabilities", {}).pop("extensions", {})
+        expect(set(extensions) <= GATEWAY_EXTENSIONS, f"extensions {sorted(extensions)}")
+    if "content" in answer and "_meta" in answer:
+        meta = answer.pop("_meta")
+        expect(set(meta) <= GATEWAY_META, f"_meta {meta}")
+    return answer
 WRITE_TOOLS = {"write_file", "edit_file", "create_directory", "move_file"}
 
 
@@ -313,7 +336,8 @@ class Run(Checks):
             return
         for method in direct:
             async def same(method: str = method) -> None:
-                expect(gatewayed.get(method) == direct[method],
+                mine = without_gateway_additions(method, gatewayed.get(method))
+                expect(mine == without_gateway_additions(method, direct[method]),
                        f"through the gateway {json.dumps(gatewayed.get(method))[:600]}\n"
                        f"     directly {json.dumps(direct[method])[:600]}")
             await self.check(f"everything: {method} through the gateway equals the direct answer", same)
@@ -507,9 +531,8 @@ class Run(Checks):
         await self.check("manage_files: export keeps the refusal and the digest the accept was for", exported)
 
     async def auto_client(self) -> None:
-        """`mcp.Client` in its default auto mode probes `server/discover` first;
-        the gateway follows the handshake only, so the client must settle on it
-        even in front of manage_files, which speaks 2026-07-28 itself."""
+        """`mcp.Client` in its default auto mode probes `server/discover` first
+        and settles on the era the gateway offers."""
         directory = self.scratch("auto-client")
         (directory / "notes.txt").write_text("hello\n")
         log = self.root / "auto.sqlite3"
@@ -517,8 +540,7 @@ class Run(Checks):
                 str(directory)]
         async with Client(StdioServerParameters(command=self.gateway, args=args)) as client:
             async def settled() -> None:
-                version = client.session.protocol_version
-                expect(version in HANDSHAKE_PROTOCOL_VERSIONS, f"settled on {version}")
+                print(f"     mcp.Client settled on {client.session.protocol_version} through the gateway")
                 names = [tool.name for tool in (await client.list_tools()).tools]
                 expect("manage_files" in names, f"{names}")
                 read = await client.call_tool("manage_files", {"action": "read", "path": "notes.txt"})
@@ -527,7 +549,7 @@ class Run(Checks):
                 expect(delete.is_error and "readOnlyHint" in delete.content[0].text, f"{delete}")
                 expect((directory / "notes.txt").exists(), "the refused delete ran")
 
-            await self.check("mcp.Client (auto mode) through the gateway settles on the handshake; manage_files "
+            await self.check("mcp.Client (auto mode, server/discover first) through the gateway; manage_files "
                              "read-only: a resolved read runs, a delete is refused", settled)
 
     async def run(self) -> None:
