@@ -109,7 +109,7 @@ run_host() {
     fi
 }
 
-run_host python-gateway 44 "$work/venv/bin/python" tests/interop/python/gateway.py \
+run_host python-gateway 45 "$work/venv/bin/python" tests/interop/python/gateway.py \
     "$gateway" "$manage_files" "$servers" "$git_server"
 run_host typescript-gateway 17 node tests/interop/typescript/gateway.mjs \
     "$gateway" "$manage_files" "$servers"

@@ -24,7 +24,10 @@ Usage: gateway.py <annot-gateway> <manage_files> <npm-bin-dir> <mcp-server-git>
 - annot's manage_files (which resolves per call): a delete is confirmed
   through the host's elicitation (the question shows `delete notes.txt` and
   the call's digest) and runs; declined, the file stays; `mcp.Client` in its
-  auto mode (server/discover first) reads and is refused a delete.
+  auto mode (server/discover first) reads and is refused a delete;
+- `mcp.Client` in auto mode in front of server-filesystem, which speaks the
+  handshake era only: the gateway bridges the eras, a read runs, a write is
+  refused.
 
 Ends with the line `python-gateway: N passed, N failed`.
 """
@@ -552,6 +555,29 @@ class Run(Checks):
             await self.check("mcp.Client (auto mode, server/discover first) through the gateway; manage_files "
                              "read-only: a resolved read runs, a delete is refused", settled)
 
+    async def auto_client_legacy_upstream(self) -> None:
+        """`mcp.Client` in auto mode through the gateway in front of a server of
+        the handshake era only (server-filesystem): the gateway bridges the eras."""
+        directory = self.scratch("auto-client-filesystem")
+        (directory / "notes.txt").write_text("hello\n")
+        before = tree_digest(directory)
+        log = self.root / "auto-filesystem.sqlite3"
+        args = ["--profile", "read-only", "--log", str(log), "--",
+                str(self.npm_bin / "mcp-server-filesystem"), str(directory)]
+        async with Client(StdioServerParameters(command=self.gateway, args=args)) as client:
+            async def bridged() -> None:
+                print(f"     mcp.Client settled on {client.session.protocol_version} through the gateway")
+                names = [tool.name for tool in (await client.list_tools()).tools]
+                expect("read_text_file" in names and "write_file" not in names, f"{names}")
+                read = await client.call_tool("read_text_file", {"path": str(directory / "notes.txt")})
+                expect(not read.is_error and read.content[0].text == "hello\n", f"{read}")
+                write = await client.call_tool("write_file", {"path": str(directory / "notes.txt"), "content": "x"})
+                expect(write.is_error and "readOnlyHint" in write.content[0].text, f"{write}")
+                expect(tree_digest(directory) == before, "the directory changed")
+
+            await self.check("mcp.Client (auto mode) through the gateway in front of server-filesystem (handshake "
+                             "era only): a read runs, write_file is refused, the directory is unchanged", bridged)
+
     async def run(self) -> None:
         await self.scenario("filesystem", self.filesystem)
         await self.scenario("memory", self.memory)
@@ -561,6 +587,7 @@ class Run(Checks):
         await self.scenario("sdk server", self.sdk_server)
         await self.scenario("manage_files", self.confirmations)
         await self.scenario("auto client", self.auto_client)
+        await self.scenario("auto client, handshake-era upstream", self.auto_client_legacy_upstream)
 
 
 async def main() -> int:
