@@ -265,7 +265,7 @@ impl Gateway {
         let floor = TrustClaims::derived(&resolved.annotations.effective());
         let claims = answer.get_mut("result").map(|result| {
             let claims = TrustClaims::of_result(result).union(&floor);
-            if let Some(result) = result.as_object_mut() {
+            if let Some(result) = result.as_object_mut().filter(|_| !claims.is_empty()) {
                 let meta = result.entry("_meta").or_insert_with(|| json!({}));
                 if let Some(meta) = meta.as_object_mut() {
                     claims.write_meta(meta);
