@@ -203,6 +203,24 @@ impl Host {
         (status, rest)
     }
 
+    /// Sends the gateway SIGTERM and waits for it to exit.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success(), "kill -TERM {pid}");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the gateway did not exit on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Kills the gateway with SIGKILL.
     pub fn kill(mut self) {
         self.child.kill().unwrap();
