@@ -283,8 +283,9 @@ fn requests(c: &mut Criterion) {
     group.bench_function("c_tools_resolve_extension_arguments", |b| {
         b.iter(|| {
             next = (next + 1) % arguments.len();
-            let outcome = ManageFiles::evaluate_arguments_str(black_box(&arguments[next]))
-                .expect("valid arguments");
+            let outcome =
+                (ManageFiles::GENERATED.evaluate_arguments_str)(black_box(&arguments[next]))
+                    .expect("valid arguments");
             black_box((outcome.annotations(), outcome.authorization()))
         })
     });
