@@ -14,8 +14,8 @@
 //! server must do; and,
 //! beside the extension's `tools/resolve`, the part of it that is the tool's
 //! own: reading the same arguments' text and resolving them, through the
-//! `AnnotatedTool` entry point the server calls (`evaluate_arguments_str`,
-//! the borrowing path).
+//! entry point the server calls (`evaluate_arguments_str` of the tool's
+//! generated table, the borrowing path).
 
 mod support;
 
