@@ -5,7 +5,7 @@
 //!   checks them against the fields' Rust types and generates the constant
 //!   tables the runtime evaluates. Its errors carry the compiler's spans.
 //! - Rules written as text, such as a line of a configuration file, are read
-//!   by the [`text`] module (feature `text`), checked against fields
+//!   by the `text` module (feature `text`), checked against fields
 //!   described by the tool's JSON Schema, and lowered to the same tables by
 //!   `annot-runtime` (its `rule-text` feature). Their errors carry a line, a
 //!   column and the offending snippet of the text.
