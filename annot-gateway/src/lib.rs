@@ -17,6 +17,7 @@ pub mod config;
 mod confirm;
 mod digest;
 mod gateway;
+pub mod http;
 mod listing;
 pub mod log;
 mod message;
@@ -30,6 +31,7 @@ use tokio::sync::mpsc;
 
 pub use config::{ConfigError, ConfirmMode, Settings, UpstreamSpec};
 pub use gateway::{Gateway, Shared};
+pub use http::{HttpOptions, serve_http};
 pub use log::Log;
 
 use message::{MAX_MESSAGE_SIZE, code, error_response, read_line};
@@ -48,6 +50,14 @@ pub enum StartError {
     /// The audit report could not be read.
     #[error("{0}")]
     Audit(String),
+    /// `--http`: the address could not be listened on.
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// The address.
+        address: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// Serves one host on stdin and stdout in front of `settings.upstream`,
