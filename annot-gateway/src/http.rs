@@ -89,12 +89,10 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
             address: options.listen,
             source,
         })?;
-    let local = listener
-        .local_addr()
-        .map_err(|source| StartError::Listen {
-            address: options.listen,
-            source,
-        })?;
+    let local = listener.local_addr().map_err(|source| StartError::Listen {
+        address: options.listen,
+        source,
+    })?;
     if !local.ip().is_loopback() {
         tracing::warn!(
             "listening on {local}, not a loopback address: the gateway authenticates nobody"
@@ -164,9 +162,7 @@ async fn reap(app: Weak<App>, idle: Duration) {
                 .filter(|(_, session)| session.idle_for() > idle)
                 .map(|(id, _)| id.clone())
                 .collect();
-            ids.iter()
-                .filter_map(|id| sessions.remove(id))
-                .collect()
+            ids.iter().filter_map(|id| sessions.remove(id)).collect()
         };
         for session in idle {
             tracing::info!("ended an idle session");
@@ -203,10 +199,13 @@ impl App {
                 "an Mcp-Session-Id header is required after initialize",
             ));
         };
-        let session = id
-            .to_str()
-            .ok()
-            .and_then(|id| self.sessions.lock().expect("sessions lock").get(id).cloned());
+        let session = id.to_str().ok().and_then(|id| {
+            self.sessions
+                .lock()
+                .expect("sessions lock")
+                .get(id)
+                .cloned()
+        });
         match session {
             Some(session) => {
                 session.touch();
@@ -542,7 +541,13 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
     }
 }
 
-async fn initialize(app: &Arc<App>, id: Value, message: &Value, body: &[u8], sse: bool) -> Response {
+async fn initialize(
+    app: &Arc<App>,
+    id: Value,
+    message: &Value,
+    body: &[u8],
+    sse: bool,
+) -> Response {
     let (host, from_gateway) = mpsc::unbounded_channel();
     let gateway = Gateway::start(Arc::clone(&app.shared), host);
     let routes = Arc::new(Mutex::new(Routes::default()));
@@ -858,10 +863,24 @@ mod tests {
 
     #[test]
     fn loopback_authorities() {
-        for yes in ["localhost", "localhost:8080", "127.0.0.1:1", "127.1.2.3", "[::1]:80", "[::1]"] {
+        for yes in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "127.1.2.3",
+            "[::1]:80",
+            "[::1]",
+        ] {
             assert!(is_loopback_authority(yes), "{yes}");
         }
-        for no in ["evil.example", "evil.example:80", "10.0.0.1:80", "localhost.evil.example", "[::2]:1", ""] {
+        for no in [
+            "evil.example",
+            "evil.example:80",
+            "10.0.0.1:80",
+            "localhost.evil.example",
+            "[::2]:1",
+            "",
+        ] {
             assert!(!is_loopback_authority(no), "{no}");
         }
     }

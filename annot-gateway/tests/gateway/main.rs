@@ -4,6 +4,7 @@
 
 mod confirmations;
 mod hostile;
+mod http;
 mod log;
 mod pins;
 mod resolving;
