@@ -216,3 +216,45 @@ fn an_idle_session_ends_by_itself() {
     );
     assert_eq!(after.status, 404, "{after:?}");
 }
+
+#[test]
+fn the_upstreams_own_request_rides_the_open_calls_stream() {
+    let setup = Setup::new(SPLIT_NOTES);
+    let args = setup.args(&["--exposure", "per-action"], &["--misbehave", "elicit"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let gateway = HttpGateway::start(&args);
+    let session = gateway.initialize(json!({"elicitation": {}}));
+    let (status, content_type, mut events) = gateway.post_streaming(
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                "params": call("notes_read", json!({"name": "todo"}))}),
+    );
+    assert_eq!((status, content_type.as_str()), (200, "text/event-stream"));
+    let question = events.next().expect("the upstream's question");
+    assert_eq!(question["params"]["message"], json!("Which colour?"));
+    let answered = gateway.post(
+        &session,
+        &json!({"jsonrpc": "2.0", "id": question["id"],
+                "result": {"action": "accept", "content": {"colour": "green"}}}),
+    );
+    assert_eq!(answered.status, 202);
+    let response = events.next().expect("the call's response");
+    assert_eq!(
+        text(&response["result"]),
+        "answered \"green\"",
+        "{response}"
+    );
+}
+
+#[test]
+fn one_standalone_stream_per_session() {
+    let setup = Setup::new(SPLIT_NOTES);
+    let gateway = started(&setup, &[]);
+    let session = gateway.initialize(json!({}));
+    let (status, content_type) = gateway.open_stream(&session);
+    assert_eq!((status, content_type.as_str()), (200, "text/event-stream"));
+    let (again, _) = gateway.open_stream(&session);
+    assert_eq!(again, 409, "a second standalone stream");
+    let (unknown, _) = gateway.open_stream("feedface");
+    assert_eq!(unknown, 404);
+}

@@ -243,6 +243,8 @@ pub struct HttpGateway {
     /// `http://127.0.0.1:PORT/mcp`.
     pub url: String,
     agent: ureq::Agent,
+    /// Streams kept open.
+    open: std::sync::Mutex<Vec<ureq::http::Response<ureq::Body>>>,
 }
 
 /// One HTTP answer: status, headers that matter, and the JSON-RPC messages
@@ -311,7 +313,12 @@ impl HttpGateway {
             .http_status_as_error(false)
             .build()
             .into();
-        HttpGateway { child, url, agent }
+        HttpGateway {
+            child,
+            url,
+            agent,
+            open: Default::default(),
+        }
     }
 
     /// The gateway's process id.
@@ -385,6 +392,22 @@ impl HttpGateway {
         let response = reply.messages.last().cloned().expect("a response");
         assert_eq!(response["id"], json!(id), "{reply:?}");
         response
+    }
+
+    /// `GET /mcp` for `session`: the status and content type; the stream
+    /// stays open while the gateway lives.
+    pub fn open_stream(&self, session: &str) -> (u16, String) {
+        let response = self
+            .agent
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .call()
+            .expect("the gateway answers");
+        let status = response.status().as_u16();
+        let content_type = header(&response, "content-type").unwrap_or_default();
+        self.open.lock().unwrap().push(response);
+        (status, content_type)
     }
 
     /// `DELETE /mcp` for `session`: the status.
