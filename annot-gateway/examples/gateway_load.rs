@@ -101,12 +101,18 @@ trait Client {
     fn notify(&mut self, method: &str) -> Result<(), String>;
     /// Ends the session.
     fn close(&mut self) {}
+    /// When the last response arrived, if that was before `request`
+    /// returned (an event stream read to its end after the response).
+    fn answered_at(&mut self) -> Option<Instant> {
+        None
+    }
 }
 
 struct Http {
     agent: ureq::Agent,
     url: String,
     session: Option<String>,
+    answered_at: Option<Instant>,
 }
 
 impl Http {
@@ -137,22 +143,31 @@ impl Http {
         if !is_stream {
             return Ok((status, body.read_to_string().map_err(|e| e.to_string())?));
         }
-        // The response is the event whose message answers the request; the
-        // stream may stay open after it, so stop reading there.
-        let reader = BufReader::new(body.into_reader());
-        for line in reader.lines() {
-            let line = line.map_err(|error| error.to_string())?;
-            if let Some(data) = line.strip_prefix("data:") {
+        // The response is the event whose message answers the request: the
+        // call's time ends there. The stream is still read to its end (the
+        // server ends it after the response), so that the connection is
+        // used again, as a real client's would be.
+        let mut reader = BufReader::new(body.into_reader());
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if reader.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                return Err("the event stream ended without the response".into());
+            }
+            if let Some(data) = line.trim_end().strip_prefix("data:") {
                 let data = data.trim_start();
                 if let Ok(answer) = serde_json::from_str::<Value>(data)
                     && answer.get("method").is_none()
                     && answer.get("id") == message.get("id")
                 {
-                    return Ok((status, data.to_owned()));
+                    self.answered_at = Some(Instant::now());
+                    let data = data.to_owned();
+                    std::io::copy(&mut reader, &mut std::io::sink())
+                        .map_err(|error| error.to_string())?;
+                    return Ok((status, data));
                 }
             }
         }
-        Err("the event stream ended without the response".into())
     }
 }
 
@@ -172,6 +187,10 @@ impl Client for Http {
             200 | 202 => Ok(()),
             _ => Err(format!("HTTP {status}: {body}")),
         }
+    }
+
+    fn answered_at(&mut self) -> Option<Instant> {
+        self.answered_at.take()
     }
 
     fn close(&mut self) {
@@ -241,6 +260,7 @@ fn connect(options: &Options) -> Result<Box<dyn Client>, String> {
                 .into(),
             url: url.clone(),
             session: None,
+            answered_at: None,
         })),
         None => {
             let mut child = Command::new(&options.command[0])
@@ -419,7 +439,10 @@ fn session(
         let params = json!({"name": options.tool, "arguments": options.arguments});
         let started = Instant::now();
         let answer = client.request(id, "tools/call", params)?;
-        let took = started.elapsed();
+        let took = client
+            .answered_at()
+            .unwrap_or_else(Instant::now)
+            .duration_since(started);
         match answer.get("result") {
             Some(result) if result.get("isError") != Some(&json!(true)) => Ok(took),
             _ => Err(format!("the call was not answered with a result: {answer}")),
