@@ -192,7 +192,7 @@ impl App {
         }
     }
 
-    fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Response> {
+    fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Refused> {
         let Some(id) = headers.get(SESSION_HEADER) else {
             return Err(plain(
                 StatusCode::BAD_REQUEST,
@@ -220,7 +220,7 @@ impl App {
 
     /// DNS rebinding and cross-site requests: a browser's page may only come
     /// from a loopback origin, and on loopback the `Host` must be loopback.
-    fn check_origin(&self, headers: &HeaderMap) -> Result<(), Response> {
+    fn check_origin(&self, headers: &HeaderMap) -> Result<(), Refused> {
         if let Some(origin) = headers.get(header::ORIGIN) {
             let allowed = origin
                 .to_str()
@@ -261,7 +261,7 @@ fn is_loopback_authority(authority: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-fn check_version(headers: &HeaderMap) -> Result<(), Response> {
+fn check_version(headers: &HeaderMap) -> Result<(), Refused> {
     match headers.get(VERSION_HEADER) {
         None => Ok(()),
         Some(version) if version.to_str().is_ok_and(|v| VERSIONS.contains(&v)) => Ok(()),
@@ -437,7 +437,7 @@ enum Kind {
     Other,
 }
 
-fn classify(message: &Value) -> Result<Kind, Response> {
+fn classify(message: &Value) -> Result<Kind, Refused> {
     let Some(object) = message.as_object() else {
         return Err(rpc_error(
             StatusCode::BAD_REQUEST,
@@ -479,14 +479,15 @@ fn accepts(headers: &HeaderMap) -> (bool, bool) {
 
 async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
     if let Err(refused) = app.check_origin(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let (json, sse) = accepts(&headers);
     if !json && !sse {
         return plain(
             StatusCode::NOT_ACCEPTABLE,
             "accept application/json and text/event-stream",
-        );
+        )
+        .into_response();
     }
     if let Some(kind) = headers.get(header::CONTENT_TYPE)
         && !kind
@@ -496,7 +497,8 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         return plain(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "the body must be application/json",
-        );
+        )
+        .into_response();
     }
     let message: Value = match serde_json::from_slice(&body) {
         Ok(message) => message,
@@ -505,12 +507,13 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
                 StatusCode::BAD_REQUEST,
                 code::PARSE_ERROR,
                 &format!("the body is not JSON: {error}"),
-            );
+            )
+            .into_response();
         }
     };
     let kind = match classify(&message) {
         Ok(kind) => kind,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     if let Kind::Initialize(id) = kind {
         if headers.contains_key(SESSION_HEADER) {
@@ -518,21 +521,22 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
                 StatusCode::BAD_REQUEST,
                 code::INVALID_REQUEST,
                 "initialize starts a session: send it without Mcp-Session-Id",
-            );
+            )
+            .into_response();
         }
         return initialize(&app, id, &message, &body, sse).await;
     }
     if let Err(refused) = check_version(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let session = match app.session(&headers) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     match kind {
         Kind::Request(id) => match exchange(&session, &id, &message, &body, sse).await {
             Ok(answer) => answer.into_response(),
-            Err(refused) => refused,
+            Err(refused) => refused.into_response(),
         },
         _ => {
             session.gateway.from_host(&body);
@@ -566,7 +570,7 @@ async fn initialize(
         Ok(answer) => answer,
         Err(refused) => {
             session.end();
-            return refused;
+            return refused.into_response();
         }
     };
     let started = match &answer {
@@ -662,7 +666,7 @@ async fn exchange(
     message: &Value,
     body: &[u8],
     streams: bool,
-) -> Result<Answer, Response> {
+) -> Result<Answer, Refused> {
     let key = id.to_string();
     let (sender, mut receiver) = mpsc::unbounded_channel();
     let number = {
@@ -763,20 +767,21 @@ fn event(bytes: &[u8]) -> Bytes {
 
 async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(refused) = app.check_origin(&headers) {
-        return refused;
+        return refused.into_response();
     }
     if !accepts(&headers).1 {
         return plain(
             StatusCode::NOT_ACCEPTABLE,
             "GET /mcp opens an event stream: accept text/event-stream",
-        );
+        )
+        .into_response();
     }
     if let Err(refused) = check_version(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let session = match app.session(&headers) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let (sender, receiver) = mpsc::unbounded_channel();
     let number = {
@@ -789,7 +794,8 @@ async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
             return plain(
                 StatusCode::CONFLICT,
                 "this session's standalone stream is already open",
-            );
+            )
+            .into_response();
         }
         for bytes in std::mem::take(&mut routes.queued) {
             let _ = sender.send(Outgoing { bytes, last: false });
@@ -809,11 +815,11 @@ async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
 
 async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(refused) = app.check_origin(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let session = match app.session(&headers) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let id = headers
         .get(SESSION_HEADER)
@@ -830,17 +836,42 @@ fn line(message: &Value) -> Vec<u8> {
     bytes
 }
 
-fn plain(status: StatusCode, text: &str) -> Response {
-    (status, format!("{text}\n")).into_response()
+/// A request refused before the gateway sees it: the status, and a JSON-RPC
+/// error code when the body is a JSON-RPC error (else plain text).
+struct Refused {
+    status: StatusCode,
+    code: Option<i64>,
+    text: String,
 }
 
-fn rpc_error(status: StatusCode, code: i64, text: &str) -> Response {
-    (
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        match self.code {
+            Some(code) => (
+                self.status,
+                [(header::CONTENT_TYPE, "application/json")],
+                line(&error_response(&Value::Null, code, self.text)),
+            )
+                .into_response(),
+            None => (self.status, format!("{}\n", self.text)).into_response(),
+        }
+    }
+}
+
+fn plain(status: StatusCode, text: &str) -> Refused {
+    Refused {
         status,
-        [(header::CONTENT_TYPE, "application/json")],
-        line(&error_response(&Value::Null, code, text)),
-    )
-        .into_response()
+        code: None,
+        text: text.to_owned(),
+    }
+}
+
+fn rpc_error(status: StatusCode, code: i64, text: &str) -> Refused {
+    Refused {
+        status,
+        code: Some(code),
+        text: text.to_owned(),
+    }
 }
 
 /// 128 random bits in hex.
