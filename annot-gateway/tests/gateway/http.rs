@@ -258,3 +258,22 @@ fn one_standalone_stream_per_session() {
     let (unknown, _) = gateway.open_stream("feedface");
     assert_eq!(unknown, 404);
 }
+
+#[test]
+fn sigterm_ends_every_session_and_its_upstream() {
+    let setup = Setup::new(SPLIT_NOTES);
+    let mut gateway = started(&setup, &[]);
+    gateway.initialize(json!({}));
+    gateway.initialize(json!({}));
+    gateway.wait_for_upstreams(2);
+    let upstreams = gateway.upstreams();
+    let status = gateway.terminate();
+    assert!(status.success(), "{status}");
+    for pid in upstreams {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        assert!(
+            stat.is_empty() || stat.contains(") Z "),
+            "upstream {pid} outlived the gateway: {stat}"
+        );
+    }
+}

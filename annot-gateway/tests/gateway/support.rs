@@ -421,6 +421,23 @@ impl HttpGateway {
             .as_u16()
     }
 
+    /// Sends SIGTERM and waits for the gateway to exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the gateway did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The processes the gateway runs (its sessions' upstreams).
     pub fn upstreams(&self) -> Vec<u32> {
         children(self.pid())
