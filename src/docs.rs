@@ -29,6 +29,7 @@ pages! {
     Guards => "../docs/guards.md",
     Sql => "../docs/sql.md",
     Auditing => "../docs/auditing.md",
+    Gateway => "../docs/gateway.md",
     Scaling => "../docs/scaling.md",
     Extensions => "../docs/extensions.md",
     Protocol => "../docs/PROTOCOL.md",

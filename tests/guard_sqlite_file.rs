@@ -231,12 +231,15 @@ fn session(database: &Path, messages: &[String]) -> Vec<Value> {
     }
     let output = child.wait_with_output().expect("the example exits");
     assert!(output.status.success());
-    output
+    let mut responses: Vec<Value> = output
         .stdout
         .split(|byte| *byte == b'\n')
         .filter(|line| !line.is_empty())
         .map(parse_response)
-        .collect()
+        .collect();
+    // Calls run beside the session, answered as they finish.
+    responses.sort_by_key(|response| response["id"].as_i64());
+    responses
 }
 
 fn text(response: &Value) -> (&str, bool) {

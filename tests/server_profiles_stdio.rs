@@ -32,12 +32,15 @@ fn session(flags: &[&str], dir: &TempDir, messages: &[String]) -> (Vec<Value>, b
         }
     }
     let output = child.wait_with_output().expect("the example exits");
-    let responses = output
+    let mut responses: Vec<Value> = output
         .stdout
         .split(|byte| *byte == b'\n')
         .filter(|line| !line.is_empty())
         .map(parse_response)
         .collect();
+    // Calls run beside the session, their answers in the order they finish:
+    // in the order of the requests here.
+    responses.sort_by_key(|response| response["id"].as_i64());
     (
         responses,
         output.status.success(),

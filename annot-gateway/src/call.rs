@@ -7,12 +7,13 @@ use std::sync::Arc;
 use annot_runtime::client::{
     PreflightError, ProposedCall, RequestError, Requester, Trust, Verdict,
 };
-use annot_runtime::protocol::RpcError;
+use annot_runtime::protocol::{DISPLAY_TEMPLATES_EXTENSION, RpcError};
 use annot_runtime::trust::TrustClaims;
 use annot_runtime::{Annotations, Hint};
 use serde_json::{Map, Value, json};
 
 use crate::config::ConfirmMode;
+use crate::confirm::{Question, RoundTrip};
 use crate::digest;
 use crate::gateway::Gateway;
 use crate::log::CallRecord;
@@ -36,25 +37,7 @@ struct Ending {
 impl Gateway {
     pub(crate) async fn call_tool(self: Arc<Self>, id: Value, params: Value) {
         let name = params.get("name").and_then(Value::as_str).unwrap_or("");
-        let mut listed = self
-            .state
-            .lock()
-            .expect("state lock")
-            .listed
-            .get(name)
-            .cloned();
-        if listed.is_none() {
-            // A host may call before it lists: learn the tools first.
-            self.learn_tools().await;
-            listed = self
-                .state
-                .lock()
-                .expect("state lock")
-                .listed
-                .get(name)
-                .cloned();
-        }
-        let listed = match listed {
+        let listed = match self.listed(name).await {
             Some(listed) => listed,
             None => {
                 let answer = self.unknown_tool(&id, name);
@@ -87,7 +70,7 @@ impl Gateway {
         }
         let mut record = CallRecord {
             session: self.session_id.clone(),
-            upstream: self.upstream.name().to_owned(),
+            upstream: self.upstream(listed.upstream).name().to_owned(),
             tool: listed.tool.name.clone(),
             called_as: name.to_owned(),
             arguments_digest: digest::of(&Value::Object(arguments.clone())),
@@ -118,6 +101,21 @@ impl Gateway {
         self.to_host(&ending.answer);
     }
 
+    /// The call's one-line preview: the upstream's display template, else
+    /// the configuration's `preview`.
+    fn preview(&self, listed: &Listed, arguments: &Map<String, Value>) -> Option<String> {
+        let mut tool = serde_json::to_value(&*listed.tool).expect("tools serialize");
+        let own = annot_runtime::client::display::preview(&tool, arguments);
+        own.or_else(|| {
+            let state = self.state.lock().expect("state lock");
+            let template = state.upstreams[listed.upstream]
+                .rules
+                .preview(&listed.tool.name)?;
+            tool["_meta"] = json!({ DISPLAY_TEMPLATES_EXTENSION: {"template": template} });
+            annot_runtime::client::display::preview(&tool, arguments)
+        })
+    }
+
     fn unknown_tool(&self, id: &Value, name: &str) -> Value {
         let state = self.state.lock().expect("state lock");
         match state.withheld.get(name) {
@@ -126,7 +124,7 @@ impl Gateway {
                 code::INVALID_PARAMS,
                 format!(
                     "`{name}` is withheld: its definition changed since it was pinned ({pinned}); \
-                     an operator must accept it (`annot-gateway pins accept {name}`)"
+                     an operator must accept it (`annot-gateway pins accept`)"
                 ),
             ),
             None => error_response(
@@ -161,7 +159,9 @@ impl Gateway {
         };
         record.annotations = annotations_json(resolved.annotations);
         record.source = resolved.source.clone();
-        let tool = &listed.tool.name;
+        // Messages and the session name the tool as the host knows it.
+        let shown = record.called_as.clone();
+        let tool = &shown;
         let call = ProposedCall::new(tool, &arguments, resolved.annotations, Trust::Trusted);
 
         if let Err(violation) = self.settings.profile.check(&resolved.annotations) {
@@ -200,18 +200,29 @@ impl Gateway {
                 }
                 ConfirmMode::Ask => {
                     let binding = json!({
-                        "upstream": self.upstream.name(),
-                        "tool": tool,
+                        "upstream": self.upstream(listed.upstream).name(),
+                        "tool": listed.tool.name,
                         "arguments": Value::Object(arguments.clone()),
                         "annotations": annotations_json(resolved.annotations),
                     });
-                    let preview = annot_runtime::client::display::preview(
-                        &serde_json::to_value(&*listed.tool).expect("tools serialize"),
-                        &arguments,
-                    );
-                    let answer = self
-                        .confirm(&binding, tool, preview.as_deref(), &decision.to_string())
-                        .await;
+                    let preview = self.preview(listed, &arguments);
+                    let question =
+                        Question::new(&binding, tool, preview.as_deref(), &decision.to_string());
+                    let answer = if crate::era::is_modern("tools/call", params) {
+                        match self.confirm_by_round_trip(question, params) {
+                            RoundTrip::Answered(answer) => answer,
+                            RoundTrip::Ask(result) => {
+                                record.confirmation = Some("asked (input required)".into());
+                                return Ending {
+                                    answer: json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                                    outcome: "input-required",
+                                    claims: None,
+                                };
+                            }
+                        }
+                    } else {
+                        self.confirm(question).await
+                    };
                     record.confirmation = Some(answer.describe());
                     if !answer.is_accepted() {
                         let reason = format!(
@@ -232,10 +243,36 @@ impl Gateway {
             },
         }
         let mut forwarded = params.clone();
-        forwarded["name"] = json!(tool);
+        if record
+            .confirmation
+            .as_deref()
+            .is_some_and(|said| said.starts_with("accepted"))
+            && let Some(forwarded) = forwarded.as_object_mut()
+        {
+            // The round trip was the gateway's own: the upstream never asked.
+            forwarded.remove("requestState");
+            forwarded.remove("inputResponses");
+        }
+        forwarded["name"] = json!(listed.tool.name);
         forwarded["arguments"] = Value::Object(arguments.clone());
-        let answer = self.forward(id, "tools/call", forwarded).await;
-        let claims = answer.get("result").map(TrustClaims::of_result);
+        let modern = crate::era::is_modern("tools/call", params);
+        let forwarded = self.upstream_params(listed.upstream, forwarded, modern);
+        let mut answer = self
+            .forward(listed.upstream, id, "tools/call", forwarded)
+            .await;
+        // The upstream's claims are honoured, and never below what the
+        // call's annotations imply (trust-annotations' floors).
+        let floor = TrustClaims::derived(&resolved.annotations.effective());
+        let claims = answer.get_mut("result").map(|result| {
+            let claims = TrustClaims::of_result(result).union(&floor);
+            if let Some(result) = result.as_object_mut() {
+                let meta = result.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(meta) = meta.as_object_mut() {
+                    claims.write_meta(meta);
+                }
+            }
+            claims
+        });
         {
             let mut state = self.state.lock().expect("state lock");
             state.session.record(&call);
@@ -287,14 +324,16 @@ impl Gateway {
     /// The call's annotations: the upstream's resolution, the rules, or the
     /// static annotations, raised by the audit. `Err` carries the error to
     /// answer when the upstream says the arguments are invalid.
-    async fn resolve(
+    pub(crate) async fn resolve(
         &self,
         listed: &Listed,
         arguments: &Map<String, Value>,
     ) -> Result<Resolved, (Value, String)> {
         let tool = &listed.tool;
         let declared = sources::declared(tool);
-        let support = self.state.lock().expect("state lock").support.clone();
+        let support = self.state.lock().expect("state lock").upstreams[listed.upstream]
+            .support
+            .clone();
         let raise = |annotations| self.audit().raise(&tool.name, annotations);
         let audited = if self.audit().touches(&tool.name) {
             ", raised where the audit saw a violation"
@@ -302,7 +341,7 @@ impl Gateway {
             ""
         };
         if support.dialect_for(tool).is_ok() {
-            let upstream = Arc::clone(&self.upstream);
+            let upstream = Arc::clone(self.upstream(listed.upstream));
             let (tool, arguments) = (Arc::clone(tool), arguments.clone());
             let handle = tokio::runtime::Handle::current();
             let preflight = tokio::task::spawn_blocking(move || {
@@ -337,7 +376,7 @@ impl Gateway {
                         let overridden = compiled.lowers && sources::lowers_any(stated, declared);
                         if overridden {
                             let _ = self.log().event(
-                                self.upstream.name(),
+                                self.upstream(listed.upstream).name(),
                                 "override",
                                 &json!({"tool": tool.name, "stated": annotations_json(stated),
                                     "upstream": annotations_json(declared.effective())})

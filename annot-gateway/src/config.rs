@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use annot_runtime::client::Policy;
+use annot_runtime::client::{Policy, Strength, Verdict};
 use annot_runtime::server::{Exposure, Profile};
 use annot_runtime::{Annotations, Hint};
 use serde::Deserialize;
@@ -12,8 +12,10 @@ use serde::Deserialize;
 /// Everything the gateway runs with, from the file and the command line.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The upstream server.
-    pub upstream: UpstreamSpec,
+    /// The upstream servers, in order. With more than one, each tool, prompt
+    /// and prompt is shown under its upstream's name
+    /// (`name__tool`), so none shadows another.
+    pub upstreams: Vec<UpstreamConfig>,
     /// What every call must satisfy, judged on its resolved annotations.
     pub profile: Profile,
     /// How the upstream's tools are shown to the host.
@@ -22,23 +24,59 @@ pub struct Settings {
     pub confirm: ConfirmMode,
     /// Allow, confirm or deny, on each call's resolved annotations.
     pub policy: Policy,
+    /// What a call that would complete the lethal trifecta gets.
+    pub on_trifecta: Verdict,
     /// How long the upstream may take to answer one request.
     pub timeout: Duration,
     /// The decision log's SQLite file.
     pub log: PathBuf,
     /// Whether the log keeps the arguments themselves, not only their digest.
     pub log_arguments: bool,
-    /// Rules per upstream tool.
-    pub tools: BTreeMap<String, ToolRules>,
     /// An `annot-audit` JSON report of the upstream.
     pub audit: Option<PathBuf>,
 }
 
-/// How to start the upstream server.
+/// One upstream server: its name, how to start it, its tools' rules.
+#[derive(Clone, Debug)]
+pub struct UpstreamConfig {
+    /// Its name in the log, in messages and, with several, in tool names.
+    pub name: String,
+    /// How to start it.
+    pub spec: UpstreamSpec,
+    /// Rules per tool, by the tool's upstream name.
+    pub tools: BTreeMap<String, ToolRules>,
+}
+
+/// `[upstreams.NAME]`: one of several upstream servers.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct UpstreamEntry {
+    /// The program (stdio).
+    #[serde(default)]
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Environment variables set for it.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// The Streamable HTTP endpoint, instead of a command.
+    pub url: Option<String>,
+    /// Headers sent with every request to `url`.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// Rules per tool, by the tool's upstream name.
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolRules>,
+}
+
+/// How to reach the upstream server: a command to run (stdio), or a
+/// Streamable HTTP URL.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct UpstreamSpec {
-    /// The program.
+    /// The program (stdio).
+    #[serde(default)]
     pub command: String,
     /// Its arguments.
     #[serde(default)]
@@ -46,6 +84,35 @@ pub struct UpstreamSpec {
     /// Environment variables set for it, beside the gateway's own.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// The Streamable HTTP endpoint (`http://`), instead of a command.
+    pub url: Option<String>,
+    /// Headers sent with every request to `url` (an `Authorization`, say).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+}
+
+impl UpstreamSpec {
+    /// Checks that the spec names one way to reach the upstream.
+    pub fn check(&self, name: &str) -> Result<(), ConfigError> {
+        match (&self.url, self.command.is_empty()) {
+            (Some(url), true) if url.starts_with("http://") => Ok(()),
+            (Some(url), true) => Err(ConfigError::Invalid(format!(
+                "{name}: `{url}` is not an http:// URL (HTTPS upstreams are not supported yet)"
+            ))),
+            (None, false) => Ok(()),
+            (Some(_), false) => Err(ConfigError::Invalid(format!(
+                "{name}: give a `command` or a `url`, not both"
+            ))),
+            (None, true) => Err(ConfigError::Invalid(format!(
+                "{name}: give a `command` (stdio) or a `url` (Streamable HTTP)"
+            ))),
+        }
+    }
+
+    /// How the upstream is named in messages.
+    pub fn describe(&self) -> &str {
+        self.url.as_deref().unwrap_or(&self.command)
+    }
 }
 
 /// What the gateway does with a call its policy wants a person to confirm.
@@ -81,6 +148,42 @@ pub struct ToolRules {
     /// states. Every call that uses it is logged as an override.
     #[serde(default, rename = "override")]
     pub lowers: bool,
+    /// A preset of actions: `"http"` gives each HTTP method (the value of the
+    /// discriminator, `method` unless set) seed 002's hints: `GET`, `HEAD`
+    /// and `OPTIONS` read-only, `PUT` idempotent, `DELETE` destructive.
+    /// Actions written out replace the preset's.
+    pub preset: Option<String>,
+    /// The call preview a confirmation shows, as a display-templates
+    /// template (`"write {path}"`), where the upstream gives none.
+    pub preview: Option<String>,
+}
+
+impl ToolRules {
+    /// Checks what can be checked before the upstream lists the tool: hint
+    /// names and the preset.
+    pub fn check(&self, tool: &str) -> Result<(), ConfigError> {
+        annotations_of(&self.defaults, &format!("tools.{tool}.defaults"))?;
+        for (action, rules) in &self.actions {
+            let place = format!("tools.{tool}.actions.{action}.annotations");
+            annotations_of(&rules.annotations, &place)?;
+        }
+        match self.preset.as_deref() {
+            None | Some("http") => Ok(()),
+            Some(other) => Err(ConfigError::Invalid(format!(
+                "tools.{tool}.preset: unknown preset `{other}` (the one preset is `http`)"
+            ))),
+        }
+    }
+
+    /// Whether the entry says anything about annotations (it may only set a
+    /// preview).
+    pub fn has_rules(&self) -> bool {
+        self.discriminator.is_some()
+            || self.preset.is_some()
+            || !self.defaults.is_empty()
+            || !self.rules.trim().is_empty()
+            || !self.actions.is_empty()
+    }
 }
 
 /// One action of a multi-action upstream tool.
@@ -102,11 +205,106 @@ pub struct ConfigFile {
     /// Settings the command line can also give (the command line wins).
     #[serde(default)]
     pub gateway: GatewaySection,
-    /// The upstream server.
+    /// The upstream server, when there is one.
     pub upstream: Option<UpstreamSpec>,
-    /// Rules per upstream tool, by the tool's upstream name.
+    /// Rules per tool of `[upstream]` (or of the command after `--`), by the
+    /// tool's upstream name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolRules>,
+    /// Several upstream servers, by name.
+    #[serde(default)]
+    pub upstreams: BTreeMap<String, UpstreamEntry>,
+    /// The confirmation policy, by class of call.
+    #[serde(default)]
+    pub policy: PolicySection,
+}
+
+/// `[policy]`: a verdict per class of call (`allow`, `confirm-light`,
+/// `confirm`, `confirm-strong`, `deny`); a class left out keeps annot's
+/// default (`annot::client::Policy`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySection {
+    /// A read-only call.
+    pub read_only: Option<VerdictName>,
+    /// A call that may be destructive.
+    pub destructive: Option<VerdictName>,
+    /// A non-destructive write whose effects can be undone.
+    pub reversible_non_destructive: Option<VerdictName>,
+    /// Any other non-destructive write.
+    pub non_destructive_write: Option<VerdictName>,
+    /// Sensitive data with privileged access.
+    pub sensitive_and_privileged: Option<VerdictName>,
+    /// Privileged access.
+    pub privileged_access: Option<VerdictName>,
+    /// Sensitive data.
+    pub sensitive_data: Option<VerdictName>,
+    /// A call that would complete the lethal trifecta (default `deny`).
+    pub trifecta: Option<VerdictName>,
+}
+
+/// A verdict as the configuration spells it.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictName {
+    /// Run it.
+    Allow,
+    /// Ask, lightly.
+    ConfirmLight,
+    /// Ask.
+    Confirm,
+    /// Ask so that nobody clicks through by habit.
+    ConfirmStrong,
+    /// Refuse it.
+    Deny,
+}
+
+impl From<VerdictName> for Verdict {
+    fn from(name: VerdictName) -> Verdict {
+        match name {
+            VerdictName::Allow => Verdict::Allow,
+            VerdictName::ConfirmLight => Verdict::Confirm(Strength::Light),
+            VerdictName::Confirm => Verdict::Confirm(Strength::Normal),
+            VerdictName::ConfirmStrong => Verdict::Confirm(Strength::Strong),
+            VerdictName::Deny => Verdict::Deny,
+        }
+    }
+}
+
+impl PolicySection {
+    /// annot's default policy with this section's verdicts.
+    pub fn policy(&self) -> Policy {
+        let mut policy = Policy::default();
+        let fields = [
+            (self.read_only, &mut policy.read_only),
+            (self.destructive, &mut policy.destructive),
+            (
+                self.reversible_non_destructive,
+                &mut policy.reversible_non_destructive,
+            ),
+            (
+                self.non_destructive_write,
+                &mut policy.non_destructive_write,
+            ),
+            (
+                self.sensitive_and_privileged,
+                &mut policy.sensitive_and_privileged,
+            ),
+            (self.privileged_access, &mut policy.privileged_access),
+            (self.sensitive_data, &mut policy.sensitive_data),
+        ];
+        for (configured, field) in fields {
+            if let Some(name) = configured {
+                *field = name.into();
+            }
+        }
+        policy
+    }
+
+    /// What a call completing the trifecta gets.
+    pub fn on_trifecta(&self) -> Verdict {
+        self.trifecta.map_or(Verdict::Deny, Verdict::from)
+    }
 }
 
 /// `[gateway]`.
@@ -210,4 +408,21 @@ pub fn annotations_of(
             })?;
             Ok(annotations.with(hint, Some(*value)))
         })
+}
+
+/// Whether `name` can name an upstream: letters, digits and `-`, so that
+/// `name__tool` reads back unambiguously.
+pub fn check_upstream_name(name: &str) -> Result<(), ConfigError> {
+    let valid = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|character| character.is_ascii_alphanumeric() || character == '-');
+    if valid {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid(format!(
+            "upstreams.{name}: an upstream's name is 1 to 32 letters, digits or `-`"
+        )))
+    }
 }

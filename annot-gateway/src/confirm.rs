@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use annot_runtime::protocol::CLIENT_CAPABILITIES_META;
+
 use crate::digest;
 use crate::gateway::Gateway;
 
@@ -46,22 +48,15 @@ impl Confirmation {
     }
 }
 
-impl Gateway {
-    /// Asks the host's person whether to make the call `binding` describes.
-    pub(crate) async fn confirm(
-        &self,
-        binding: &Value,
-        tool: &str,
-        preview: Option<&str>,
-        why: &str,
-    ) -> Confirmation {
-        if !self.state.lock().expect("state lock").host_elicits {
-            return Confirmation::NotObtained(
-                "the host cannot be asked (it did not declare `elicitation`), so the gateway \
-                 fails closed"
-                    .to_owned(),
-            );
-        }
+/// The question a confirmation asks, and the digest it is bound to.
+pub(crate) struct Question {
+    pub digest: String,
+    pub params: Value,
+}
+
+impl Question {
+    /// The `elicitation/create` params for the call `binding` describes.
+    pub(crate) fn new(binding: &Value, tool: &str, preview: Option<&str>, why: &str) -> Question {
         let digest = digest::of(binding);
         let shown = match preview {
             Some(preview) => preview.to_owned(),
@@ -82,7 +77,48 @@ impl Gateway {
             },
             "_meta": {"dev.annot/gateway": {"callDigest": digest}},
         });
-        let (id, answer) = self.ask_host("annot-gateway-confirm", "elicitation/create", params);
+        Question { digest, params }
+    }
+}
+
+/// What an elicitation result says about the call of `digest`.
+fn read_answer(result: &Value, digest: String) -> Confirmation {
+    match result.get("action").and_then(Value::as_str) {
+        Some("accept") if result.pointer("/content/approve") == Some(&json!(true)) => {
+            Confirmation::Accepted(digest)
+        }
+        Some("accept") | Some("decline") => Confirmation::Declined,
+        Some("cancel") => Confirmation::Cancelled,
+        _ => Confirmation::NotObtained(format!(
+            "the host's answer is not an elicitation result: {result}"
+        )),
+    }
+}
+
+/// How a 2026-07-28 call's confirmation stands.
+pub(crate) enum RoundTrip {
+    /// Ask: answer the call with this `input_required` result.
+    Ask(Value),
+    /// The retried call brought an answer.
+    Answered(Confirmation),
+}
+
+impl Gateway {
+    /// Asks the host's person whether to make the call `question` is about,
+    /// with `elicitation/create`, and waits for the answer to that request.
+    pub(crate) async fn confirm(&self, question: Question) -> Confirmation {
+        if !self.state.lock().expect("state lock").host_elicits {
+            return Confirmation::NotObtained(
+                "the host cannot be asked (it did not declare `elicitation`), so the gateway \
+                 fails closed"
+                    .to_owned(),
+            );
+        }
+        let (id, answer) = self.ask_host(
+            "annot-gateway-confirm",
+            "elicitation/create",
+            question.params,
+        );
         let response = match tokio::time::timeout(CONFIRMATION_TIMEOUT, answer).await {
             Ok(Ok(response)) => response,
             Ok(Err(_)) => return Confirmation::NotObtained("the question was dropped".to_owned()),
@@ -98,15 +134,74 @@ impl Gateway {
             return Confirmation::NotObtained(format!("the host could not ask: {error}"));
         }
         let result = response.get("result").cloned().unwrap_or(Value::Null);
-        match result.get("action").and_then(Value::as_str) {
-            Some("accept") if result.pointer("/content/approve") == Some(&json!(true)) => {
-                Confirmation::Accepted(digest)
-            }
-            Some("accept") | Some("decline") => Confirmation::Declined,
-            Some("cancel") => Confirmation::Cancelled,
-            _ => Confirmation::NotObtained(format!(
-                "the host's answer is not an elicitation result: {result}"
-            )),
-        }
+        read_answer(&result, question.digest)
     }
+
+    /// A 2026-07-28 call's confirmation, by the multi-round-trip input
+    /// request: the first round answers `input_required` with the question
+    /// and a fresh `requestState`; the retried call brings the answer under
+    /// that state, which is spent on use and holds only for the call of the
+    /// same digest.
+    pub(crate) fn confirm_by_round_trip(&self, question: Question, params: &Value) -> RoundTrip {
+        let host_elicits = params
+            .pointer("/_meta")
+            .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
+            .and_then(|capabilities| capabilities.get("elicitation"))
+            .is_some();
+        if let Some(state) = params.get("requestState").and_then(Value::as_str) {
+            let pending = self
+                .round_trips
+                .lock()
+                .expect("round-trips lock")
+                .remove(state);
+            let answered = match pending {
+                None => Confirmation::NotObtained(
+                    "the answer came under a `requestState` the gateway did not issue or has \
+                     already used (a replayed or forged answer)"
+                        .to_owned(),
+                ),
+                Some(digest) if digest != question.digest => Confirmation::NotObtained(format!(
+                    "the answer was given for another call ({digest}, not {})",
+                    question.digest
+                )),
+                Some(digest) => match params.pointer("/inputResponses/confirm") {
+                    Some(result) => read_answer(result, digest),
+                    None => Confirmation::NotObtained("the retried call brought no answer".into()),
+                },
+            };
+            return RoundTrip::Answered(answered);
+        }
+        if !host_elicits {
+            return RoundTrip::Answered(Confirmation::NotObtained(
+                "the host cannot be asked (its request did not declare `elicitation`), so the \
+                 gateway fails closed"
+                    .to_owned(),
+            ));
+        }
+        let state = fresh_state(&question.digest);
+        self.round_trips
+            .lock()
+            .expect("round-trips lock")
+            .insert(state.clone(), question.digest);
+        RoundTrip::Ask(json!({
+            "resultType": "input_required",
+            "inputRequests": {"confirm": {"method": "elicitation/create", "params": question.params}},
+            "requestState": state,
+        }))
+    }
+}
+
+/// A `requestState` nobody can guess: a digest of the call's digest, the
+/// time, a counter and the process's random hasher keys.
+fn fresh_state(digest: &str) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos());
+    let seed = json!([digest, nanos.to_string(), hasher.finish().to_string()]);
+    digest::of(&seed).trim_start_matches("sha256:").to_owned()
 }

@@ -6,13 +6,14 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use annot_runtime::client::{ClientExtension, ResolutionSupport, Session};
+use annot_runtime::client::{ResolutionSupport, Session, SessionConfig};
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::StartError;
 use crate::config::Settings;
+use crate::era::{self, HostIdentity, UpstreamEra};
 use crate::log::Log;
 use crate::message::{code, error_response, result_response};
 use crate::sources::{AuditRaise, Listed, RuleBook};
@@ -27,8 +28,9 @@ tokio::task_local! {
 
 /// What the gateway knows of the session, behind one lock.
 pub(crate) struct State {
-    /// The upstream's resolution support, from its `initialize` result.
-    pub support: ResolutionSupport,
+    /// Each upstream's resolution support (from its `initialize` result)
+    /// and rules, by position.
+    pub upstreams: Vec<UpstreamState>,
     /// The host declared `elicitation` in `initialize`.
     pub host_elicits: bool,
     /// The host offered the tool-resolution extension (so `auto` exposure
@@ -36,18 +38,47 @@ pub(crate) struct State {
     pub host_resolves: bool,
     /// Each name the host was listed, and what it stands for.
     pub listed: HashMap<String, Listed>,
-    /// Upstream tools whose definition changed, withheld: name → pinned digest.
+    /// Tools whose definition changed, withheld: listed name → pinned digest.
     pub withheld: HashMap<String, String>,
-    /// The configuration's rules.
-    pub rules: RuleBook,
-    /// The lethal trifecta's legs so far.
+    /// With several upstreams: which one listed a resource's URI or template.
+    pub origins: HashMap<String, usize>,
+    /// Who the host is, for the upstreams.
+    pub identity: HostIdentity,
+    /// The protocol version of the host's `initialize`, if any.
+    pub requested_version: Option<String>,
+    /// Every capability an upstream declared.
+    pub capabilities: Map<String, Value>,
+    /// The lethal trifecta's legs so far, across every upstream.
     pub session: Session,
+}
+
+/// What the gateway knows of one upstream.
+pub(crate) struct UpstreamState {
+    /// How it was opened.
+    pub era: UpstreamEra,
+    /// Its `initialize` result (or what its `server/discover` result says
+    /// in that shape), once opened.
+    pub hello: Option<Value>,
+    /// What it resolves, from its `initialize` result.
+    pub support: ResolutionSupport,
+    /// The configuration's rules for its tools.
+    pub rules: RuleBook,
+}
+
+/// One upstream of the session.
+pub(crate) struct Member {
+    /// The process.
+    pub upstream: Arc<Upstream>,
+    /// With several upstreams, the prefix of every name it lists.
+    pub namespace: Option<String>,
+    /// Held while the upstream is being opened, so it is opened once.
+    pub opening: tokio::sync::Mutex<()>,
 }
 
 /// Who waits for the host's answer to a request the gateway sent it.
 pub(crate) enum HostWaiter {
-    /// The upstream's request, under the upstream's own id.
-    Upstream(Value),
+    /// An upstream's request (by position), under that upstream's own id.
+    Upstream(usize, Value),
     /// The gateway's confirmation request.
     Gateway(oneshot::Sender<Value>),
 }
@@ -80,11 +111,11 @@ impl Shared {
     }
 }
 
-/// One host session in front of one upstream.
+/// One host session in front of its upstreams.
 pub struct Gateway {
     pub(crate) shared: Arc<Shared>,
     pub(crate) settings: Settings,
-    pub(crate) upstream: Arc<Upstream>,
+    pub(crate) members: Vec<Member>,
     host: mpsc::UnboundedSender<Vec<u8>>,
     pub(crate) session_id: String,
     pub(crate) state: Mutex<State>,
@@ -92,10 +123,17 @@ pub struct Gateway {
     /// The gateway's own requests to the host → the host request they are for.
     related: Mutex<HashMap<String, Value>>,
     next_host_id: AtomicU64,
-    /// Host request id (as JSON text) → the upstream id it was forwarded as.
-    in_flight: Mutex<HashMap<String, u64>>,
+    /// Host request id (as JSON text) → the upstream and the id it was
+    /// forwarded as.
+    in_flight: Mutex<HashMap<String, (usize, u64)>>,
     /// Host requests not answered yet.
     active: Arc<AtomicUsize>,
+    /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
+    /// whether their result is a listing.
+    modern: Mutex<HashMap<String, bool>>,
+    /// The 2026-07-28 confirmations asked and not yet answered:
+    /// `requestState` → the call's digest.
+    pub(crate) round_trips: Mutex<HashMap<String, String>>,
 }
 
 /// A host request sent upstream, its answer not yet in.
@@ -103,6 +141,9 @@ pub(crate) struct Forwarding {
     id: Value,
     pending: Result<Pending, UpstreamError>,
 }
+
+/// The separator between an upstream's name and what it lists.
+const NAMESPACE_SEPARATOR: &str = "__";
 
 impl Forwarding {
     /// The upstream's answer under the host's id, or the gateway's error.
@@ -148,50 +189,106 @@ impl Gateway {
     /// [`drain`](Self::drain), an empty message marks the end.
     pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
         let settings = shared.settings.clone();
-        let (incoming, mut from_upstream) = mpsc::unbounded_channel();
-        let upstream = Upstream::start(
-            "upstream",
-            settings.upstream.clone(),
-            settings.timeout,
-            incoming,
-        );
-        let rules = RuleBook::new(settings.tools.clone());
+        let on_trifecta = settings.on_trifecta;
+        let several = settings.upstreams.len() > 1;
+        let mut members = Vec::new();
+        let mut receivers = Vec::new();
+        let mut upstreams = Vec::new();
+        for config in &settings.upstreams {
+            let (incoming, from_upstream) = mpsc::unbounded_channel();
+            let upstream = Upstream::start(
+                &config.name,
+                config.spec.clone(),
+                settings.timeout,
+                incoming,
+            );
+            members.push(Member {
+                upstream,
+                namespace: several.then(|| config.name.clone()),
+                opening: tokio::sync::Mutex::new(()),
+            });
+            receivers.push(from_upstream);
+            upstreams.push(UpstreamState {
+                era: UpstreamEra::Unknown,
+                hello: None,
+                support: ResolutionSupport::default(),
+                rules: RuleBook::new(config.tools.clone()),
+            });
+        }
         let gateway = Arc::new(Gateway {
             shared,
             settings,
-            upstream,
+            members,
             host,
             session_id: session_id(),
             state: Mutex::new(State {
-                support: ResolutionSupport::default(),
+                upstreams,
                 host_elicits: false,
                 host_resolves: false,
                 listed: HashMap::new(),
                 withheld: HashMap::new(),
-                rules,
-                session: Session::default(),
+                origins: HashMap::new(),
+                identity: HostIdentity::default(),
+                requested_version: None,
+                capabilities: Map::new(),
+                session: Session::new(SessionConfig {
+                    on_trifecta,
+                    ..SessionConfig::default()
+                }),
             }),
             waiters: Mutex::new(HashMap::new()),
             related: Mutex::new(HashMap::new()),
             next_host_id: AtomicU64::new(1),
             in_flight: Mutex::new(HashMap::new()),
             active: Arc::default(),
+            modern: Mutex::new(HashMap::new()),
+            round_trips: Mutex::new(HashMap::new()),
         });
-        let relay = Arc::downgrade(&gateway);
-        tokio::spawn(async move {
-            while let Some(message) = from_upstream.recv().await {
-                match relay.upgrade() {
-                    Some(gateway) => gateway.from_upstream(message),
-                    None => break,
+        for (index, mut from_upstream) in receivers.into_iter().enumerate() {
+            let relay = Arc::downgrade(&gateway);
+            tokio::spawn(async move {
+                while let Some(message) = from_upstream.recv().await {
+                    match relay.upgrade() {
+                        Some(gateway) => gateway.relay_from_upstream(index, message),
+                        None => break,
+                    }
                 }
-            }
-        });
+            });
+        }
         gateway
     }
 
-    /// Stops the session's upstream server (no restart).
+    /// Stops the session's upstream servers (no restart).
     pub fn close(&self) {
-        self.upstream.stop();
+        for member in &self.members {
+            member.upstream.stop();
+        }
+    }
+
+    /// The upstream at `index`.
+    pub(crate) fn upstream(&self, index: usize) -> &Arc<Upstream> {
+        &self.members[index].upstream
+    }
+
+    /// What the host sees of `name` listed by upstream `index`.
+    pub(crate) fn shown_name(&self, index: usize, name: &str) -> String {
+        match &self.members[index].namespace {
+            Some(namespace) => format!("{namespace}{NAMESPACE_SEPARATOR}{name}"),
+            None => name.to_owned(),
+        }
+    }
+
+    /// The upstream and its own name of a name the host was shown.
+    pub(crate) fn split_name<'a>(&self, shown: &'a str) -> Option<(usize, &'a str)> {
+        if self.members.len() == 1 {
+            return Some((0, shown));
+        }
+        let (namespace, name) = shown.split_once(NAMESPACE_SEPARATOR)?;
+        let index = self
+            .members
+            .iter()
+            .position(|member| member.namespace.as_deref() == Some(namespace))?;
+        Some((index, name))
     }
 
     /// The decision log.
@@ -204,8 +301,20 @@ impl Gateway {
         &self.shared.audit
     }
 
-    /// Writes one message to the host.
+    /// Writes one message to the host; a response in the era of its request.
     pub fn to_host(&self, message: &Value) {
+        let is_response = message.get("method").is_none();
+        let answered = message.get("id").filter(|_| is_response).and_then(|id| {
+            self.modern
+                .lock()
+                .expect("modern lock")
+                .remove(&id.to_string())
+        });
+        let shaped = match (is_response, answered) {
+            (true, Some(listing)) => Some(era::for_modern_host(message.clone(), listing)),
+            _ => None,
+        };
+        let message = shaped.as_ref().unwrap_or(message);
         let mut bytes = serde_json::to_vec(message).expect("a Value serializes");
         bytes.push(b'\n');
         let _ = self.host.send(bytes);
@@ -249,32 +358,109 @@ impl Gateway {
     }
 
     fn request(self: &Arc<Self>, method: String, id: Value, params: Value) {
+        let modern = era::is_modern(&method, &params);
+        if modern {
+            let listing = matches!(method.as_str(), "tools/list" | "server/discover");
+            self.modern
+                .lock()
+                .expect("modern lock")
+                .insert(id.to_string(), listing);
+            let mut state = self.state.lock().expect("state lock");
+            let identity = HostIdentity::from_meta(&params);
+            state.host_resolves = identity.takes_up_resolution;
+            state.host_elicits = false;
+            if state
+                .upstreams
+                .iter()
+                .all(|upstream| upstream.era == UpstreamEra::Unknown)
+            {
+                state.identity = identity;
+            }
+        }
         if method == "ping" {
             // The gateway's own liveness: answered even while the upstream restarts.
             return self.to_host(&result_response(&id, json!({})));
         }
         let gateway = Arc::clone(self);
         let busy = Busy::new(&self.active);
-        // What goes upstream as it came is sent now, in the host's order
-        // (an `initialize` before the `initialized` that follows it).
+        // Once the upstream is open, what goes to it as it came is sent now,
+        // in the host's order.
+        let opened = self.members.len() == 1
+            && self.state.lock().expect("state lock").upstreams[0].era != UpstreamEra::Unknown;
         let sent = match method.as_str() {
-            "initialize" => Some(self.begin_initialize(&id, params.clone())),
-            "tools/list" => Some(self.begin_forward(&id, &method, params.clone())),
-            "tools/call" => None,
-            _ => Some(self.begin_forward(&id, &method, params.clone())),
+            "initialize" | "server/discover" | "tools/list" | "tools/call" | "tools/resolve"
+            | "tools/annotations" => None,
+            _ if opened => {
+                let params = self.upstream_params(0, params.clone(), modern);
+                Some(self.begin_forward(0, &id, &method, params))
+            }
+            _ => None,
         };
         tokio::spawn(HOST_REQUEST.scope(id.clone(), async move {
             match (method.as_str(), sent) {
-                ("initialize", Some(sent)) => gateway.initialize(sent).await,
-                ("tools/list", Some(sent)) => gateway.list_tools(sent).await,
-                (_, None) => gateway.call_tool(id, params).await,
+                ("initialize", _) => {
+                    gateway.remember_host(&params);
+                    gateway.initialize(id).await;
+                }
+                ("server/discover", _) => gateway.discover(id).await,
+                ("tools/list", _) => gateway.list_tools(id).await,
+                ("tools/call", _) => gateway.call_tool(id, params).await,
+                ("tools/resolve" | "tools/annotations", _) => {
+                    let answer = gateway.answer_resolution(&id, &method, &params).await;
+                    gateway.to_host(&answer);
+                }
                 (_, Some(sent)) => {
                     let answer = sent.finish(&gateway).await;
+                    gateway.to_host(&answer);
+                }
+                (_, None) => {
+                    gateway.ensure_upstreams().await;
+                    let answer = if gateway.members.len() == 1 {
+                        let params = gateway.upstream_params(0, params, modern);
+                        gateway.forward(0, &id, &method, params).await
+                    } else {
+                        gateway.route(&id, &method, params, modern).await
+                    };
                     gateway.to_host(&answer);
                 }
             }
             drop(busy);
         }));
+    }
+
+    /// What a legacy host's `initialize` says about it.
+    fn remember_host(&self, params: &Value) {
+        let mut state = self.state.lock().expect("state lock");
+        let capabilities = &params["capabilities"];
+        state.host_elicits = capabilities.get("elicitation").is_some();
+        state.host_resolves = capabilities
+            .get("extensions")
+            .and_then(|extensions| extensions.get(TOOL_RESOLUTION_EXTENSION))
+            .is_some();
+        state.identity = HostIdentity::from_initialize(params);
+        state.requested_version = params["protocolVersion"].as_str().map(str::to_owned);
+    }
+
+    /// A host request's `params` as upstream `index` wants them: `_meta`
+    /// added for a 2026-07-28 upstream behind a legacy host, its
+    /// 2026-07-28 keys taken off for a legacy upstream behind a 2026-07-28
+    /// host.
+    pub(crate) fn upstream_params(&self, index: usize, params: Value, modern_host: bool) -> Value {
+        let state = self.state.lock().expect("state lock");
+        match (&state.upstreams[index].era, modern_host) {
+            (UpstreamEra::Modern, false) => era::with_meta(params, &state.identity),
+            (UpstreamEra::Legacy, true) => era::without_meta(params),
+            _ => params,
+        }
+    }
+
+    /// The params of the gateway's own request to upstream `index`.
+    pub(crate) fn own_params(&self, index: usize, params: Value) -> Value {
+        let state = self.state.lock().expect("state lock");
+        match state.upstreams[index].era {
+            UpstreamEra::Modern => era::with_meta(params, &state.identity),
+            _ => params,
+        }
     }
 
     /// Waits until every host request has been answered, at most `limit`,
@@ -290,19 +476,34 @@ impl Gateway {
 
     /// Sends a host request upstream and gives back the upstream's answer
     /// under the host's id (or the gateway's error when none came).
-    pub(crate) async fn forward(&self, id: &Value, method: &str, params: Value) -> Value {
-        self.begin_forward(id, method, params).finish(self).await
+    pub(crate) async fn forward(
+        &self,
+        index: usize,
+        id: &Value,
+        method: &str,
+        params: Value,
+    ) -> Value {
+        self.begin_forward(index, id, method, params)
+            .finish(self)
+            .await
     }
 
     /// Sends a host request upstream now, in the order the host sent it.
-    pub(crate) fn begin_forward(&self, id: &Value, method: &str, params: Value) -> Forwarding {
-        let upstream_id = self.upstream.allocate_id();
-        let pending = self.upstream.send_request(upstream_id, method, params);
+    pub(crate) fn begin_forward(
+        &self,
+        index: usize,
+        id: &Value,
+        method: &str,
+        params: Value,
+    ) -> Forwarding {
+        let upstream = self.upstream(index);
+        let upstream_id = upstream.allocate_id();
+        let pending = upstream.send_request(upstream_id, method, params);
         if pending.is_ok() {
             self.in_flight
                 .lock()
                 .expect("in-flight lock")
-                .insert(id.to_string(), upstream_id);
+                .insert(id.to_string(), (index, upstream_id));
         }
         Forwarding {
             id: id.clone(),
@@ -317,21 +518,34 @@ impl Gateway {
                 .get("params")
                 .and_then(|params| params.get("requestId"))
                 .map(Value::to_string);
-            let upstream_id = host_id.and_then(|host_id| {
+            let forwarded = host_id.and_then(|host_id| {
                 self.in_flight
                     .lock()
                     .expect("in-flight lock")
                     .get(&host_id)
                     .copied()
             });
-            match upstream_id {
-                Some(upstream_id) => message["params"]["requestId"] = json!(upstream_id),
-                // Not in flight upstream (answered, or refused here): nothing to stop.
-                None => return,
+            // Not in flight upstream (answered, or refused here): nothing to stop.
+            let Some((index, upstream_id)) = forwarded else {
+                return;
+            };
+            message["params"]["requestId"] = json!(upstream_id);
+            if let Err(error) = self.upstream(index).send(&message) {
+                tracing::warn!("dropped `{method}` for the upstream: {error}");
             }
+            return;
         }
-        if let Err(error) = self.upstream.send(&message) {
-            tracing::warn!("dropped `{method}` for the upstream: {error}");
+        if method == "notifications/initialized" {
+            // The gateway opens each upstream itself, and says so itself.
+            return;
+        }
+        for member in &self.members {
+            if let Err(error) = member.upstream.send(&message) {
+                tracing::warn!(
+                    upstream = member.upstream.name(),
+                    "dropped `{method}`: {error}"
+                );
+            }
         }
     }
 
@@ -343,9 +557,9 @@ impl Gateway {
         let waiter = self.waiters.lock().expect("waiters lock").remove(&key);
         self.related.lock().expect("related lock").remove(&key);
         match waiter {
-            Some(HostWaiter::Upstream(upstream_id)) => {
+            Some(HostWaiter::Upstream(index, upstream_id)) => {
                 message["id"] = upstream_id;
-                if let Err(error) = self.upstream.send(&message) {
+                if let Err(error) = self.upstream(index).send(&message) {
                     tracing::warn!("dropped the host's answer for the upstream: {error}");
                 }
             }
@@ -396,7 +610,7 @@ impl Gateway {
     }
 
     /// Handles what the upstream sends that is not a response.
-    pub fn from_upstream(&self, mut message: Value) {
+    pub(crate) fn relay_from_upstream(&self, index: usize, mut message: Value) {
         if let Some(upstream_id) = message.get("id").cloned() {
             let id = format!(
                 "annot-gateway-upstream-{}",
@@ -405,46 +619,10 @@ impl Gateway {
             self.waiters
                 .lock()
                 .expect("waiters lock")
-                .insert(id.clone(), HostWaiter::Upstream(upstream_id));
+                .insert(id.clone(), HostWaiter::Upstream(index, upstream_id));
             message["id"] = json!(id);
         }
         self.to_host(&message);
-    }
-
-    fn begin_initialize(&self, id: &Value, mut params: Value) -> Forwarding {
-        {
-            let mut state = self.state.lock().expect("state lock");
-            let capabilities = &params["capabilities"];
-            state.host_elicits = capabilities.get("elicitation").is_some();
-            state.host_resolves = capabilities
-                .get("extensions")
-                .and_then(|extensions| extensions.get(TOOL_RESOLUTION_EXTENSION))
-                .is_some();
-        }
-        // The gateway is the upstream's client: it opts into resolution
-        // whatever the host does.
-        if let Some(capabilities) = params
-            .get_mut("capabilities")
-            .and_then(Value::as_object_mut)
-        {
-            let extensions = capabilities
-                .entry("extensions")
-                .or_insert_with(|| json!({}));
-            if let Some(extensions) = extensions.as_object_mut() {
-                extensions.insert(TOOL_RESOLUTION_EXTENSION.to_owned(), json!({}));
-            }
-        }
-        self.upstream.remember_handshake(params.clone());
-        self.begin_forward(id, "initialize", params)
-    }
-
-    async fn initialize(self: Arc<Self>, sent: Forwarding) {
-        let answer = sent.finish(&self).await;
-        if let Some(result) = answer.get("result") {
-            self.state.lock().expect("state lock").support =
-                ResolutionSupport::from_initialize_result(result, ClientExtension::Initialize);
-        }
-        self.to_host(&answer);
     }
 }
 

@@ -16,11 +16,16 @@ mod call;
 pub mod config;
 mod confirm;
 mod digest;
+mod era;
 mod gateway;
+mod handshake;
 pub mod http;
+mod http_upstream;
 mod listing;
 pub mod log;
 mod message;
+mod resolving;
+mod route;
 mod sources;
 mod upstream;
 

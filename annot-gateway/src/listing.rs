@@ -4,54 +4,95 @@
 
 use std::sync::Arc;
 
+use annot_runtime::protocol::{DISPLAY_TEMPLATES_EXTENSION, TOOL_RESOLUTION_EXTENSION};
 use annot_runtime::server::{Exposure, default_action_name};
 use annot_runtime::{Annotations, Hint, Tool};
 use serde_json::{Value, json};
 
 use crate::digest;
-use crate::gateway::{Forwarding, Gateway, State};
+use crate::gateway::{Gateway, State};
 use crate::log::PinState;
+use crate::message::{code, error_response, result_response};
 use crate::sources::{self, CompiledRules, Listed};
+use crate::upstream::UpstreamError;
 
 impl Gateway {
-    pub(crate) async fn list_tools(self: Arc<Self>, sent: Forwarding) {
-        let mut answer = sent.finish(&self).await;
-        if let Some(tools) = answer
-            .pointer_mut("/result/tools")
-            .and_then(Value::as_array_mut)
-        {
-            let upstream_tools = std::mem::take(tools);
-            *tools = self.expose(upstream_tools);
+    /// Answers `tools/list`: every page of every upstream's tools, as the
+    /// gateway shows them, in one page.
+    pub(crate) async fn list_tools(self: Arc<Self>, id: Value) {
+        let mut tools = Vec::new();
+        let mut failure = None;
+        for index in 0..self.members.len() {
+            match self.learn_tools(index).await {
+                Ok(shown) => tools.extend(shown),
+                Err(error) => failure = Some(error),
+            }
         }
+        let answer = match failure {
+            Some(error) if tools.is_empty() => {
+                error_response(&id, code::UPSTREAM_UNAVAILABLE, error.to_string())
+            }
+            _ => result_response(&id, json!({ "tools": tools })),
+        };
         self.to_host(&answer);
     }
 
-    /// Lists every page of the upstream's tools for the gateway itself.
-    pub(crate) async fn learn_tools(&self) {
+    /// What a name the host uses stands for; a host may call before it
+    /// lists, so an unknown name makes the gateway list first.
+    pub(crate) async fn listed(&self, name: &str) -> Option<Listed> {
+        let known = self
+            .state
+            .lock()
+            .expect("state lock")
+            .listed
+            .get(name)
+            .cloned();
+        if known.is_some() {
+            return known;
+        }
+        let (index, _) = self.split_name(name)?;
+        let _ = self.learn_tools(index).await;
+        self.state
+            .lock()
+            .expect("state lock")
+            .listed
+            .get(name)
+            .cloned()
+    }
+
+    /// Lists every page of upstream `index`'s tools; what the host is shown
+    /// of them.
+    pub(crate) async fn learn_tools(&self, index: usize) -> Result<Vec<Value>, UpstreamError> {
+        self.ensure_upstream(index)
+            .await
+            .map_err(UpstreamError::Down)?;
+        let upstream = self.upstream(index);
+        let mut shown = Vec::new();
         let mut cursor: Option<Value> = None;
+        // A bound on pages: an upstream that cursors forever is not followed forever.
         for _ in 0..100 {
             let params = match &cursor {
                 Some(cursor) => json!({"cursor": cursor}),
                 None => json!({}),
             };
-            let id = self.upstream.allocate_id();
-            let Ok(mut response) = self.upstream.request(id, "tools/list", params).await else {
-                return;
-            };
+            let id = upstream.allocate_id();
+            let params = self.own_params(index, params);
+            let mut response = upstream.request(id, "tools/list", params).await?;
             let tools = response
                 .pointer_mut("/result/tools")
                 .and_then(Value::as_array_mut)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            self.expose(tools);
+            shown.extend(self.expose(index, tools));
             cursor = response.pointer("/result/nextCursor").cloned();
             if cursor.is_none() {
-                return;
+                break;
             }
         }
+        Ok(shown)
     }
 
-    fn expose(&self, upstream_tools: Vec<Value>) -> Vec<Value> {
+    fn expose(&self, index: usize, upstream_tools: Vec<Value>) -> Vec<Value> {
         let mut state = self.state.lock().expect("state lock");
         let per_action = match self.settings.exposure {
             Exposure::PerAction => true,
@@ -67,16 +108,18 @@ impl Gateway {
                     continue;
                 }
             };
-            if !self.pinned(&mut state, &tool.name, &definition) {
+            if !self.pinned(&mut state, index, &tool.name, &definition) {
                 continue;
             }
-            let rules = state
+            let rules = state.upstreams[index]
                 .rules
-                .for_tool(&tool.name, &tool.input_schema)
+                .for_tool(&tool)
                 .map_err(|error| error.to_string());
             if let Err(error) = &rules {
                 tracing::error!("{error}");
-                let _ = self.log().event(self.upstream.name(), "rules-error", error);
+                let _ = self
+                    .log()
+                    .event(self.upstream(index).name(), "rules-error", error);
             }
             let tool = Arc::new(tool);
             let split = match &rules {
@@ -87,20 +130,32 @@ impl Gateway {
             };
             match split {
                 Some(compiled) => {
-                    self.per_action(&mut state, &mut shown, &tool, &definition, &compiled)
+                    self.per_action(&mut state, &mut shown, index, &tool, &definition, &compiled)
                 }
                 None => {
-                    let bound = self.tool_bound(&state, &tool, &rules);
-                    if let Some(bound) = bound {
-                        state.listed.insert(
-                            tool.name.clone(),
-                            Listed {
-                                tool: Arc::clone(&tool),
-                                action: None,
-                                rules,
-                            },
-                        );
-                        shown.push(with_annotations(definition, bound));
+                    let (bound, shown_to_host) = self.tool_bound(&state, index, &tool, &rules);
+                    let name = self.shown_name(index, &tool.name);
+                    let mut definition = with_annotations(definition, bound);
+                    definition["name"] = json!(name);
+                    let varies = matches!(rules, Ok(Some(_)))
+                        || state.upstreams[index].support.dialect_for(&tool).is_ok();
+                    mark_resolvable(&mut definition, varies, state.host_resolves);
+                    with_preview(
+                        &mut definition,
+                        state.upstreams[index].rules.preview(&tool.name),
+                    );
+                    // Known but not shown: see `per_action`.
+                    state.listed.insert(
+                        name,
+                        Listed {
+                            upstream: index,
+                            tool: Arc::clone(&tool),
+                            action: None,
+                            rules,
+                        },
+                    );
+                    if shown_to_host {
+                        shown.push(definition);
                     }
                 }
             }
@@ -109,23 +164,24 @@ impl Gateway {
     }
 
     /// Whether `definition` is the pinned one; a changed one is withheld.
-    fn pinned(&self, state: &mut State, name: &str, definition: &Value) -> bool {
+    fn pinned(&self, state: &mut State, index: usize, name: &str, definition: &Value) -> bool {
         let digest = digest::of(definition);
-        match self
-            .log()
-            .pin(self.upstream.name(), name, &digest, definition)
-        {
+        let upstream = self.upstream(index).name();
+        let shown = self.shown_name(index, name);
+        match self.log().pin(upstream, name, &digest, definition) {
             Ok(PinState::Pinned) => {
-                state.withheld.remove(name);
+                state.withheld.remove(&shown);
                 true
             }
             Ok(PinState::Changed { pinned }) => {
                 tracing::warn!(
-                    "withheld `{name}`: its definition changed ({pinned} is pinned, {digest} seen); \
-                     accept it with `annot-gateway pins accept`"
+                    "withheld `{shown}`: its definition changed ({pinned} is pinned, {digest} seen); \
+                     accept it with `annot-gateway pins accept --upstream {upstream} {name}`"
                 );
-                state.listed.remove(name);
-                state.withheld.insert(name.to_owned(), pinned);
+                state
+                    .listed
+                    .retain(|_, listed| listed.upstream != index || listed.tool.name != name);
+                state.withheld.insert(shown, pinned);
                 false
             }
             Err(error) => {
@@ -135,14 +191,15 @@ impl Gateway {
         }
     }
 
-    /// The annotations a tool is listed with, `None` when no call of it can
-    /// pass the profile.
+    /// The annotations a tool is listed with, and whether some call of it
+    /// can pass the profile (else it is not shown).
     fn tool_bound(
         &self,
         state: &State,
+        index: usize,
         tool: &Tool,
         rules: &Result<Option<Arc<CompiledRules>>, String>,
-    ) -> Option<Annotations> {
+    ) -> (Annotations, bool) {
         let declared = sources::declared(tool);
         let profile = self.settings.profile;
         let raise = |annotations| self.audit().raise(&tool.name, annotations);
@@ -165,12 +222,12 @@ impl Gateway {
                     .actions()
                     .iter()
                     .any(|action| self.may_pass(tool, action.annotations, declared, compiled));
-                any_passes.then(|| Annotations::join_all(&actions))
+                (Annotations::join_all(&actions), any_passes)
             }
             _ => {
                 let bound = raise(declared);
-                let resolvable = state.support.dialect_for(tool).is_ok();
-                (resolvable || profile.allows(&bound)).then_some(bound)
+                let resolvable = state.upstreams[index].support.dialect_for(tool).is_ok();
+                (bound, resolvable || profile.allows(&bound))
             }
         }
     }
@@ -200,6 +257,7 @@ impl Gateway {
         &self,
         state: &mut State,
         shown: &mut Vec<Value>,
+        index: usize,
         tool: &Arc<Tool>,
         definition: &Value,
         compiled: &Arc<CompiledRules>,
@@ -214,22 +272,24 @@ impl Gateway {
                 &tool.name,
                 sources::bounded(action.annotations, declared, compiled.lowers),
             );
-            if !self.may_pass(tool, action.annotations, declared, compiled) {
-                continue;
-            }
-            let name = default_action_name(&tool.name, action.name);
+            let name = self.shown_name(index, &default_action_name(&tool.name, action.name));
             let mut definition = with_annotations(definition.clone(), bound);
             definition["name"] = json!(name);
             without_field(&mut definition["inputSchema"], &field);
             state.listed.insert(
                 name,
                 Listed {
+                    upstream: index,
                     tool: Arc::clone(tool),
                     action: Some((field.clone(), action.name.to_owned())),
                     rules: Ok(Some(Arc::clone(compiled))),
                 },
             );
-            shown.push(definition);
+            // Known but not shown: a call of it anyway is refused by the
+            // profile with its reason, and logged, rather than unknown.
+            if self.may_pass(tool, action.annotations, declared, compiled) {
+                shown.push(definition);
+            }
         }
     }
 }
@@ -248,6 +308,49 @@ fn with_annotations(mut definition: Value, annotations: Annotations) -> Value {
         }
     }
     definition
+}
+
+/// Lists the configured preview as the tool's display template, where the
+/// upstream gives none.
+fn with_preview(definition: &mut Value, preview: Option<&str>) {
+    let Some(preview) = preview else { return };
+    if definition
+        .pointer("/_meta")
+        .and_then(|meta| meta.get(DISPLAY_TEMPLATES_EXTENSION))
+        .is_some()
+    {
+        return;
+    }
+    let Some(object) = definition.as_object_mut() else {
+        return;
+    };
+    let meta = object.entry("_meta").or_insert_with(|| json!({}));
+    meta[DISPLAY_TEMPLATES_EXTENSION] = json!({"template": preview});
+}
+
+/// Marks a tool whose annotations vary with its arguments as resolvable, in
+/// the extension's shape for a host that took it up and in dialects A's
+/// and B's otherwise; takes the upstream's own markers off, since the
+/// gateway answers.
+fn mark_resolvable(definition: &mut Value, varies: bool, extension: bool) {
+    let Some(object) = definition.as_object_mut() else {
+        return;
+    };
+    object.remove("dynamicAnnotations");
+    object.remove("resolve");
+    if let Some(meta) = object.get_mut("_meta").and_then(Value::as_object_mut) {
+        meta.remove(TOOL_RESOLUTION_EXTENSION);
+    }
+    if !varies {
+        return;
+    }
+    if extension {
+        let meta = object.entry("_meta").or_insert_with(|| json!({}));
+        meta[TOOL_RESOLUTION_EXTENSION] = json!({"resolvable": true});
+    } else {
+        object.insert("dynamicAnnotations".into(), json!(true));
+        object.insert("resolve".into(), json!(true));
+    }
 }
 
 /// The schema without the discriminator: a per-action tool's name says it.

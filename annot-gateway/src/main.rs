@@ -5,9 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use annot_gateway::config::{self, ConfigFile, ConfirmMode, Settings, UpstreamSpec};
+use std::collections::BTreeMap;
+
+use annot_gateway::config::{
+    self, ConfigFile, ConfirmMode, Settings, UpstreamConfig, UpstreamSpec,
+};
 use annot_gateway::{ConfigError, Log};
-use annot_runtime::client::Policy;
 use clap::{Parser, Subcommand};
 
 /// An MCP gateway: argument-specific annotations, profiles, confirmations
@@ -99,8 +102,11 @@ enum PinsAction {
     List,
     /// Accepts the changed definition of a tool: it is listed again.
     Accept {
-        /// The upstream tool's name.
+        /// The tool's name at its upstream.
         tool: String,
+        /// The upstream's name (`upstream` when there is one).
+        #[arg(long, default_value = "upstream")]
+        upstream: String,
     },
 }
 
@@ -154,21 +160,7 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         None => ConfigFile::default(),
     };
     let section = file.gateway;
-    let upstream = match (options.upstream.split_first(), file.upstream) {
-        (Some((command, args)), _) => UpstreamSpec {
-            command: command.clone(),
-            args: args.to_vec(),
-            env: Default::default(),
-        },
-        (None, Some(upstream)) => upstream,
-        (None, None) => {
-            return Err(ConfigError::Invalid(
-                "no upstream server: give its command after `--` (annot-gateway -- npx -y \
-                 @modelcontextprotocol/server-filesystem DIR) or an [upstream] in --config"
-                    .into(),
-            ));
-        }
-    };
+    let upstreams = upstreams(&options.upstream, file.upstream, file.tools, file.upstreams)?;
     let profile = match options.profile.or(section.profile) {
         Some(text) => config::parse_profile(&text)?,
         None => annot_runtime::server::Profile::any(),
@@ -181,30 +173,93 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         Some(path) => path,
         None => default_log()?,
     };
-    // Hint names are checked now; rule text once the upstream lists its
-    // tools (the rules are checked against each tool's `inputSchema`).
-    for (tool, rules) in &file.tools {
-        config::annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
-        for (action, rules) in &rules.actions {
-            let place = format!("tools.{tool}.actions.{action}.annotations");
-            config::annotations_of(&rules.annotations, &place)?;
-        }
-    }
     Ok(Settings {
-        upstream,
+        upstreams,
         profile,
         exposure,
         confirm: options
             .confirm
             .or(section.confirm)
             .unwrap_or(ConfirmMode::Ask),
-        policy: Policy::default(),
+        policy: file.policy.policy(),
+        on_trifecta: file.policy.on_trifecta(),
         timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
         log,
         log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
-        tools: file.tools,
         audit: options.audit.or(section.audit),
     })
+}
+
+/// The upstreams: the command after `--` or `[upstream]`, with the file's
+/// `[tools]`; or every `[upstreams.NAME]`. Hint names are checked now; rule
+/// text once the upstream lists its tools (the rules are checked against
+/// each tool's `inputSchema`).
+fn upstreams(
+    command: &[String],
+    upstream: Option<UpstreamSpec>,
+    tools: BTreeMap<String, config::ToolRules>,
+    several: BTreeMap<String, config::UpstreamEntry>,
+) -> Result<Vec<UpstreamConfig>, ConfigError> {
+    let single = match (command.split_first(), upstream) {
+        (Some((command, args)), _) => Some(UpstreamSpec {
+            command: command.clone(),
+            args: args.to_vec(),
+            ..UpstreamSpec::default()
+        }),
+        (None, upstream) => upstream,
+    };
+    let upstreams: Vec<UpstreamConfig> = match (single, several.is_empty()) {
+        (Some(spec), true) => vec![UpstreamConfig {
+            name: "upstream".into(),
+            spec,
+            tools,
+        }],
+        (None, false) if tools.is_empty() => several
+            .into_iter()
+            .map(|(name, entry)| {
+                config::check_upstream_name(&name)?;
+                Ok(UpstreamConfig {
+                    name,
+                    spec: UpstreamSpec {
+                        command: entry.command,
+                        args: entry.args,
+                        env: entry.env,
+                        url: entry.url,
+                        headers: entry.headers,
+                    },
+                    tools: entry.tools,
+                })
+            })
+            .collect::<Result<_, ConfigError>>()?,
+        (None, false) => {
+            return Err(ConfigError::Invalid(
+                "with [upstreams.NAME], each upstream's rules go under \
+                 [upstreams.NAME.tools.TOOL], not [tools.TOOL]"
+                    .into(),
+            ));
+        }
+        (Some(_), false) => {
+            return Err(ConfigError::Invalid(
+                "give one upstream (a command after `--`, or [upstream]) or several \
+                 ([upstreams.NAME]), not both"
+                    .into(),
+            ));
+        }
+        (None, true) => {
+            return Err(ConfigError::Invalid(
+                "no upstream server: give its command after `--` (annot-gateway -- npx -y \
+                 @modelcontextprotocol/server-filesystem DIR) or an [upstream] in --config"
+                    .into(),
+            ));
+        }
+    };
+    for upstream in &upstreams {
+        upstream.spec.check(&upstream.name)?;
+        for (tool, rules) in &upstream.tools {
+            rules.check(tool)?;
+        }
+    }
+    Ok(upstreams)
 }
 
 /// `annot-gateway/log.sqlite3` under `$XDG_STATE_HOME` (or
@@ -239,8 +294,8 @@ fn pins(action: PinsAction, log: Option<PathBuf>) -> Result<(), String> {
                 println!("{upstream}\t{tool}\t{digest}");
             }
         }
-        PinsAction::Accept { tool } => {
-            let accepted = log.accept("upstream", &tool).map_err(|e| e.to_string())?;
+        PinsAction::Accept { tool, upstream } => {
+            let accepted = log.accept(&upstream, &tool).map_err(|e| e.to_string())?;
             if accepted == 0 {
                 return Err(format!("`{tool}` has no changed definition waiting"));
             }

@@ -76,14 +76,13 @@ pub fn refusal(text: String, details: Value) -> Value {
     })
 }
 
-/// The JSON-RPC error codes the gateway answers with.
+/// The JSON-RPC error codes the gateway answers with: the protocol's, and
+/// its own for an upstream that could not answer.
 pub mod code {
-    /// Not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// JSON, but not a JSON-RPC request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// Bad params.
-    pub const INVALID_PARAMS: i64 = -32602;
+    pub use annot_runtime::protocol::error_code::{
+        INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    };
+
     /// The upstream could not be reached or did not answer.
     pub const UPSTREAM_UNAVAILABLE: i64 = -32001;
 }

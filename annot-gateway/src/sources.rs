@@ -14,7 +14,7 @@ use std::path::Path;
 use annot_runtime::rules::text::{CompileError, TextRules, ToolSpec};
 use std::sync::Arc;
 
-use annot_runtime::{Annotations, Hint, Tool};
+use annot_runtime::{Annotations, Hint, HttpMethod, Tool};
 use serde_json::Value;
 
 use crate::config::{ToolRules, annotations_of};
@@ -46,22 +46,43 @@ pub enum RulesError {
 }
 
 /// Compiles `rules` for the upstream tool `tool`, whose `inputSchema` is
-/// `schema`.
-pub fn compile(tool: &str, schema: &Value, rules: &ToolRules) -> Result<CompiledRules, RulesError> {
-    let defaults = annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
-    let mut actions = Vec::new();
+/// `schema` and whose static annotations are `declared`: a hint neither
+/// the action nor the configured defaults state keeps the upstream's value.
+pub fn compile(
+    tool: &str,
+    schema: &Value,
+    rules: &ToolRules,
+    declared: Annotations,
+) -> Result<CompiledRules, RulesError> {
+    let mut defaults = annotations_of(&rules.defaults, &format!("tools.{tool}.defaults"))?;
+    for hint in Hint::ALL {
+        if defaults.get(hint).is_none() {
+            defaults = defaults.with(hint, declared.get(hint));
+        }
+    }
+    let mut actions: Vec<(&str, Annotations, &str)> = Vec::new();
     for (name, action) in &rules.actions {
         let place = format!("tools.{tool}.actions.{name}.annotations");
-        actions.push((
-            name,
-            annotations_of(&action.annotations, &place)?,
-            &action.rules,
-        ));
+        let annotations = annotations_of(&action.annotations, &place)?;
+        actions.push((name, annotations, &action.rules));
     }
+    let http = rules.preset.as_deref() == Some("http");
+    if http {
+        for method in HttpMethod::ALL {
+            if !rules.actions.contains_key(method.as_str()) {
+                actions.push((method.as_str(), method.inferred_annotations(), ""));
+            }
+        }
+    }
+    let discriminator = match (&rules.discriminator, http) {
+        (Some(field), _) => Some(field.clone()),
+        (None, true) => Some("method".to_owned()),
+        (None, false) => None,
+    };
     let mut spec = ToolSpec::new(tool, schema)
         .defaults(defaults)
         .rules(&rules.rules);
-    if let Some(field) = &rules.discriminator {
+    if let Some(field) = &discriminator {
         spec = spec.discriminator(field);
     }
     for (name, annotations, text) in actions {
@@ -73,7 +94,7 @@ pub fn compile(tool: &str, schema: &Value, rules: &ToolRules) -> Result<Compiled
     })?;
     Ok(CompiledRules {
         rules: compiled,
-        discriminator: rules.discriminator.clone(),
+        discriminator,
         lowers: rules.lowers,
     })
 }
@@ -125,7 +146,7 @@ impl AuditRaise {
     pub fn raise(&self, tool: &str, annotations: Annotations) -> Annotations {
         let mut raised = annotations.effective();
         for hint in self.raised.get(tool).into_iter().flatten() {
-            raised = raised.with(*hint, Some(risky(*hint)));
+            raised = raised.with(*hint, Some(hint.risky_value()));
         }
         raised.effective()
     }
@@ -134,11 +155,6 @@ impl AuditRaise {
     pub fn touches(&self, tool: &str) -> bool {
         self.raised.contains_key(tool)
     }
-}
-
-/// The value of `hint` that admits the most risk.
-fn risky(hint: Hint) -> bool {
-    !matches!(hint, Hint::ReadOnly | Hint::Idempotent | Hint::Reversible)
 }
 
 /// The static annotations the upstream lists for `tool`.
@@ -150,19 +166,28 @@ pub fn declared(tool: &Tool) -> Annotations {
 }
 
 /// What a rule-stated `stated` comes to beside the upstream's `declared`:
-/// itself where the rules may lower hints, else never below `declared`.
+/// a hint the rules leave unstated keeps the upstream's value (as a
+/// resolution's silence does, `docs/PROTOCOL.md` section 8); then the rules
+/// stand where they may lower hints, and never go below `declared`
+/// otherwise.
 pub fn bounded(stated: Annotations, declared: Annotations, lowers: bool) -> Annotations {
+    let mut filled = stated;
+    for hint in Hint::ALL {
+        if filled.get(hint).is_none() {
+            filled = filled.with(hint, declared.get(hint));
+        }
+    }
     if lowers {
-        stated.effective()
+        filled.effective()
     } else {
-        stated.join(declared)
+        filled.join(declared)
     }
 }
 
 /// Whether `stated` is lower than `declared` anywhere (so needed the
 /// override).
 pub fn lowers_any(stated: Annotations, declared: Annotations) -> bool {
-    stated.join(declared) != stated.effective()
+    bounded(stated, declared, false) != bounded(stated, declared, true)
 }
 
 /// The configuration's rules by upstream tool, compiled lazily: a tool's
@@ -182,32 +207,108 @@ impl RuleBook {
         }
     }
 
-    /// The compiled rules of `tool` (compiled against `schema` the first
-    /// time), `None` when the configuration has none.
-    pub fn for_tool(
-        &mut self,
-        tool: &str,
-        schema: &Value,
-    ) -> Result<Option<Arc<CompiledRules>>, RulesError> {
-        if let Some(compiled) = self.compiled.get(tool) {
+    /// The compiled rules of `tool` (compiled against its `inputSchema` and
+    /// static annotations the first time), `None` when the configuration has
+    /// none.
+    pub fn for_tool(&mut self, tool: &Tool) -> Result<Option<Arc<CompiledRules>>, RulesError> {
+        let name = tool.name.as_str();
+        if let Some(compiled) = self.compiled.get(name) {
             return Ok(Some(Arc::clone(compiled)));
         }
-        let Some(rules) = self.config.get(tool) else {
+        // An entry that only sets a preview leaves the hints to the upstream.
+        let Some(rules) = self.config.get(name).filter(|rules| rules.has_rules()) else {
             return Ok(None);
         };
-        let compiled = Arc::new(compile(tool, schema, rules)?);
-        self.compiled.insert(tool.to_owned(), Arc::clone(&compiled));
+        let compiled = Arc::new(compile(name, &tool.input_schema, rules, declared(tool))?);
+        self.compiled.insert(name.to_owned(), Arc::clone(&compiled));
         Ok(Some(compiled))
+    }
+
+    /// The configured call preview of `tool`, if any.
+    pub fn preview(&self, tool: &str) -> Option<&str> {
+        self.config.get(tool)?.preview.as_deref()
     }
 }
 
 /// What a name listed to the host stands for.
 #[derive(Clone)]
 pub(crate) struct Listed {
+    /// The upstream's position.
+    pub upstream: usize,
     /// The upstream tool, as the upstream listed it.
     pub tool: Arc<Tool>,
     /// For a per-action tool: the discriminator and the action.
     pub action: Option<(String, String)>,
     /// The configuration's rules for the tool, or why they do not compile.
     pub rules: Result<Option<Arc<CompiledRules>>, String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use annot_runtime::Annotations;
+    use serde_json::json;
+
+    use super::compile;
+    use crate::config::ToolRules;
+
+    fn http_tool(extra: &str) -> super::CompiledRules {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "method": {"type": "string", "enum": ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]},
+                "url": {"type": "string"},
+            },
+            "required": ["method", "url"],
+        });
+        let rules: ToolRules = toml::from_str(&format!("preset = \"http\"\n{extra}")).unwrap();
+        let declared = Annotations::new().open_world(true);
+        compile("http_request", &schema, &rules, declared).unwrap()
+    }
+
+    fn resolved(rules: &super::CompiledRules, method: &str) -> Annotations {
+        let call = json!({"method": method, "url": "https://example.com/"});
+        rules
+            .rules
+            .evaluate(&call)
+            .unwrap()
+            .annotations()
+            .effective()
+    }
+
+    /// Seed 002's table, written out by hand.
+    #[test]
+    fn the_http_preset_gives_each_method_seed_002s_hints() {
+        let rules = http_tool("");
+        let table = [
+            ("GET", true, false, true),
+            ("HEAD", true, false, true),
+            ("OPTIONS", true, false, true),
+            ("POST", false, false, false),
+            ("PUT", false, false, true),
+            ("PATCH", false, false, false),
+            ("DELETE", false, true, true),
+        ];
+        for (method, read_only, destructive, idempotent) in table {
+            let hints = resolved(&rules, method);
+            let got = (hints.read_only, hints.destructive, hints.idempotent);
+            assert_eq!(
+                got,
+                (Some(read_only), Some(destructive), Some(idempotent)),
+                "{method}"
+            );
+            assert_eq!(
+                hints.open_world,
+                Some(true),
+                "{method} keeps the upstream's open world"
+            );
+        }
+    }
+
+    #[test]
+    fn an_action_written_out_replaces_the_presets() {
+        let rules =
+            http_tool("actions.DELETE.annotations = { read_only = false, destructive = false }\n");
+        assert_eq!(resolved(&rules, "DELETE").destructive, Some(false));
+        assert_eq!(resolved(&rules, "GET").read_only, Some(true));
+    }
 }

@@ -18,6 +18,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::config::UpstreamSpec;
+use crate::http_upstream;
 use crate::message::{MAX_MESSAGE_SIZE, read_line};
 
 /// Why a request got no response from the upstream.
@@ -61,8 +62,17 @@ pub struct Pending {
 impl Pending {
     /// Waits for the response, at most the upstream's timeout.
     pub async fn wait(self) -> Result<Value, UpstreamError> {
-        match tokio::time::timeout(self.upstream.timeout, self.receiver).await {
-            Ok(Ok(response)) => Ok(response),
+        let limit = self.upstream.timeout;
+        self.wait_at_most(limit).await
+    }
+
+    /// Waits for the response, at most `limit`.
+    pub async fn wait_at_most(self, limit: Duration) -> Result<Value, UpstreamError> {
+        match tokio::time::timeout(limit, self.receiver).await {
+            Ok(Ok(response)) => {
+                self.upstream.timeouts_in_a_row.store(0, Ordering::Relaxed);
+                Ok(response)
+            }
             Ok(Err(_)) => Err(UpstreamError::Exited(self.method)),
             Err(_) => {
                 self.waiters.lock().expect("waiters lock").remove(&self.id);
@@ -71,9 +81,18 @@ impl Pending {
                     "notifications/cancelled",
                     json!({"requestId": self.id, "reason": "timed out in the gateway"}),
                 );
+                let in_a_row = self
+                    .upstream
+                    .timeouts_in_a_row
+                    .fetch_add(1, Ordering::Relaxed)
+                    + 1;
+                if in_a_row >= HUNG_AFTER {
+                    self.upstream.timeouts_in_a_row.store(0, Ordering::Relaxed);
+                    self.upstream.hung.notify_one();
+                }
                 Err(UpstreamError::Timeout {
                     method: self.method,
-                    seconds: self.upstream.timeout.as_secs(),
+                    seconds: limit.as_secs(),
                 })
             }
         }
@@ -93,7 +112,14 @@ pub struct Upstream {
     last_failure: Mutex<String>,
     stopped: tokio::sync::Notify,
     stopping: std::sync::atomic::AtomicBool,
+    /// Requests that timed out in a row: past `HUNG_AFTER`, the process is
+    /// taken for hung and restarted.
+    timeouts_in_a_row: std::sync::atomic::AtomicU32,
+    hung: tokio::sync::Notify,
 }
+
+/// Timeouts in a row after which the upstream is restarted.
+const HUNG_AFTER: u32 = 3;
 
 impl Upstream {
     /// Starts `spec` and keeps it running; what it sends that is not a
@@ -115,7 +141,13 @@ impl Upstream {
             last_failure: Mutex::new("not started yet".to_owned()),
             stopped: tokio::sync::Notify::new(),
             stopping: std::sync::atomic::AtomicBool::new(false),
+            timeouts_in_a_row: std::sync::atomic::AtomicU32::new(0),
+            hung: tokio::sync::Notify::new(),
         });
+        if let Some(url) = upstream.spec.url.clone() {
+            upstream.connect(url);
+            return upstream;
+        }
         let first = upstream.spawn(true);
         tokio::spawn(Arc::clone(&upstream).supervise(first));
         upstream
@@ -125,6 +157,29 @@ impl Upstream {
     pub fn stop(&self) {
         self.stopping.store(true, Ordering::Release);
         self.stopped.notify_one();
+        if self.spec.url.is_some() {
+            // Closing the link's channel ends the HTTP poster.
+            *self.link.lock().expect("link lock") = None;
+        }
+    }
+
+    /// Links a Streamable HTTP upstream: each message a POST, each answer
+    /// routed as a process's lines are.
+    fn connect(&self, url: String) {
+        let (to_upstream, outgoing) = mpsc::unbounded_channel();
+        let waiters: Arc<Waiters> = Arc::default();
+        let (routed, incoming, name) = (
+            Arc::clone(&waiters),
+            self.incoming.clone(),
+            self.name.clone(),
+        );
+        let deliver = Arc::new(move |bytes: &[u8]| route(bytes, &routed, &incoming, &name));
+        http_upstream::start(url, self.spec.headers.clone(), outgoing, deliver);
+        *self.link.lock().expect("link lock") = Some(Link {
+            to_upstream,
+            waiters,
+            ready: true,
+        });
     }
 
     /// The upstream's name in the log and in messages.
@@ -239,14 +294,20 @@ impl Upstream {
                             let _ = child.kill().await;
                             "stopped by the gateway".to_owned()
                         }
+                        () = self.hung.notified() => {
+                            let _ = child.kill().await;
+                            format!("killed after {HUNG_AFTER} requests in a row timed out")
+                        }
                     };
                     *self.link.lock().expect("link lock") = None;
                     // Dropping the waiters' senders answers every request in
                     // flight with `Exited`.
                     waiters.lock().expect("waiters lock").clear();
-                    self.fail(format!("`{}` exited: {status}", self.spec.command));
+                    self.fail(format!("`{}` exited: {status}", self.spec.describe()));
                 }
-                Err(error) => self.fail(format!("cannot start `{}`: {error}", self.spec.command)),
+                Err(error) => {
+                    self.fail(format!("cannot start `{}`: {error}", self.spec.describe()))
+                }
             }
             if self.stopping.load(Ordering::Acquire) {
                 return;
@@ -339,7 +400,8 @@ async fn wait(child: &mut Child) -> String {
 /// to the host side.
 fn route(bytes: &[u8], waiters: &Waiters, incoming: &mpsc::UnboundedSender<Value>, name: &str) {
     let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
-        tracing::warn!(upstream = %name, "dropped a message that is not JSON: {}", String::from_utf8_lossy(bytes));
+        let start = String::from_utf8_lossy(&bytes[..bytes.len().min(120)]).into_owned();
+        tracing::warn!(upstream = %name, "dropped a message of {} bytes that is not JSON: {start}", bytes.len());
         return;
     };
     let is_response = message.get("method").is_none()

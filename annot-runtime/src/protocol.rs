@@ -83,6 +83,10 @@ pub mod error_code {
     /// The request's `_meta` names a protocol version the server does not
     /// serve; `data` is `{ supported, requested }` (2026-07-28).
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// A `tools/call` arrived while the session already ran as many calls as
+    /// the server runs at once; `data` is `{ maxConcurrentCalls }`. Sending
+    /// it again once a call was answered may succeed.
+    pub const SERVER_BUSY: i64 = -32005;
 }
 
 /// The three ways a client can ask for argument-specific annotations.

@@ -142,3 +142,33 @@ fn a_host_that_cannot_be_asked_gets_a_refusal() {
     assert!(text(&append).contains("fails closed"), "{append}");
     assert_eq!(snapshot(&setup.notes()), before);
 }
+
+#[test]
+fn the_question_shows_the_configured_preview_where_the_upstream_has_none() {
+    let config = SPLIT_NOTES.replace(
+        "override = true\n",
+        "override = true\npreview = \"{action} the note {name}\"\n",
+    );
+    let setup = Setup::new(&config);
+    let mut host = setup.start(&["--exposure", "resolvable"], &[]);
+    host.initialize(serde_json::from_str(ELICITING).unwrap());
+    let listed = host.request("tools/list", json!({}));
+    let template =
+        &listed["result"]["tools"][0]["_meta"]["io.modelcontextprotocol/display-templates"];
+    assert_eq!(
+        template["template"],
+        json!("{action} the note {name}"),
+        "{listed}"
+    );
+    let id = host.send_request(
+        "tools/call",
+        json!({"name": "notes", "arguments": {"action": "delete", "name": "todo"}}),
+    );
+    let question = host.host_request("elicitation/create");
+    let message = question["params"]["message"].as_str().unwrap();
+    assert!(message.contains("delete the note todo"), "{message}");
+    answer(&mut host, &question, json!({"action": "cancel"}));
+    let refused = host.response(&id);
+    assert!(text(&refused["result"]).contains("dismissed"), "{refused}");
+    assert!(setup.notes().join("todo").exists());
+}

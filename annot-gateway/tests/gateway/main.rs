@@ -3,10 +3,14 @@
 //! server written without annot that can misbehave on demand).
 
 mod confirmations;
+mod eras;
+mod host_resolution;
 mod hostile;
 mod http;
+mod http_upstream;
 mod log;
 mod pins;
 mod resolving;
 mod rules;
 mod support;
+mod upstreams;

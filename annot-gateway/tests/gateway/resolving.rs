@@ -3,32 +3,13 @@
 
 use serde_json::json;
 
-use crate::support::{Host, example, exported, snapshot, text};
-
-fn sandbox() -> tempfile::TempDir {
-    let directory = tempfile::tempdir().unwrap();
-    std::fs::create_dir(directory.path().join("box")).unwrap();
-    std::fs::write(directory.path().join("box/notes.txt"), "hello\n").unwrap();
-    directory
-}
+use crate::support::{ManageFiles, exported, snapshot, text};
 
 #[test]
 fn a_read_only_profile_lets_resolved_reads_through_and_refuses_a_delete() {
-    let directory = sandbox();
-    let sandbox = directory.path().join("box");
-    let log = directory.path().join("log.sqlite3");
-    let upstream = example("annot", "manage_files");
-    let mut host = Host::start(&[
-        "--profile",
-        "read-only",
-        "--confirm",
-        "host",
-        "--log",
-        log.to_str().unwrap(),
-        "--",
-        upstream.to_str().unwrap(),
-        sandbox.to_str().unwrap(),
-    ]);
+    let files = ManageFiles::new();
+    let (sandbox, log) = (files.sandbox(), files.log());
+    let mut host = files.start(&["--profile", "read-only", "--confirm", "host"]);
     host.initialize(json!({}));
     let names: Vec<String> = host.tools().into_iter().map(|(name, _)| name).collect();
     assert!(names.contains(&"manage_files".to_owned()), "{names:?}");
@@ -76,19 +57,8 @@ fn a_read_only_profile_lets_resolved_reads_through_and_refuses_a_delete() {
 
 #[test]
 fn arguments_the_upstream_rejects_are_its_error_and_never_a_call() {
-    let directory = sandbox();
-    let sandbox = directory.path().join("box");
-    let log = directory.path().join("log.sqlite3");
-    let upstream = example("annot", "manage_files");
-    let mut host = Host::start(&[
-        "--confirm",
-        "host",
-        "--log",
-        log.to_str().unwrap(),
-        "--",
-        upstream.to_str().unwrap(),
-        sandbox.to_str().unwrap(),
-    ]);
+    let files = ManageFiles::new();
+    let mut host = files.start(&["--confirm", "host"]);
     host.initialize(json!({}));
     let response = host.request(
         "tools/call",
@@ -103,5 +73,38 @@ fn arguments_the_upstream_rejects_are_its_error_and_never_a_call() {
         "{response}"
     );
     host.finish();
-    assert_eq!(exported(&log)[0]["outcome"], json!("invalid-arguments"));
+    assert_eq!(
+        exported(&files.log())[0]["outcome"],
+        json!("invalid-arguments")
+    );
+}
+
+#[test]
+fn a_host_that_resolves_gets_the_upstreams_resolution_through_the_gateway() {
+    let files = ManageFiles::new();
+    let mut host = files.start(&[]);
+    host.initialize(json!({}));
+    let read = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "read", "path": "notes.txt"}}),
+    );
+    assert_eq!(
+        read["result"]["annotations"]["readOnlyHint"],
+        json!(true),
+        "{read}"
+    );
+    let delete = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "delete", "path": "notes.txt"}}),
+    );
+    assert_eq!(
+        delete["result"]["annotations"]["destructiveHint"],
+        json!(true),
+        "{delete}"
+    );
+    let invalid = host.request(
+        "tools/annotations",
+        json!({"name": "manage_files", "arguments": {"action": "chmod", "path": "notes.txt"}}),
+    );
+    assert_eq!(invalid["error"]["code"], json!(-32602), "{invalid}");
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::support::{Host, example, exported, snapshot, text};
+use crate::support::{Host, example, exported, refused_at_start, snapshot, text};
 
 /// `notes`' actions, with the right to state them lower than the
 /// upstream's worst case.
@@ -113,11 +113,10 @@ fn a_read_only_host_keeps_the_reads_of_a_tool_whose_worst_case_is_destructive() 
     let names: Vec<String> = host.tools().into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["notes_read"]);
     let before = snapshot(&setup.notes());
-    let delete = host.request(
-        "tools/call",
-        json!({"name": "notes_delete", "arguments": {"name": "todo"}}),
-    );
-    assert_eq!(delete["error"]["code"], json!(-32602), "{delete}");
+    // Not listed, and refused with the profile's reason when called anyway.
+    let delete = host.call("notes_delete", json!({"name": "todo"}));
+    assert_eq!(delete["isError"], json!(true), "{delete}");
+    assert!(text(&delete).contains("read_only"), "{delete}");
     let through_the_whole_tool = host.request(
         "tools/call",
         json!({"name": "notes", "arguments": {"action": "delete", "name": "todo"}}),
@@ -168,14 +167,13 @@ fn without_override_rules_never_lower_what_the_upstream_states() {
     let mut host = setup.start(&["--exposure", "resolvable", "--profile", "read-only"], &[]);
     host.initialize(json!({}));
     // The upstream states `notes` destructive; rules without `override`
-    // cannot bring any of its calls under read-only, so it is not listed.
+    // cannot bring any of its calls under read-only, so it is not listed,
+    // and a read called anyway is refused.
     assert!(host.tools().is_empty());
     let before = snapshot(&setup.notes());
-    let read = host.request(
-        "tools/call",
-        json!({"name": "notes", "arguments": {"action": "read", "name": "todo"}}),
-    );
-    assert_eq!(read["error"]["code"], json!(-32602), "{read}");
+    let read = host.call("notes", json!({"action": "read", "name": "todo"}));
+    assert_eq!(read["isError"], json!(true), "{read}");
+    assert!(text(&read).contains("readOnlyHint is false"), "{read}");
     assert_eq!(snapshot(&setup.notes()), before);
 }
 
@@ -205,14 +203,80 @@ annotations = { read_only = true }
 
 #[test]
 fn an_unknown_hint_in_the_configuration_stops_the_gateway_at_once() {
-    let setup = Setup::new("[tools.notes.actions.read]\nannotations = { read_olny = true }\n");
-    let output = std::process::Command::new(crate::support::GATEWAY)
-        .arg("--config")
-        .arg(setup.directory.path().join("gateway.toml"))
-        .args(["--", "true"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let config = "[upstream]\ncommand = \"true\"\n\
+                  [tools.notes.actions.read]\nannotations = { read_olny = true }\n";
+    let (code, stderr) = refused_at_start(config);
+    assert_eq!(code, Some(2));
     assert!(stderr.contains("unknown hint `read_olny`"), "{stderr}");
+}
+
+#[test]
+fn the_policy_section_sets_the_verdict_of_each_class_of_call() {
+    let config = format!(
+        "{SPLIT_NOTES}\n[policy]\nnon_destructive_write = \"allow\"\ndestructive = \"deny\"\n"
+    );
+    let setup = Setup::new(&config);
+    let mut host = setup.start(&["--exposure", "resolvable", "--confirm", "host"], &[]);
+    host.initialize(json!({}));
+    let append = host.call(
+        "notes",
+        json!({"action": "append", "name": "todo", "text": "x"}),
+    );
+    assert_eq!(text(&append), "appended", "{append}");
+    let delete = host.call("notes", json!({"action": "delete", "name": "todo"}));
+    assert_eq!(delete["isError"], json!(true), "{delete}");
+    assert!(setup.notes().join("todo").exists());
+    host.finish();
+    let decisions: Vec<serde_json::Value> = exported(&setup.log())
+        .into_iter()
+        .map(|call| call["decision"].clone())
+        .collect();
+    assert_eq!(decisions, [json!("allow"), json!("deny")]);
+}
+
+#[test]
+fn an_unknown_verdict_stops_the_gateway_at_once() {
+    let config = "[upstream]\ncommand = \"true\"\n[policy]\ndestructive = \"maybe\"\n";
+    let (code, stderr) = refused_at_start(config);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("maybe") && stderr.contains("confirm-strong"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_audit_that_saw_a_violation_raises_the_hint_over_every_source() {
+    // What `annot-audit --json` writes when a "read" was seen writing.
+    let report = json!({
+        "report_version": 2,
+        "findings": [
+            {"check": "behaviour.read_only", "subject": "notes/read", "verdict": "VIOLATION",
+             "detail": "the read changed a file", "cases": 1, "evidence": []},
+            {"check": "behaviour.closed_world", "subject": "notes", "verdict": "PASS",
+             "detail": "no connection", "cases": 1, "evidence": []}
+        ]
+    });
+    let setup = Setup::new(SPLIT_NOTES);
+    let audit = setup.directory.path().join("audit.json");
+    std::fs::write(&audit, report.to_string()).unwrap();
+    let audit = audit.to_str().unwrap().to_owned();
+    let mut host = setup.start(
+        &[
+            "--exposure",
+            "resolvable",
+            "--profile",
+            "read-only",
+            "--audit",
+            &audit,
+        ],
+        &[],
+    );
+    host.initialize(json!({}));
+    let read = host.call("notes", json!({"action": "read", "name": "todo"}));
+    assert_eq!(read["isError"], json!(true), "{read}");
+    assert!(
+        text(&read).contains("raised where the audit saw a violation"),
+        "{read}"
+    );
 }

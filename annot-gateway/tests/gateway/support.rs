@@ -236,6 +236,56 @@ pub fn snapshot(directory: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
+/// A sandbox holding `notes.txt` (`hello`), for annot's `manage_files`
+/// behind the gateway, and the gateway's log beside it.
+pub struct ManageFiles {
+    pub directory: tempfile::TempDir,
+}
+
+impl ManageFiles {
+    pub fn new() -> ManageFiles {
+        let directory = tempfile::tempdir().unwrap();
+        std::fs::create_dir(directory.path().join("box")).unwrap();
+        std::fs::write(directory.path().join("box/notes.txt"), "hello\n").unwrap();
+        ManageFiles { directory }
+    }
+
+    pub fn sandbox(&self) -> PathBuf {
+        self.directory.path().join("box")
+    }
+
+    pub fn log(&self) -> PathBuf {
+        self.directory.path().join("log.sqlite3")
+    }
+
+    /// The gateway with `options` in front of `manage_files` over the sandbox.
+    pub fn start(&self, options: &[&str]) -> Host {
+        let upstream = example("annot", "manage_files");
+        let (log, sandbox) = (self.log(), self.sandbox());
+        let mut args: Vec<&str> = options.to_vec();
+        args.extend(["--log", log.to_str().unwrap(), "--"]);
+        args.extend([upstream.to_str().unwrap(), sandbox.to_str().unwrap()]);
+        Host::start(&args)
+    }
+}
+
+/// The exit code and stderr of a gateway started with the configuration
+/// `config`, which should stop it before it serves.
+pub fn refused_at_start(config: &str) -> (Option<i32>, String) {
+    let directory = tempfile::tempdir().unwrap();
+    let path = directory.path().join("gateway.toml");
+    std::fs::write(&path, config).unwrap();
+    let output = Command::new(GATEWAY)
+        .arg("--config")
+        .arg(&path)
+        .args(["--log"])
+        .arg(directory.path().join("log.sqlite3"))
+        .output()
+        .expect("annot-gateway runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
 /// The gateway serving Streamable HTTP (`--http 127.0.0.1:0`), and a plain
 /// HTTP client for it: the one helper of the HTTP suite.
 pub struct HttpGateway {

@@ -150,6 +150,7 @@ impl<'de: 'a, 'a> Object<'de> for Meta<'a> {
             keys::META_CLIENT_CAPABILITIES => once(&mut self.client_capabilities, map),
             keys::META_CLIENT_INFO => once(&mut self.client_info, map),
             keys::META_ANNOT => once(&mut self.annot, map),
+            keys::META_PROGRESS_TOKEN => once(&mut self.progress_token, map),
             _ => Ok(false),
         }
     }

@@ -31,6 +31,7 @@ pub(crate) const META_PROTOCOL_VERSION: &[u8] = PROTOCOL_VERSION_META.as_bytes()
 pub(crate) const META_CLIENT_CAPABILITIES: &[u8] = CLIENT_CAPABILITIES_META.as_bytes();
 pub(crate) const META_CLIENT_INFO: &[u8] = CLIENT_INFO_META.as_bytes();
 pub(crate) const META_ANNOT: &[u8] = ANNOT_META.as_bytes();
+pub(crate) const META_PROGRESS_TOKEN: &[u8] = b"progressToken";
 
 // Client capabilities: where extensions are declared, and those this
 // server knows.

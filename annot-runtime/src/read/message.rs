@@ -76,6 +76,8 @@ pub(crate) struct Meta<'a> {
     pub client_info: Option<Json<'a>>,
     /// `dev.annot/resolution`.
     pub annot: Option<Json<'a>>,
+    /// `progressToken`: where the client wants progress of a request sent.
+    pub progress_token: Option<Json<'a>>,
     /// The extensions `client_capabilities` declares, when the scanner read
     /// them in its one pass (serde never fills it in).
     pub preread: Option<Extensions<'a>>,

@@ -391,6 +391,7 @@ impl<'a> Scan<'a, '_> {
             keys::META_CLIENT_CAPABILITIES => None,
             keys::META_CLIENT_INFO => once(&mut meta.client_info, scan.value()?),
             keys::META_ANNOT => once(&mut meta.annot, scan.value()?),
+            keys::META_PROGRESS_TOKEN => once(&mut meta.progress_token, scan.value()?),
             _ => scan.skip(),
         })
     }

@@ -87,4 +87,7 @@ pub enum BuildError {
     /// The stdio transport must accept messages of at least one byte.
     #[error("the maximum message size must be at least 1 byte")]
     ZeroMessageSize,
+    /// The stdio transport must be able to run at least one call.
+    #[error("the number of concurrent calls must be at least 1")]
+    ZeroConcurrentCalls,
 }

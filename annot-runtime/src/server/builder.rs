@@ -28,6 +28,10 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// [`ServerBuilder::max_message_size`] says otherwise: 4 MiB.
 pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 4 * 1024 * 1024;
 
+/// How many `tools/call`s one stdio session runs at once unless
+/// [`ServerBuilder::max_concurrent_calls`] says otherwise.
+pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
+
 /// Collects a server's identity, tools and options. Start with [`Server::builder`].
 ///
 /// ```
@@ -52,6 +56,7 @@ pub struct ServerBuilder {
     dialects: DialectSet,
     page_size: usize,
     max_message_size: usize,
+    max_concurrent_calls: usize,
     tools: Vec<ErasedTool>,
     profile: Profile,
     trust_annotations: bool,
@@ -69,6 +74,7 @@ impl ServerBuilder {
             dialects: DialectSet::ALL,
             page_size: DEFAULT_PAGE_SIZE,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            max_concurrent_calls: DEFAULT_MAX_CONCURRENT_CALLS,
             tools: Vec::new(),
             profile: Profile::any(),
             trust_annotations: true,
@@ -109,6 +115,31 @@ impl ServerBuilder {
     /// cap: its caller already holds the bytes.
     pub fn max_message_size(mut self, bytes: usize) -> Self {
         self.max_message_size = bytes;
+        self
+    }
+
+    /// How many `tools/call`s one session of [`Server::serve`] runs at once
+    /// ([`DEFAULT_MAX_CONCURRENT_CALLS`] by default), each on a thread of
+    /// its own, while the session's other requests are answered as they
+    /// come. A call past the bound is not queued: it is answered at once with
+    /// the JSON-RPC error `-32005`
+    /// ([`error_code::SERVER_BUSY`](crate::protocol::error_code::SERVER_BUSY)),
+    /// and the client may send it again once an answer came back. Reading
+    /// never waits for a call, so `ping` and `notifications/cancelled` always
+    /// get through. See the serving chapter, "Concurrent calls".
+    ///
+    /// ```
+    /// # use annot_runtime as annot;
+    /// use annot::server::Server;
+    ///
+    /// let server = Server::builder("files", "1.0.0")
+    ///     .max_concurrent_calls(8)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(server.max_concurrent_calls(), 8);
+    /// ```
+    pub fn max_concurrent_calls(mut self, calls: usize) -> Self {
+        self.max_concurrent_calls = calls;
         self
     }
 
@@ -271,6 +302,9 @@ impl ServerBuilder {
         if self.max_message_size == 0 {
             return Err(BuildError::ZeroMessageSize);
         }
+        if self.max_concurrent_calls == 0 {
+            return Err(BuildError::ZeroConcurrentCalls);
+        }
         let extensions = AnnotExtensions {
             resolution: self.tools.iter().any(ErasedTool::has_rules),
             authorization: self.tools.iter().any(ErasedTool::has_authorization),
@@ -347,6 +381,7 @@ impl ServerBuilder {
                 initialize_results,
                 modern,
                 max_message_size: self.max_message_size,
+                max_concurrent_calls: self.max_concurrent_calls,
                 profile: self.profile,
             }),
         })

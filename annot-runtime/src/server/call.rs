@@ -2,7 +2,10 @@
 //! itself to the call's resolution (see the `guard` module, features
 //! `guard-fs` and `guard-http`).
 
+use std::sync::Arc;
+
 use super::claims::Floor;
+use super::inflight::CallControl;
 use super::profile::Profile;
 use crate::trust::TrustClaims;
 use crate::{AnnotatedTool, Annotations, Authorization};
@@ -23,6 +26,13 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// ([`trust_floor`](Self::trust_floor)) and whether the client negotiated the
 /// extension ([`emits_trust_claims`](Self::emits_trust_claims)), so that a
 /// handler computes costly evidence only when it will be sent.
+///
+/// Served over stdio ([`Server::serve`](super::Server::serve)), a call runs
+/// beside the session's other requests, and its `Call` also says whether the
+/// client cancelled it ([`is_cancelled`](Self::is_cancelled)) and sends
+/// progress to a client that asked for it ([`progress`](Self::progress)). A
+/// `Call` is `Send` and `Sync`, and a clone sees the same call: a handler
+/// that hands work to other threads hands them a clone.
 ///
 /// ```
 /// # use annot_runtime as annot;
@@ -55,7 +65,7 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// assert_eq!(call.annotations().read_only, Some(true));
 /// # Ok::<(), annot::server::BuildError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     tool: &'static str,
     annotations: Annotations,
@@ -65,7 +75,26 @@ pub struct Call {
     /// stays `Copy`).
     floor: Floor,
     trust_negotiated: bool,
+    control: Control,
 }
+
+/// The call's cancellation flag and progress channel, when a transport runs
+/// it beside the session ([`CallControl`]).
+#[derive(Clone, Debug, Default)]
+struct Control(Option<Arc<CallControl>>);
+
+impl PartialEq for Control {
+    /// The same call in flight, or neither in flight.
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(this), Some(other)) => Arc::ptr_eq(this, other),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Control {}
 
 impl Call {
     /// The call of `T` with these arguments under `profile`: what a server
@@ -91,7 +120,14 @@ impl Call {
                 untrusted: floor.untrusted,
             },
             trust_negotiated: false,
+            control: Control(None),
         }
+    }
+
+    /// The same call, run beside the session under `control`.
+    pub(crate) fn with_control(mut self, control: Option<Arc<CallControl>>) -> Call {
+        self.control = Control(control);
+        self
     }
 
     /// The same call, for a client that did (or did not) negotiate the
@@ -169,6 +205,79 @@ impl Call {
     /// emitted (or left out) by the server either way.
     pub fn emits_trust_claims(&self) -> bool {
         self.trust_negotiated
+    }
+
+    /// Whether the client cancelled this call (`notifications/cancelled`
+    /// naming its request), or the session's output closed under it. A long
+    /// handler looks now and then and stops early: whatever it returns after
+    /// the cancellation is dropped, never sent, as the specification asks.
+    ///
+    /// Always `false` for a call that no transport runs beside its session:
+    /// one made with [`Call::of`], one answered by
+    /// [`Connection::handle`](super::Connection::handle), and one served
+    /// through the rmcp adapter (whose `RequestContext` carries rmcp's own
+    /// cancellation token).
+    ///
+    /// ```
+    /// # use annot_runtime as annot;
+    /// use annot::server::{Call, Profile, ToolError, ToolOutput};
+    /// # use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
+    /// # use serde_json::Value;
+    /// # struct Push;
+    /// # impl AnnotatedTool for Push {
+    /// #     const NAME: &'static str = "push";
+    /// #     const TITLE: Option<&'static str> = None;
+    /// #     const DESCRIPTION: Option<&'static str> = None;
+    /// #     const DISCRIMINATOR: Option<&'static str> = None;
+    /// #     const ACTIONS: &'static [Action] = &[];
+    /// #     const STATIC_ANNOTATIONS: Annotations = Annotations::new();
+    /// #     fn input_schema() -> &'static str { r#"{"type":"object"}"# }
+    /// #     fn resolve(&self) -> Annotations { Self::STATIC_ANNOTATIONS }
+    /// #     fn from_arguments(_: &Value) -> Result<Self, ArgumentError> { Ok(Push) }
+    /// # }
+    ///
+    /// fn push(_: Push, call: &Call) -> Result<ToolOutput, ToolError> {
+    ///     for step in 0..10 {
+    ///         if call.is_cancelled() {
+    ///             return Err(ToolError::new("cancelled"));
+    ///         }
+    ///         call.progress(f64::from(step), Some(10.0), None);
+    ///         // ... one step of the work ...
+    ///     }
+    ///     Ok(ToolOutput::text("pushed"))
+    /// }
+    /// assert!(push(Push, &Call::of(&Push, Profile::any())).is_ok());
+    /// ```
+    pub fn is_cancelled(&self) -> bool {
+        self.control
+            .0
+            .as_ref()
+            .is_some_and(|control| control.is_cancelled())
+    }
+
+    /// Sends `notifications/progress` for this call: `progress` so far, of
+    /// `total` if known, with a human-readable `message`, under the
+    /// `progressToken` the request's `_meta` carried. Does nothing when the
+    /// request carried none ([`reports_progress`](Self::reports_progress)),
+    /// once the call was cancelled or answered, for a number that is not
+    /// finite, for a call no transport runs beside its session (as for
+    /// [`is_cancelled`](Self::is_cancelled)), and for `progress` no greater
+    /// than the last sent: the specification asks it to grow with each
+    /// notification. Every notification is written before the call's answer.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(control) = &self.control.0 {
+            control.progress(progress, total, message);
+        }
+    }
+
+    /// Whether [`progress`](Self::progress) reaches the client: the request
+    /// carried a `progressToken`, and a transport runs the call beside its
+    /// session.
+    pub fn reports_progress(&self) -> bool {
+        self.control
+            .0
+            .as_ref()
+            .is_some_and(|control| control.reports_progress())
     }
 }
 

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::erased::panic_message;
 use super::extras::Negotiated;
+use super::inflight::{CallControl, RequestKey};
 use super::jsonrpc::{self, Incoming};
 use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
 use super::negotiation::{self, Stance, negotiate_version, stance};
@@ -21,7 +22,7 @@ use super::{params, tools};
 use crate::protocol::{
     Dialect, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, error_code,
 };
-use crate::read::{Envelope, Json, ReadMemo};
+use crate::read::{self, Envelope, Json, ReadMemo};
 
 /// One client session of a [`Server`].
 ///
@@ -33,6 +34,38 @@ pub struct Connection {
     session: Session,
     /// What the client repeats from one message to the next.
     memo: ReadMemo,
+    /// A transport runs `tools/call` beside the session: a call is handed
+    /// over ([`Deferred::Call`]) rather than answered, and a cancellation
+    /// is too.
+    concurrent: bool,
+    /// A batch is being answered: its calls are answered in it.
+    in_batch: bool,
+    /// What the last message handed over to the transport.
+    deferred: Vec<Deferred>,
+}
+
+/// What a message hands over to a transport that runs calls beside the
+/// session.
+#[derive(Debug)]
+pub(crate) enum Deferred {
+    /// A `tools/call` to run and answer.
+    Call(PendingCall),
+    /// `notifications/cancelled` named this request.
+    Cancel(RequestKey),
+}
+
+/// A `tools/call` the session read, checked as far as its era goes, to be run
+/// elsewhere: [`answer_call`] answers it.
+#[derive(Debug)]
+pub(crate) struct PendingCall {
+    /// The message, as read: the transport puts it here (the session's
+    /// answer path does not copy it).
+    pub message: Vec<u8>,
+    /// Its id's JSON text.
+    pub id: Box<str>,
+    /// Its `_meta.progressToken`'s JSON text, a string or a number.
+    pub progress_token: Option<Box<str>>,
+    asker: Asker<'static>,
 }
 
 /// What `initialize` negotiated. A 2026-07-28 request never reads it.
@@ -54,6 +87,30 @@ impl Connection {
             state,
             session: Session::default(),
             memo: ReadMemo::default(),
+            concurrent: false,
+            in_batch: false,
+            deferred: Vec::new(),
+        }
+    }
+
+    /// Hands `tools/call` and `notifications/cancelled` over to the caller
+    /// ([`take_deferred`](Self::take_deferred)) rather than answering and
+    /// ignoring them.
+    pub(crate) fn run_calls_beside(&mut self) {
+        self.concurrent = true;
+    }
+
+    /// What the last messages handed over, to be drained and given back
+    /// (so that its room is kept).
+    pub(crate) fn take_deferred(&mut self) -> Vec<Deferred> {
+        std::mem::take(&mut self.deferred)
+    }
+
+    /// Gives back the (drained) list [`take_deferred`](Self::take_deferred) took.
+    pub(crate) fn give_back(&mut self, deferred: Vec<Deferred>) {
+        debug_assert!(deferred.is_empty());
+        if self.deferred.is_empty() {
+            self.deferred = deferred;
         }
     }
 
@@ -127,6 +184,8 @@ impl Connection {
             );
             return jsonrpc::error(out, None, &error);
         }
+        // A batch is answered as one array: its calls run in it.
+        self.in_batch = true;
         let start = out.len();
         out.push(b'[');
         for message in messages {
@@ -147,6 +206,7 @@ impl Connection {
                 out.truncate(before);
             }
         }
+        self.in_batch = false;
         if out.len() == start + 1 {
             out.truncate(start);
         } else {
@@ -186,7 +246,7 @@ impl Connection {
             }
             Ok(Incoming::Response) => return Ok(()),
             Ok(Incoming::Notification { method }) => {
-                self.notify(method);
+                self.notify(method, message);
                 return Ok(());
             }
             Ok(Incoming::Request { id, method, params }) => (*id, &**method, *params),
@@ -246,12 +306,45 @@ impl Connection {
             && self.session.extensions.stance == Stance::Offered
     }
 
-    fn notify(&mut self, method: &str) {
-        if method == "notifications/initialized" {
-            self.session.initialized_notified = true;
+    fn notify(&mut self, method: &str, message: &[u8]) {
+        match method {
+            "notifications/initialized" => self.session.initialized_notified = true,
+            "notifications/cancelled" if self.concurrent => {
+                if let Some(key) = RequestKey::cancelled_by(message) {
+                    self.deferred.push(Deferred::Cancel(key));
+                }
+            }
+            // Every other notification (progress, unknown ones) needs nothing,
+            // nor does a cancellation where every request completes before
+            // the next is read.
+            _ => {}
         }
-        // Every other notification (cancellation, progress, unknown ones) needs
-        // nothing from a server whose requests complete synchronously.
+    }
+
+    /// Hands a `tools/call` over to the transport, when it runs calls beside
+    /// the session, and says whether it did.
+    fn defer_call(&mut self, id: Json<'_>, params: &Params<'_>, asker: Asker<'static>) -> bool {
+        if !self.concurrent || self.in_batch {
+            return false;
+        }
+        // ProgressToken: a string or a number; anything else asks for nothing.
+        let progress_token = params
+            .meta
+            .and_then(|meta| meta.progress_token)
+            .filter(|token| {
+                matches!(
+                    read::type_name(*token),
+                    "string" | "number" | "a non-integer number"
+                )
+            })
+            .map(|token| token.get().into());
+        self.deferred.push(Deferred::Call(PendingCall {
+            message: Vec::new(),
+            id: id.get().into(),
+            progress_token,
+            asker,
+        }));
+        true
     }
 
     /// Answers a request whose params were read.
@@ -307,13 +400,14 @@ impl Connection {
                     && per_request.unwrap_or(self.session.extensions.stance == Stance::Offered);
                 tools::list(out, state, id, params, PageForm::of(false, extension))
             }
-            _ => tool_method(out, state, id, method, params, &asker),
+            "tools/call" if self.defer_call(id, params, asker) => Ok(()),
+            _ => tool_method(out, &self.state, id, method, params, &asker),
         }
     }
 
     /// A 2026-07-28 request: judged by its own `_meta` alone.
     fn modern(
-        &self,
+        &mut self,
         out: &mut Vec<u8>,
         id: Json<'_>,
         method: &str,
@@ -336,8 +430,9 @@ impl Connection {
                 let extension = extension && dialects.contains(Dialect::ToolResolutionExtension);
                 tools::list(out, state, id, params, PageForm::of(true, extension))
             }
+            "tools/call" if self.defer_call(id, params, asker) => Ok(()),
             // 2026-07-28 has no handshake and no ping.
-            _ => tool_method(out, state, id, method, params, &asker),
+            _ => tool_method(out, &self.state, id, method, params, &asker),
         }
     }
 
@@ -394,7 +489,7 @@ fn tool_method(
     asker: &Asker<'_>,
 ) -> Result<(), RpcError> {
     if method == "tools/call" {
-        return tools::call(out, state, id, params, asker);
+        return tools::call(out, state, id, params, asker, None);
     }
     match Method::offered(method, state.dialects) {
         Some(resolution) => tools::resolution(out, state, id, resolution, params, asker),
@@ -407,6 +502,69 @@ fn method_not_found(method: &str) -> RpcError {
         error_code::METHOD_NOT_FOUND,
         format!("method not found: `{}`", params::quote(method)),
     )
+}
+
+/// Answers a call the session handed over ([`Deferred::Call`]) into `out`,
+/// as the session would have, the handler seeing `control`.
+pub(crate) fn answer_call(
+    state: &ServerState,
+    call: &PendingCall,
+    control: &Arc<CallControl>,
+    out: &mut Vec<u8>,
+) {
+    if let Err(Repeated) = answer_call_in(state, &call.message, call, control, out) {
+        // Read as the session read it: the last value of a repeated member wins.
+        let canonical = jsonrpc::canonical(&call.message).unwrap_or_default();
+        if let Err(Repeated) = answer_call_in(state, &canonical, call, control, out) {
+            let error = RpcError::new(error_code::INVALID_REQUEST, "unreadable message");
+            jsonrpc::error(out, Some(Json::checked(&call.id)), &error);
+        }
+    }
+}
+
+/// [`answer_call`] of `message` (the call's, or its canonical form).
+fn answer_call_in(
+    state: &ServerState,
+    message: &[u8],
+    call: &PendingCall,
+    control: &Arc<CallControl>,
+    out: &mut Vec<u8>,
+) -> Result<(), Repeated> {
+    let mut envelope = Envelope::default();
+    // Nothing of a first message is remembered: a memo of one message costs
+    // nothing.
+    let parsed = jsonrpc::parse(message, &mut envelope, &mut ReadMemo::default());
+    let (id, params) = match &parsed {
+        Err(rejected) if rejected.repeated => return Err(Repeated),
+        Ok(Incoming::Request { id, params, .. }) => (*id, *params),
+        // The session read it as a request: so does this reading.
+        _ => {
+            let error = RpcError::new(error_code::INTERNAL_ERROR, "internal error");
+            jsonrpc::error(out, Some(Json::checked(&call.id)), &error);
+            return Ok(());
+        }
+    };
+    let start = out.len();
+    let answered = match params::read(params) {
+        Err(error) => Ok(Err(error)),
+        Ok(params) => catch_unwind(AssertUnwindSafe(|| {
+            tools::call(out, state, id, &params, &call.asker, Some(control))
+        })),
+    };
+    let error = match answered {
+        Ok(Ok(())) => return Ok(()),
+        Ok(Err(error)) => error,
+        Err(payload) => {
+            eprintln!(
+                "annot: `tools/call` panicked: {}",
+                panic_message(payload.as_ref())
+            );
+            RpcError::new(error_code::INTERNAL_ERROR, "internal error")
+        }
+    };
+    out.truncate(start);
+    jsonrpc::error(out, Some(id), &error);
+    Ok(())
 }
 
 /// A message repeats a member somewhere the server reads.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::call::Call;
 use super::claims::Floor;
+use super::inflight::CallControl;
 use super::output::{ToolError, ToolOutput};
 use super::profile::{Profile, ProfileViolation};
 use crate::read::SplitArguments;
@@ -32,11 +33,20 @@ pub(crate) enum CallOutcome {
 
 /// Runs a call on the arguments' JSON text (an object, and its members when
 /// the request reader split them), unless its resolved annotations are
-/// outside the profile; the flag says whether the client negotiated the
-/// trust-annotations extension. Shared by a tool and the per-action tools
-/// exposed for it.
-pub(super) type ErasedCall =
-    Arc<dyn Fn(&str, Option<&SplitArguments<'_>>, Profile, bool) -> CallOutcome + Send + Sync>;
+/// outside the profile. Shared by a tool and the per-action tools exposed for
+/// it.
+pub(super) type ErasedCall = Arc<
+    dyn Fn(&str, Option<&SplitArguments<'_>>, Profile, Invocation<'_>) -> CallOutcome + Send + Sync,
+>;
+
+/// What a call brings besides its arguments.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Invocation<'a> {
+    /// The client negotiated the trust-annotations extension.
+    pub trust: bool,
+    /// The call runs beside its session: its cancellation flag and progress.
+    pub control: Option<&'a Arc<CallControl>>,
+}
 
 /// A tool as registered, before rendering: every type-specific part is a
 /// constant or a function pointer.
@@ -130,9 +140,15 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, split: Option<&SplitArguments<'_>>, profile, trust| {
-            let wants = Wants { call: false, trust };
-            run_call::<T>((arguments, split), profile, wants, |parsed, _| {
+        let call = move |arguments: &str,
+                         split: Option<&SplitArguments<'_>>,
+                         profile,
+                         invocation: Invocation<'_>| {
+            let wants = Wants {
+                call: false,
+                trust: invocation.trust,
+            };
+            run_call::<T>((arguments, split), profile, wants, None, |parsed, _| {
                 handler(parsed)
             })
         };
@@ -146,12 +162,25 @@ impl ErasedTool {
         T: AnnotatedTool + 'static,
         F: Fn(T, &Call) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let call = move |arguments: &str, split: Option<&SplitArguments<'_>>, profile, trust| {
-            let wants = Wants { call: true, trust };
-            run_call::<T>((arguments, split), profile, wants, |parsed, call| {
-                let call = call.expect("asked for");
-                handler(parsed, call)
-            })
+        let call = move |arguments: &str,
+                         split: Option<&SplitArguments<'_>>,
+                         profile,
+                         invocation: Invocation<'_>| {
+            let wants = Wants {
+                call: true,
+                trust: invocation.trust,
+            };
+            let control = invocation.control;
+            run_call::<T>(
+                (arguments, split),
+                profile,
+                wants,
+                control,
+                |parsed, call| {
+                    let call = call.expect("asked for");
+                    handler(parsed, call)
+                },
+            )
         };
         Self::erase::<T>(Arc::new(call))
     }
@@ -208,11 +237,13 @@ struct Wants {
 }
 
 /// Parses `arguments` for `T`, checks them against `profile` and runs
-/// `handler` on them, with their [`Call`] when it wants one.
+/// `handler` on them, with their [`Call`] (under `control`, when the call
+/// runs beside its session) when it wants one.
 fn run_call<T: AnnotatedTool>(
     (arguments, split): (&str, Option<&SplitArguments<'_>>),
     profile: Profile,
     wants: Wants,
+    control: Option<&Arc<CallControl>>,
     handler: impl FnOnce(T, Option<&Call>) -> Result<ToolOutput, ToolError>,
 ) -> CallOutcome {
     // Read from the members the request reader split where the tool can,
@@ -230,13 +261,20 @@ fn run_call<T: AnnotatedTool>(
         .then(|| Call::of(&parsed, profile).with_trust_negotiated(wants.trust));
     // The profile judges the value the handler would receive.
     if !profile.is_any() {
-        let resolved = evaluated.map_or_else(|| parsed.resolve(), |call| *call.annotations());
+        let resolved = evaluated
+            .as_ref()
+            .map_or_else(|| parsed.resolve(), |call| *call.annotations());
         if let Err(violation) = profile.check(&resolved) {
             return CallOutcome::Refused(violation);
         }
     }
-    let floor = evaluated.filter(|_| wants.trust).map(|call| call.floor());
-    let call = evaluated.filter(|_| wants.call);
+    let floor = evaluated
+        .as_ref()
+        .filter(|_| wants.trust)
+        .map(|call| call.floor());
+    let call = evaluated
+        .filter(|_| wants.call)
+        .map(|call| call.with_control(control.cloned()));
     match catch_unwind(AssertUnwindSafe(|| handler(parsed, call.as_ref()))) {
         Ok(result) => CallOutcome::Returned(result, floor),
         Err(payload) => CallOutcome::Panicked(panic_message(payload.as_ref())),

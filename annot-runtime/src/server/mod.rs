@@ -50,6 +50,7 @@ mod connection;
 mod erased;
 mod exposure;
 mod extras;
+mod inflight;
 mod jsonrpc;
 mod listing;
 mod modern;
@@ -72,7 +73,9 @@ mod tools;
 mod tree;
 
 pub use build_error::BuildError;
-pub use builder::{DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder};
+pub use builder::{
+    DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_PAGE_SIZE, ServerBuilder,
+};
 pub use call::Call;
 pub use connection::Connection;
 pub use exposure::{Exposure, default_action_name};

@@ -10,7 +10,9 @@ use super::build_error::BuildError;
 use super::call::normalise;
 #[cfg(feature = "rmcp")]
 use super::erased::ResolveTree;
-use super::erased::{CallOutcome, ErasedCall, ErasedResolve, ErasedTool, Evaluation, FixedAction};
+use super::erased::{
+    CallOutcome, ErasedCall, ErasedResolve, ErasedTool, Evaluation, FixedAction, Invocation,
+};
 use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
 use super::narrow::{Narrowed, narrow};
 use super::negotiation::DialectSet;
@@ -385,18 +387,19 @@ impl ToolEntry {
 
     /// Validates `arguments` (JSON text, and its members when the request
     /// reader split them) and runs the handler on them; with
-    /// `trust`, the outcome carries the floor of the result's claims.
-    /// A per-action tool's arguments reach it with the discriminator put back.
+    /// `invocation.trust`, the outcome carries the floor of the result's
+    /// claims. A per-action tool's arguments reach it with the discriminator
+    /// put back.
     pub fn call(
         &self,
         arguments: &str,
         split: Option<&SplitArguments<'_>>,
-        trust: bool,
+        invocation: Invocation<'_>,
     ) -> CallOutcome {
         match self.fixed {
-            None => (self.call)(arguments, split, self.profile, trust),
+            None => (self.call)(arguments, split, self.profile, invocation),
             Some(fixed) => match fixed.arguments(arguments) {
-                Ok(with_action) => (self.call)(&with_action, None, self.profile, trust),
+                Ok(with_action) => (self.call)(&with_action, None, self.profile, invocation),
                 Err(error) => CallOutcome::Invalid(error),
             },
         }

@@ -46,6 +46,8 @@ pub(super) struct ServerState {
     pub(super) modern: ModernForms,
     /// The longest line the stdio transport reads as one message.
     pub(super) max_message_size: usize,
+    /// How many calls one stdio session runs at once.
+    pub(super) max_concurrent_calls: usize,
     /// What calls the server lets through.
     pub(super) profile: profile::Profile,
 }
@@ -93,6 +95,12 @@ impl Server {
     /// ([`ServerBuilder::trust_annotations`](super::ServerBuilder::trust_annotations)).
     pub fn offers_trust_annotations(&self) -> bool {
         self.state.extensions.trust_annotations
+    }
+
+    /// How many `tools/call`s one stdio session runs at once
+    /// ([`ServerBuilder::max_concurrent_calls`](super::ServerBuilder::max_concurrent_calls)).
+    pub fn max_concurrent_calls(&self) -> usize {
+        self.state.max_concurrent_calls
     }
 
     /// What calls the server lets through ([`ServerBuilder::profile`](super::ServerBuilder::profile)).

@@ -4,8 +4,11 @@
 //! Each reads the request's params as borrowed slices ([`Fields`](crate::read::Fields), [`Meta`](crate::read::Meta))
 //! and hands the arguments to the tool's parser as text.
 
+use std::sync::Arc;
+
 use super::claims;
-use super::erased::CallOutcome;
+use super::erased::{CallOutcome, Invocation};
+use super::inflight::CallControl;
 use super::negotiation::argument_errors_are_tool_errors;
 use super::pagination::PageForm;
 use super::params::{self, Params};
@@ -52,14 +55,19 @@ pub(crate) fn list(
     Ok(())
 }
 
-/// `tools/call`: validates the arguments, runs the handler, and reports its
-/// failure or panic as an `isError` result.
+/// `tools/call`: validates the arguments, runs the handler (under `control`,
+/// when the call runs beside its session), and reports its failure or panic
+/// as an `isError` result.
+// Out of line: a call runs a handler, and the resolution methods beside it in
+// `tool_method` stay small enough to be inlined there.
+#[inline(never)]
 pub(crate) fn call(
     out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
     params: &Params<'_>,
     asker: &Asker<'_>,
+    control: Option<&Arc<CallControl>>,
 ) -> Result<(), RpcError> {
     let name = params::name(params.fields)?;
     let arguments = params::raw_optional_object(params.fields.arguments, "arguments")?;
@@ -77,7 +85,8 @@ pub(crate) fn call(
     let mut claims_meta = None;
     // Absent arguments are an empty object, which nothing was split from.
     let split = arguments.and(params.fields.split_arguments.as_ref());
-    match tool.call(arguments.unwrap_or("{}"), split, trust) {
+    let invocation = Invocation { trust, control };
+    match tool.call(arguments.unwrap_or("{}"), split, invocation) {
         CallOutcome::Returned(Ok(output), floor) => {
             let declared = tool.declared_output();
             let structured = output.structured_content.as_ref();

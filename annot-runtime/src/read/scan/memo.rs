@@ -34,6 +34,7 @@ pub(super) struct MetaSpans {
     client_capabilities: Span,
     client_info: Span,
     annot: Span,
+    progress_token: Span,
     preread: Option<ExtensionSpans>,
 }
 
@@ -101,6 +102,7 @@ impl MetaSpans {
             client_capabilities: span(meta.client_capabilities)?,
             client_info: span(meta.client_info)?,
             annot: span(meta.annot)?,
+            progress_token: span(meta.progress_token)?,
             preread,
         })
     }
@@ -128,6 +130,7 @@ impl MetaSpans {
             client_capabilities: value(self.client_capabilities)?,
             client_info: value(self.client_info)?,
             annot: value(self.annot)?,
+            progress_token: value(self.progress_token)?,
             preread,
         })
     }
