@@ -47,10 +47,12 @@ where
             let expected = T::from_arguments(arguments).unwrap().resolve();
             let answers = [
                 T::from_arguments_str(&text).unwrap().resolve(),
-                T::evaluate_view(&text)
+                (T::GENERATED.evaluate_view)(&text)
                     .expect("the borrowing path")
                     .annotations(),
-                T::evaluate_arguments_str(&text).unwrap().annotations(),
+                (T::GENERATED.evaluate_arguments_str)(&text)
+                    .unwrap()
+                    .annotations(),
                 S::deserialize(arguments).unwrap().resolve(),
                 serde_json::from_str::<S>(&text).unwrap().resolve(),
                 self.interpreter.resolve(arguments).unwrap(),
@@ -114,7 +116,8 @@ where
             b.iter(|| {
                 for arguments in black_box(texts.as_slice()) {
                     black_box(
-                        T::evaluate_arguments_str(arguments).map(|outcome| outcome.annotations()),
+                        (T::GENERATED.evaluate_arguments_str)(arguments)
+                            .map(|outcome| outcome.annotations()),
                     )
                     .ok();
                 }

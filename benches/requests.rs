@@ -14,8 +14,8 @@
 //! server must do; and,
 //! beside the extension's `tools/resolve`, the part of it that is the tool's
 //! own: reading the same arguments' text and resolving them, through the
-//! `AnnotatedTool` entry point the server calls (`evaluate_arguments_str`,
-//! the borrowing path).
+//! entry point the server calls (`evaluate_arguments_str` of the tool's
+//! generated table, the borrowing path).
 
 mod support;
 
@@ -283,8 +283,9 @@ fn requests(c: &mut Criterion) {
     group.bench_function("c_tools_resolve_extension_arguments", |b| {
         b.iter(|| {
             next = (next + 1) % arguments.len();
-            let outcome = ManageFiles::evaluate_arguments_str(black_box(&arguments[next]))
-                .expect("valid arguments");
+            let outcome =
+                (ManageFiles::GENERATED.evaluate_arguments_str)(black_box(&arguments[next]))
+                    .expect("valid arguments");
             black_box((outcome.annotations(), outcome.authorization()))
         })
     });

@@ -62,7 +62,7 @@ fn assert_resolve_allocates_nothing<T: AnnotatedTool>(arguments: &[Value]) {
         for _ in 0..100 {
             for value in black_box(values.as_slice()) {
                 black_box(value.resolve());
-                let outcome = black_box(value.evaluate());
+                let outcome = black_box((T::GENERATED.evaluate)(value));
                 black_box((outcome.annotations(), outcome.authorization()));
             }
         }
@@ -212,14 +212,15 @@ fn path_templates_and_authorization_resolve_without_allocating() {
 fn the_borrowing_path_allocates_nothing() {
     fn check<T: AnnotatedTool>(texts: &[&str]) {
         for text in texts {
-            let outcome = T::evaluate_view(text).expect("the view reads valid arguments");
+            let outcome =
+                (T::GENERATED.evaluate_view)(text).expect("the view reads valid arguments");
             let parsed = T::from_arguments_str(text).expect("valid arguments");
             assert_eq!(outcome.annotations(), parsed.resolve(), "{text}");
         }
         let operations = heap_operations_during(|| {
             for _ in 0..100 {
                 for text in black_box(texts) {
-                    let outcome = black_box(T::evaluate_view(text));
+                    let outcome = black_box((T::GENERATED.evaluate_view)(text));
                     black_box(
                         outcome.map(|outcome| (outcome.annotations(), outcome.authorization())),
                     );

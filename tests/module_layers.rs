@@ -4,8 +4,13 @@
 //! Module A depends on module B when A's own code names something B defines:
 //! through a `use` declaration, or a path in its code that starts with
 //! `crate::`, `super::`, `self::` or the name of a child module. Re-exports
-//! are followed to the module that defines the item, so naming
-//! `crate::AnnotatedTool` is a dependency on `tool`, not on the crate root.
+//! are followed to the module that defines the item, and every module whose
+//! re-export the path goes through is a dependency too: naming
+//! `crate::private::with_inexact_integers`, defined in `private::decimal`
+//! and re-exported by `private`, depends on both, since `private` must
+//! exist and pass the name on. (Naming `crate::AnnotatedTool` depends on
+//! `tool` and on the crate root, whose own code, if any, must then not
+//! depend back.)
 //! A `mod` declaration is not a dependency (a parent owns its children), nor
 //! is a re-export (`pub use`, `pub(crate) use`), which only passes a name on,
 //! nor a visibility (`pub(super)`).
@@ -18,7 +23,7 @@ mod source_support;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use source_support::{Crate, read_crate, resolve, workspace};
+use source_support::{Crate, read_crate, resolve_through, workspace};
 use syn::visit::Visit;
 
 /// For each module, the modules it depends on, each with one item that
@@ -30,11 +35,14 @@ fn dependencies(krate: &Crate) -> Graph {
     for (path, module) in &krate.modules {
         let edges = graph.entry(path.clone()).or_default();
         let mut add = |segments: &[String]| {
-            if let Some((target, item)) = resolve(krate, path, segments)
-                && target != *path
-            {
-                let why = item.unwrap_or_else(|| "*".to_owned());
-                edges.entry(target).or_insert(why);
+            let Some((target, item, through)) = resolve_through(krate, path, segments) else {
+                return;
+            };
+            let why = item.unwrap_or_else(|| "*".to_owned());
+            for module in through.into_iter().chain([target]) {
+                if module != *path {
+                    edges.entry(module).or_insert_with(|| why.clone());
+                }
             }
         };
         for binding in module.uses.iter().filter(|binding| !binding.reexport) {
@@ -234,9 +242,9 @@ fn no_workspace_crate_has_an_import_circle() {
     }
 }
 
-/// The checker itself, on a crate written here: it finds the circle of
-/// three modules through a `use`, a re-export and a path in code, names it,
-/// and passes the same crate once the circle is cut.
+/// The checker itself, on a crate written here: it passes the crate as
+/// layered, then finds the circle of three modules that one more path in
+/// code makes (through a `use`, a re-export and that path), and names it.
 #[test]
 fn a_circle_is_found_and_named() {
     let dir = std::env::temp_dir().join(format!("annot-module-layers-{}", std::process::id()));
@@ -251,15 +259,13 @@ fn a_circle_is_found_and_named() {
     );
     write("src/a.rs", "use crate::b::Bee; pub struct Ay(Bee);");
     write("src/b.rs", "pub struct Bee(crate::Deep);");
-    write(
-        "src/c/mod.rs",
-        "mod inner; pub use inner::Deep; fn f() -> super::a::Ay { todo!() }",
-    );
+    write("src/c/mod.rs", "mod inner; pub use inner::Deep;");
     write("src/c/inner.rs", "pub struct Deep;");
     write("src/tests.rs", "use super::*;");
     let krate = read_crate("demo", &dir, "src/lib.rs");
     let found = circles(&dependencies(&krate));
-    // The re-export leads to `c::inner`, which depends on nothing.
+    // The re-exports lead to `c::inner` through `c` and the root, none of
+    // which depends on anything.
     assert!(found.is_empty(), "{found:?}");
     write("src/c/inner.rs", "pub struct Deep(crate::a::Ay);");
     let krate = read_crate("demo", &dir, "src/lib.rs");
@@ -268,5 +274,55 @@ fn a_circle_is_found_and_named() {
         found,
         ["a -> b (Bee) -> c::inner (Deep) -> a (Ay)   [3 modules in this knot: a, b, c::inner]"]
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A circle through a re-export: `tool` names a function of `private` that
+/// `private::decimal` defines, and `private`'s own code names `tool`'s
+/// error. `private` and `tool` depend on each other although the function
+/// is defined in neither; the circle is gone once `tool` no longer goes
+/// through `private`.
+#[test]
+fn a_circle_through_a_reexport_is_found() {
+    let dir = std::env::temp_dir().join(format!("annot-module-reexport-{}", std::process::id()));
+    let write = |file: &str, text: &str| {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("src/lib.rs", "mod decimal; mod private; mod tool;");
+    write("src/decimal.rs", "pub fn exact() {}");
+    write(
+        "src/private/mod.rs",
+        "mod decimal; pub use decimal::exact;\n\
+         use crate::tool::Error; pub fn object() -> Error { todo!() }",
+    );
+    write("src/private/decimal.rs", "pub fn exact() {}");
+    write(
+        "src/tool.rs",
+        "pub struct Error; pub fn parse() { crate::private::exact() }",
+    );
+    let krate = read_crate("demo", &dir, "src/lib.rs");
+    let found = circles(&dependencies(&krate));
+    assert_eq!(
+        found,
+        ["private -> tool (Error) -> private (exact)   [2 modules in this knot: private, tool]"]
+    );
+    // The same through a glob re-export.
+    write(
+        "src/private/mod.rs",
+        "mod decimal; pub use decimal::*;\n\
+         use crate::tool::Error; pub fn object() -> Error { todo!() }",
+    );
+    let krate = read_crate("demo", &dir, "src/lib.rs");
+    assert_eq!(circles(&dependencies(&krate)).len(), 1);
+    // `tool` names the function where it is defined, below both.
+    write(
+        "src/tool.rs",
+        "pub struct Error; pub fn parse() { crate::decimal::exact() }",
+    );
+    let krate = read_crate("demo", &dir, "src/lib.rs");
+    let found = circles(&dependencies(&krate));
+    assert!(found.is_empty(), "{found:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

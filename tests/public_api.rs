@@ -7,10 +7,18 @@
 //! lists every public item reachable: its path and kind, a function's
 //! signature, a struct's public fields, an enum's variants, a trait's
 //! items, the public methods and constants of the inherent impls of a type,
-//! the traits it implements and derives. `#[doc(hidden)]` items and modules
-//! are left out (`annot::__private` is the macro's, not a user's), and items
-//! under `#[cfg(...)]` are marked with it. An item reachable by several
-//! paths is described at the shortest; the others say what they re-export.
+//! the traits it implements and derives. Items under `#[cfg(...)]` are
+//! marked with it.
+//!
+//! `#[doc(hidden)]` items, and everything reached through a hidden module,
+//! are listed too, marked `#[doc(hidden)]`: they are not a user's API but
+//! the contract between the code `#[mcp_tool]` generates and the runtime
+//! (`annot::__private`, with the `Generated` table each tool's hidden
+//! `AnnotatedTool::GENERATED` holds), which the facade's exact pins let
+//! change with any release, and whose every change shows in review like the
+//! public API's. An item reachable by several paths is described at the
+//! shortest public one (else the shortest); the others say what they
+//! re-export.
 //! `annot-runtime`'s API is the same items under `annot_runtime::` (the
 //! facade re-exports all of it).
 //!
@@ -73,12 +81,16 @@ impl Api {
         let here = &self.crates[krate].modules[module];
         let mut names = Vec::new();
         for item in &here.items {
+            // A `#[macro_export]` macro is at the crate's root, below.
             if is_public(item)
-                && !is_hidden(attributes(item))
+                && !matches!(item, Item::Macro(_))
                 && let Some(name) = defined_name(item)
             {
-                names.push((name, cfgs(attributes(item))));
+                names.push((name, marks_of(attributes(item))));
             }
+        }
+        if module.is_empty() {
+            names.extend(self.exported_macros(krate));
         }
         let children: Vec<(String, String, Vec<String>)> = here
             .children
@@ -87,15 +99,12 @@ impl Api {
                 let path = source_support::join(module, child);
                 (child.clone(), path, Vec::new())
             })
-            .filter(|(_, path, _)| {
-                let child = &self.crates[krate].modules[path];
-                child.public && !child.hidden
-            })
+            .filter(|(_, path, _)| self.crates[krate].modules[path].public)
             .collect();
         let uses: Vec<_> = here
             .uses
             .iter()
-            .filter(|binding| binding.public && !binding.hidden)
+            .filter(|binding| binding.public)
             .cloned()
             .collect();
         for (name, item_cfg) in names {
@@ -107,11 +116,18 @@ impl Api {
         }
         for (name, path, _) in children {
             let mut all = cfg.to_vec();
-            all.extend(self.crates[krate].modules[&path].cfg.iter().cloned());
+            let child = &self.crates[krate].modules[&path];
+            if child.hidden {
+                all.push(HIDDEN.to_owned());
+            }
+            all.extend(child.cfg.iter().cloned());
             self.module(krate, &path, &format!("{prefix}::{name}"), &dedup(all));
         }
         for binding in uses {
             let mut all = cfg.to_vec();
+            if binding.hidden {
+                all.push(HIDDEN.to_owned());
+            }
             all.extend(binding.cfg.iter().cloned());
             let Some((target_crate, target, item)) = self.resolve(krate, module, &binding.path)
             else {
@@ -138,6 +154,36 @@ impl Api {
         }
     }
 
+    /// The `#[macro_export]` macros of `krate`, wherever they are written,
+    /// with their marks; a macro defined under several `cfg`s (one for
+    /// each side of a feature) without them.
+    fn exported_macros(&self, krate: &str) -> Vec<(String, Vec<String>)> {
+        let mut found: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+        for module in self.crates[krate].modules.values() {
+            for item in &module.items {
+                if let Item::Macro(_) = item
+                    && is_public(item)
+                    && let Some(name) = defined_name(item)
+                {
+                    found
+                        .entry(name)
+                        .or_default()
+                        .push(marks_of(attributes(item)));
+                }
+            }
+        }
+        found
+            .into_iter()
+            .map(|(name, mut marks)| {
+                let mut first = marks.swap_remove(0);
+                if !marks.is_empty() {
+                    first.retain(|mark| !mark.starts_with("cfg("));
+                }
+                (name, first)
+            })
+            .collect()
+    }
+
     /// Resolves a `use` path of `module`, across the workspace's crates.
     fn resolve(
         &self,
@@ -150,8 +196,16 @@ impl Api {
         {
             let mut inner = vec!["crate".to_owned()];
             inner.extend_from_slice(&path[1..]);
-            let (module, item) = resolve(other, "", &inner)?;
-            return Some((other.name.clone(), module, item));
+            if let Some((module, item)) = resolve(other, "", &inner) {
+                return Some((other.name.clone(), module, item));
+            }
+            // A name its root re-exports from a third crate.
+            let [_, name] = path else { return None };
+            let binding = other.modules[""]
+                .uses
+                .iter()
+                .find(|binding| &binding.name == name)?;
+            return self.resolve(&other.name, "", &binding.path);
         }
         let (module, item) = resolve(&self.crates[krate], module, path)?;
         Some((krate.to_owned(), module, item))
@@ -159,10 +213,15 @@ impl Api {
 
     /// The listing, one line per entry, sorted.
     fn lines(&self) -> Vec<String> {
+        // The shortest public path, else the shortest hidden one.
         let mut canonical: BTreeMap<&Definition, &str> = BTreeMap::new();
+        let rank = |path: &'_ str| {
+            let hidden = self.paths[path].1.iter().any(|mark| mark == HIDDEN);
+            (hidden, path.len())
+        };
         for (path, (definition, _)) in &self.paths {
-            let shorter = |other: &str| (path.len(), path.as_str()) < (other.len(), other);
-            if canonical.get(definition).is_none_or(|other| shorter(other)) {
+            let better = |other: &str| (rank(path), path.as_str()) < (rank(other), other);
+            if canonical.get(definition).is_none_or(|other| better(other)) {
                 canonical.insert(definition, path);
             }
         }
@@ -176,7 +235,8 @@ impl Api {
             } else if canonical[definition] != path {
                 lines.insert(format!("{path}: = {}{}", canonical[definition], marks(cfg)));
             } else {
-                for line in self.describe(path, definition) {
+                let hidden = cfg.iter().any(|mark| mark == HIDDEN);
+                for line in self.describe(path, definition, hidden) {
                     lines.insert(format!("{line}{}", marks(cfg)));
                 }
             }
@@ -184,13 +244,37 @@ impl Api {
         lines.into_iter().collect()
     }
 
-    /// The lines of one item, at `path`.
-    fn describe(&self, path: &str, (krate, module, name): &Definition) -> Vec<String> {
+    /// The lines of one item, at `path`; its hidden members marked, unless
+    /// the item is `hidden` as a whole (its every line is marked then).
+    fn describe(
+        &self,
+        path: &str,
+        (krate, module, name): &Definition,
+        hidden: bool,
+    ) -> Vec<String> {
+        let mark = |attrs: &[syn::Attribute]| {
+            if !hidden && is_hidden(attrs) {
+                format!(" #[{HIDDEN}]")
+            } else {
+                String::new()
+            }
+        };
+        let named =
+            |item: &&Item| defined_name(item).as_deref() == Some(name.as_str()) && is_public(item);
         let items = &self.crates[krate].modules[module].items;
+        // A `#[macro_export]` macro is at the crate's root wherever it is
+        // written.
+        let exported = || {
+            let modules = self.crates[krate].modules.values();
+            modules
+                .flat_map(|module| &module.items)
+                .find(|item| matches!(item, Item::Macro(_)) && named(item))
+        };
         let item = items
             .iter()
-            .find(|item| defined_name(item).as_deref() == Some(name.as_str()) && is_public(item))
-            .expect("a public item");
+            .find(named)
+            .or_else(|| module.is_empty().then(exported).flatten())
+            .unwrap_or_else(|| panic!("{path}: no public item {name} in {krate}::{module}"));
         let mut lines = Vec::new();
         let derives = derives(attributes(item));
         match item {
@@ -204,19 +288,20 @@ impl Api {
             Item::Macro(_) => lines.push(format!("{path}: macro")),
             Item::Struct(item) => {
                 lines.push(format!("{path}: struct{}{derives}", tokens(&item.generics)));
-                let mut hidden_fields = false;
+                let mut private_fields = false;
                 for (index, field) in item.fields.iter().enumerate() {
-                    if matches!(field.vis, Visibility::Public(_)) && !is_hidden(&field.attrs) {
+                    if matches!(field.vis, Visibility::Public(_)) {
                         let name = field
                             .ident
                             .as_ref()
                             .map_or(index.to_string(), ToString::to_string);
-                        lines.push(format!("{path}.{name}: {}", tokens(&field.ty)));
+                        let mark = mark(&field.attrs);
+                        lines.push(format!("{path}.{name}: {}{mark}", tokens(&field.ty)));
                     } else {
-                        hidden_fields = true;
+                        private_fields = true;
                     }
                 }
-                if hidden_fields {
+                if private_fields {
                     lines.push(format!("{path}: (private fields)"));
                 }
             }
@@ -231,10 +316,9 @@ impl Api {
                     tokens(&item.generics)
                 ));
                 for variant in &item.variants {
-                    if !is_hidden(&variant.attrs) {
-                        let fields = fields(&variant.fields);
-                        lines.push(format!("{path}::{}{fields}", variant.ident));
-                    }
+                    let fields = fields(&variant.fields);
+                    let mark = mark(&variant.attrs);
+                    lines.push(format!("{path}::{}{fields}{mark}", variant.ident));
                 }
             }
             Item::Trait(item) => {
@@ -248,18 +332,25 @@ impl Api {
                     tokens(&item.generics)
                 ));
                 for member in &item.items {
-                    lines.extend(trait_item(path, member));
+                    lines.extend(trait_item(path, member, &mark));
                 }
             }
             _ => lines.push(format!("{path}: {}", tokens(item))),
         }
-        lines.extend(self.impls(path, krate, module, name));
+        lines.extend(self.impls(path, krate, module, name, &mark));
         lines
     }
 
     /// The public inherent methods and constants of a type, and the traits
     /// it implements, from every impl in its crate whose type resolves to it.
-    fn impls(&self, path: &str, krate: &str, module: &str, name: &str) -> Vec<String> {
+    fn impls(
+        &self,
+        path: &str,
+        krate: &str,
+        module: &str,
+        name: &str,
+        mark: &dyn Fn(&[syn::Attribute]) -> String,
+    ) -> Vec<String> {
         let mut lines = Vec::new();
         let source = &self.crates[krate];
         for (at, here) in &source.modules {
@@ -285,17 +376,23 @@ impl Api {
                 }
                 for member in &block.items {
                     let line = match member {
-                        ImplItem::Fn(function)
-                            if matches!(function.vis, Visibility::Public(_))
-                                && !is_hidden(&function.attrs) =>
-                        {
-                            format!("{path}::{}: {}", function.sig.ident, tokens(&function.sig))
+                        ImplItem::Fn(function) if matches!(function.vis, Visibility::Public(_)) => {
+                            format!(
+                                "{path}::{}: {}{}",
+                                function.sig.ident,
+                                tokens(&function.sig),
+                                mark(&function.attrs)
+                            )
                         }
                         ImplItem::Const(constant)
-                            if matches!(constant.vis, Visibility::Public(_))
-                                && !is_hidden(&constant.attrs) =>
+                            if matches!(constant.vis, Visibility::Public(_)) =>
                         {
-                            format!("{path}::{}: const {}", constant.ident, tokens(&constant.ty))
+                            format!(
+                                "{path}::{}: const {}{}",
+                                constant.ident,
+                                tokens(&constant.ty),
+                                mark(&constant.attrs)
+                            )
                         }
                         _ => continue,
                     };
@@ -307,7 +404,11 @@ impl Api {
     }
 }
 
-fn trait_item(path: &str, member: &TraitItem) -> Option<String> {
+fn trait_item(
+    path: &str,
+    member: &TraitItem,
+    mark: &dyn Fn(&[syn::Attribute]) -> String,
+) -> Option<String> {
     let (attrs, line) = match member {
         TraitItem::Fn(function) => {
             let provided = if function.default.is_some() {
@@ -342,7 +443,7 @@ fn trait_item(path: &str, member: &TraitItem) -> Option<String> {
         TraitItem::Type(alias) => (&alias.attrs, format!("{path}::{}: type", alias.ident)),
         _ => return None,
     };
-    (!is_hidden(attrs)).then_some(line)
+    Some(format!("{line}{}", mark(attrs)))
 }
 
 /// A variant's fields as written, their attributes left out.
@@ -393,6 +494,19 @@ fn derives(attrs: &[syn::Attribute]) -> String {
         .collect()
 }
 
+/// The mark of what is hidden from the documentation.
+const HIDDEN: &str = "doc(hidden)";
+
+/// The marks an item's own attributes give it: hidden, and its `cfg`s.
+fn marks_of(attrs: &[syn::Attribute]) -> Vec<String> {
+    let mut marks = Vec::new();
+    if is_hidden(attrs) {
+        marks.push(HIDDEN.to_owned());
+    }
+    marks.extend(cfgs(attrs));
+    marks
+}
+
 fn marks(cfg: &[String]) -> String {
     dedup(cfg.to_vec())
         .iter()
@@ -430,11 +544,21 @@ fn the_public_api_is_the_recorded_one() {
 
 /// Codegen plumbing is not public: nothing under `annot::rules` or anywhere
 /// else is one of the tables and helpers the macro's code calls, and the
-/// hidden modules are not reachable.
+/// hidden modules are reachable only as hidden.
 #[test]
 fn codegen_plumbing_is_not_public() {
     let api = Api::read();
-    for path in api.paths.keys().chain(api.modules.keys()) {
+    let marked = api
+        .paths
+        .iter()
+        .map(|(path, (_, marks))| (path, marks))
+        .chain(&api.modules);
+    let mut hidden = 0;
+    for (path, marks) in marked {
+        if marks.iter().any(|mark| mark == HIDDEN) {
+            hidden += 1;
+            continue;
+        }
         let last = path.rsplit("::").next().unwrap_or_default();
         assert!(
             !path.contains("::__private") && !path.starts_with("annot::private"),
@@ -452,10 +576,99 @@ fn codegen_plumbing_is_not_public() {
                 "Matches",
                 "AlignedBytes",
                 "SplitArguments",
+                "Generated",
                 "table_within",
             ]
             .contains(&last),
             "{path} is codegen plumbing"
         );
     }
+    // The hidden contract is read, not skipped.
+    assert!(
+        api.paths
+            .keys()
+            .any(|path| path == "annot::__private::Generated"),
+        "the contract of the generated code is not listed ({hidden} hidden paths)"
+    );
+}
+
+/// Every crate of the workspace that depends on another one (the facade,
+/// which re-exports `annot-runtime` and `annot-macros`; the runtime, which
+/// re-exports `annot-model`; the macro, whose code calls the runtime's
+/// hidden contract) takes it at exactly the workspace's version: the
+/// hidden contract listed above may change with any release, so a crate
+/// built against one version must never meet another. Each dependency goes
+/// through `[workspace.dependencies]`, which pins `=<version>`.
+#[test]
+fn workspace_crates_pin_each_other_exactly() {
+    let root = std::fs::read_to_string(workspace().join("Cargo.toml")).unwrap();
+    let version = root
+        .lines()
+        .skip_while(|line| *line != "[workspace.package]")
+        .find_map(|line| line.strip_prefix("version = "))
+        .expect("the workspace's version")
+        .trim_matches('"');
+    let members = root
+        .lines()
+        .find_map(|line| line.strip_prefix("members = ["))
+        .expect("the workspace lists its members on one line");
+    let members: Vec<&str> = members
+        .trim_end_matches(']')
+        .split(',')
+        .map(|member| member.trim().trim_matches('"'))
+        .collect();
+    let declared: Vec<&str> = root
+        .lines()
+        .skip_while(|line| *line != "[workspace.dependencies]")
+        .take_while(|line| !line.starts_with("[package]"))
+        .filter(|line| {
+            members
+                .iter()
+                .any(|member| line.starts_with(&format!("{member} ")))
+        })
+        .collect();
+    for line in &declared {
+        assert!(
+            line.contains(&format!("version = \"={version}\"")),
+            "not pinned at ={version}: {line}"
+        );
+    }
+    // Every manifest names the workspace's crates through those pins only.
+    let mut facade = Vec::new();
+    let manifests = std::iter::once("Cargo.toml".to_owned())
+        .chain(members.iter().map(|member| format!("{member}/Cargo.toml")));
+    for manifest in manifests {
+        let text = std::fs::read_to_string(workspace().join(&manifest)).unwrap();
+        let mut section = String::new();
+        for line in text.lines() {
+            if line.starts_with('[') {
+                section = line.to_owned();
+                continue;
+            }
+            if section == "[workspace.dependencies]" || !section.contains("dependencies") {
+                continue;
+            }
+            let Some(name) = members.iter().find(|member| {
+                line.starts_with(&format!("{member} ")) || line.starts_with(&format!("{member}."))
+            }) else {
+                continue;
+            };
+            assert!(
+                line.contains("workspace = true")
+                    && declared
+                        .iter()
+                        .any(|pin| pin.starts_with(&format!("{name} "))),
+                "{manifest} {section} takes {name} other than through the workspace's pin: {line}"
+            );
+            if manifest == "Cargo.toml" && section == "[dependencies]" {
+                facade.push(*name);
+            }
+        }
+    }
+    facade.sort();
+    assert_eq!(
+        facade,
+        ["annot-macros", "annot-runtime"],
+        "the facade's crates"
+    );
 }

@@ -137,7 +137,7 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug + PartialEq>(
     // The borrowing path accepts exactly what the parser accepts, and
     // resolves as the hand-written resolver (and the parsed value) does.
     let text = arguments.to_string();
-    let view = T::evaluate_view(&text);
+    let view = (T::GENERATED.evaluate_view)(&text);
     prop_assert_eq!(
         view.is_some(),
         parsed.is_ok(),
@@ -145,10 +145,10 @@ fn check_agreement<T: AnnotatedTool + std::fmt::Debug + PartialEq>(
         T::NAME,
         arguments
     );
-    let evaluated = T::evaluate_arguments_str(&text);
+    let evaluated = (T::GENERATED.evaluate_arguments_str)(&text);
     prop_assert_eq!(evaluated.is_ok(), parsed.is_ok());
     // The members reader gives the parser's value, or leaves it the text.
-    if let Some(read) = T::from_members(&text, None) {
+    if let Some(read) = (T::GENERATED.from_members)(&text, None) {
         prop_assert_eq!(Ok(read), T::from_arguments_str(&text), "{}", text);
     }
     if let (Some(view), Ok(tool)) = (view, &parsed) {

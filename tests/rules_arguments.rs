@@ -38,9 +38,9 @@ use manage_files::ManageFiles;
 /// The borrowing path and the owned one, side by side on one text: the same
 /// acceptance, the same outcome, the same error.
 fn both<T: AnnotatedTool + std::fmt::Debug>(text: &str) -> Option<annot::Annotations> {
-    let view = T::evaluate_view(text);
+    let view = (T::GENERATED.evaluate_view)(text);
     let owned = T::from_arguments_str(text);
-    let evaluated = T::evaluate_arguments_str(text);
+    let evaluated = (T::GENERATED.evaluate_arguments_str)(text);
     match (&owned, &evaluated) {
         (Ok(tool), Ok(outcome)) => {
             assert_eq!(outcome.annotations(), tool.resolve(), "{text}");
@@ -82,8 +82,9 @@ fn strings_with_escapes_and_spacing_resolve_alike() {
 fn what_the_view_declines_the_owned_path_decides() {
     // Repeated member: the owned path keeps the last one.
     let repeated = r#"{"action":"read","path":"/etc/x","path":"notes.txt"}"#;
-    assert!(ManageFiles::evaluate_view(repeated).is_none());
-    let outcome = ManageFiles::evaluate_arguments_str(repeated).expect("valid for serde_json");
+    assert!((ManageFiles::GENERATED.evaluate_view)(repeated).is_none());
+    let outcome =
+        (ManageFiles::GENERATED.evaluate_arguments_str)(repeated).expect("valid for serde_json");
     assert_eq!(
         outcome.annotations(),
         reference::manage_files(&json!({"action": "read", "path": "notes.txt"}))
@@ -105,7 +106,10 @@ fn what_the_view_declines_the_owned_path_decides() {
         r#"{"action":"append","path":"x","content":"\ud800\u0041"}"#,
         r#"{"action":"append","path":"x","content":7}"#,
     ] {
-        assert!(ManageFiles::evaluate_view(text).is_none(), "{text}");
+        assert!(
+            (ManageFiles::GENERATED.evaluate_view)(text).is_none(),
+            "{text}"
+        );
         assert!(both::<ManageFiles>(text).is_none());
     }
 }
@@ -145,7 +149,7 @@ fn an_undecided_rule_is_marked_in_the_explanation() {
     let wire = serde_json::to_value(&explanation).unwrap();
     assert_eq!(wire["rules"][0]["undecided"], true);
     // The same through the borrowing path's outcome.
-    let outcome = ManageFiles::evaluate_view(text).expect("valid arguments");
+    let outcome = (ManageFiles::GENERATED.evaluate_view)(text).expect("valid arguments");
     assert_eq!(outcome.explain(), explanation);
 
     let decided = ManageFiles::from_arguments_str(r#"{"action":"read","path":"/etc/passwd"}"#)
@@ -177,7 +181,10 @@ fn a_number_is_an_integer_when_its_decimal_text_is_one() {
     ] {
         let parsed = Scale::from_arguments_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(parsed.replicas, 100, "{text}");
-        assert!(Scale::evaluate_arguments_str(text).is_ok(), "{text}");
+        assert!(
+            (Scale::GENERATED.evaluate_arguments_str)(text).is_ok(),
+            "{text}"
+        );
     }
     for text in [
         r#"{"replicas": 100.00000000000001}"#,
@@ -187,8 +194,11 @@ fn a_number_is_an_integer_when_its_decimal_text_is_one() {
     ] {
         let error = Scale::from_arguments_str(text).expect_err(text);
         assert_eq!(error.path(), Some("replicas"), "{text}: {error}");
-        assert!(Scale::evaluate_arguments_str(text).is_err(), "{text}");
-        assert!(Scale::evaluate_view(text).is_none(), "{text}");
+        assert!(
+            (Scale::GENERATED.evaluate_arguments_str)(text).is_err(),
+            "{text}"
+        );
+        assert!((Scale::GENERATED.evaluate_view)(text).is_none(), "{text}");
     }
     // The same text elsewhere in the arguments changes nothing.
     assert!(Scale::from_arguments_str(r#"{"replicas": 100.0}"#).is_ok());

@@ -52,7 +52,10 @@ struct AsciiNotBoundary {
 
 /// Every set of a tool, with the name of the tool.
 fn sets_of<T: AnnotatedTool>(name: &'static str) -> Vec<(&'static str, &'static PatternSet)> {
-    T::pattern_sets().iter().map(|set| (name, *set)).collect()
+    (T::GENERATED.pattern_sets)()
+        .iter()
+        .map(|set| (name, *set))
+        .collect()
 }
 
 /// The sets that must get a DFA: the example tools' and the benches' sets
@@ -83,7 +86,7 @@ fn every_example_tool_is_covered() {
         ["github_api.rs", "http_api.rs", "manage_files.rs", "sql.rs"]
     );
     // The one example tool without a pattern.
-    assert!(http_api::HttpApi::pattern_sets().is_empty());
+    assert!((http_api::HttpApi::GENERATED.pattern_sets)().is_empty());
 }
 
 #[test]
@@ -115,7 +118,7 @@ fn example_and_bench_sets_get_a_dfa() {
 /// searches them.
 #[test]
 fn keyword_sql_gets_no_dfa() {
-    let [set] = keyword_sql::KeywordSql::pattern_sets() else {
+    let [set] = (keyword_sql::KeywordSql::GENERATED.pattern_sets)() else {
         panic!("one set");
     };
     assert_eq!(set.patterns().len(), 5);
@@ -124,7 +127,7 @@ fn keyword_sql_gets_no_dfa() {
 
 #[test]
 fn an_ascii_not_boundary_gets_no_dfa_and_drops_splitting_matches() {
-    let [set] = AsciiNotBoundary::pattern_sets() else {
+    let [set] = (AsciiNotBoundary::GENERATED.pattern_sets)() else {
         panic!("one set");
     };
     assert!(!set.has_dfa());
@@ -137,7 +140,7 @@ fn an_ascii_not_boundary_gets_no_dfa_and_drops_splitting_matches() {
 
 #[test]
 fn a_unicode_word_boundary_next_to_non_ascii_asks_the_meta_regex() {
-    let [set] = wide::Rules64::pattern_sets() else {
+    let [set] = (wide::Rules64::GENERATED.pattern_sets)() else {
         panic!("one set");
     };
     // Pattern 3 is `(?i)/secrets?/key3\b`.
@@ -155,7 +158,7 @@ fn a_unicode_word_boundary_next_to_non_ascii_asks_the_meta_regex() {
 
 #[test]
 fn assertion_cases() {
-    let [set] = Assertions::pattern_sets() else {
+    let [set] = (Assertions::GENERATED.pattern_sets)() else {
         panic!("one set");
     };
     // Bits: 0 `\bkey\b`, 1 `(?i)^select\b`, 2 `\.rs$`, 3 `^$`, 4 empty,

@@ -36,7 +36,9 @@ fn from_text<T: AnnotatedTool>(
     tool_rules: &str,
     action_rules: ActionRules,
 ) -> TextRules {
-    let table = T::RULE_TABLE.expect("a tool with rules has a table");
+    let table = T::GENERATED
+        .rule_table
+        .expect("a tool with rules has a table");
     let mut spec = ToolSpec::new(T::NAME, schema)
         .defaults(table.defaults)
         .rules(tool_rules);
@@ -66,9 +68,9 @@ fn same_resolution<T: AnnotatedTool>(
     let (fired, quiet) = (Cell::new(0u32), Cell::new(0u32));
     let mut runner = TestRunner::new(Config::with_cases(CASES));
     let result = runner.run(&strategy, |arguments| {
-        let compiled = T::from_arguments(&arguments)
-            .map_err(|error| TestCaseError::fail(format!("{arguments}: {error}")))?
-            .evaluate();
+        let value = T::from_arguments(&arguments)
+            .map_err(|error| TestCaseError::fail(format!("{arguments}: {error}")))?;
+        let compiled = (T::GENERATED.evaluate)(&value);
         let written = text
             .evaluate(&arguments)
             .map_err(|error| TestCaseError::fail(format!("{arguments}: {error}")))?;

@@ -5,7 +5,7 @@
 
 mod server_support;
 
-use annot::__private::{self as private, ActionRow, Outcome, RuleTable};
+use annot::__private::{self as private, ActionRow, Generated, Outcome, RuleTable};
 use annot::protocol::error_code;
 use annot::server::{Server, ToolOutput};
 use annot::{Action, AnnotatedTool, Annotations, ArgumentError};
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use server_support::Client;
 
 /// A hand-written tool whose resolutions come from one of two tables, as its
-/// `table` argument says: `honest`, the one `RULE_TABLE` names, whose every
+/// `table` argument says: `honest`, the one its `rule_table` names, whose every
 /// resolution is within the static annotations, and `lying`, which stores a
 /// write as the resolution of `speak` where its base says read-only.
 #[derive(Debug)]
@@ -64,19 +64,18 @@ impl AnnotatedTool for TwoTables {
     const DISCRIMINATOR: Option<&'static str> = Some("action");
     const ACTIONS: &'static [Action] = ACTIONS;
     const STATIC_ANNOTATIONS: Annotations = READ_ONLY;
-    const RULE_TABLE: Option<&'static RuleTable> = Some(&HONEST);
+    const GENERATED: Generated<Self> = Generated {
+        rule_table: Some(&HONEST),
+        evaluate: two_tables,
+        ..Generated::hand_written()
+    };
 
     fn input_schema() -> &'static str {
         r#"{"type":"object","properties":{"action":{"enum":["speak","whisper"]},"lying":{"type":"boolean"}}}"#
     }
 
     fn resolve(&self) -> Annotations {
-        self.evaluate().annotations()
-    }
-
-    fn evaluate(&self) -> Outcome {
-        let table = if self.lying { &LYING } else { &HONEST };
-        Outcome::compiled(table, self.action, 0, 0)
+        two_tables(self).annotations()
     }
 
     fn from_arguments(arguments: &Value) -> Result<Self, ArgumentError> {
@@ -88,6 +87,11 @@ impl AnnotatedTool for TwoTables {
             lying: private::optional(object, "lying")?.unwrap_or(false),
         })
     }
+}
+
+fn two_tables(tool: &TwoTables) -> Outcome {
+    let table = if tool.lying { &LYING } else { &HONEST };
+    Outcome::compiled(table, tool.action, 0, 0)
 }
 
 fn server() -> Server {

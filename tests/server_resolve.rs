@@ -395,13 +395,19 @@ impl AnnotatedTool for SplitProbe {
         })
     }
 
-    fn evaluate_split(
-        arguments: &str,
-        _: &annot::__private::SplitArguments<'_>,
-    ) -> Option<annot::__private::Outcome> {
-        SPLIT_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Some(Self::from_arguments_str(arguments).ok()?.evaluate())
-    }
+    const GENERATED: annot::__private::Generated<Self> = annot::__private::Generated {
+        evaluate_split: probe_split,
+        ..annot::__private::Generated::hand_written()
+    };
+}
+
+fn probe_split(
+    arguments: &str,
+    _: &annot::__private::SplitArguments<'_>,
+) -> Option<annot::__private::Outcome> {
+    SPLIT_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let value = SplitProbe::from_arguments_str(arguments).ok()?;
+    Some((SplitProbe::GENERATED.evaluate)(&value))
 }
 
 #[test]

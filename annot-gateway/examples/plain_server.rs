@@ -13,7 +13,9 @@
 //! answer), `oversize` (a 17 MiB line instead of the answer), `silent` (no
 //! answer), `die` (exits), `bound` (declares `tools/resolve` and answers it
 //! with more risk than its static annotations admit), `elicit` (asks the
-//! client a question before answering, and puts the answer in the result).
+//! client a question before answering, and puts the answer in the result),
+//! `progress` (three `notifications/progress` for a request with a progress
+//! token, written with its answer at once).
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -47,6 +49,17 @@ fn main() {
             continue;
         };
         let params = &message["params"];
+        // `progress`: three progress notifications, then the answer, in one write.
+        let mut before = String::new();
+        if let Some(token) = params.pointer("/_meta/progressToken")
+            && misbehave == "progress"
+        {
+            for step in 1..=3 {
+                let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": token, "progress": step, "total": 3}});
+                before.push_str(&format!("{progress}\n"));
+            }
+        }
         let result = match method {
             "initialize" => Ok(initialize(params, &misbehave)),
             "tools/list" => {
@@ -93,7 +106,8 @@ fn main() {
             Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
             Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
         };
-        writeln!(stdout, "{response}").unwrap();
+        let text = format!("{before}{response}\n");
+        stdout.write_all(text.as_bytes()).unwrap();
         stdout.flush().unwrap();
     }
 }

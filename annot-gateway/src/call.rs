@@ -265,7 +265,7 @@ impl Gateway {
         let floor = TrustClaims::derived(&resolved.annotations.effective());
         let claims = answer.get_mut("result").map(|result| {
             let claims = TrustClaims::of_result(result).union(&floor);
-            if let Some(result) = result.as_object_mut() {
+            if let Some(result) = result.as_object_mut().filter(|_| !claims.is_empty()) {
                 let meta = result.entry("_meta").or_insert_with(|| json!({}));
                 if let Some(meta) = meta.as_object_mut() {
                     claims.write_meta(meta);
@@ -287,6 +287,9 @@ impl Gateway {
                 if error.get("code") == Some(&json!(code::UPSTREAM_UNAVAILABLE)) =>
             {
                 "upstream-failed"
+            }
+            (None, Some(error)) if error.get("code") == Some(&json!(code::REQUEST_CANCELLED)) => {
+                "cancelled"
             }
             _ => "rpc-error",
         };

@@ -1,7 +1,7 @@
 //! The gateway between one host session and one upstream: what it forwards
 //! as it is, what it answers or changes, and where each message goes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -126,6 +126,9 @@ pub struct Gateway {
     /// Host request id (as JSON text) → the upstream and the id it was
     /// forwarded as.
     in_flight: Mutex<HashMap<String, (usize, u64)>>,
+    /// Host requests the host cancelled while they were upstream (their id
+    /// as JSON text): they are answered to nobody.
+    cancelled: Mutex<HashSet<String>>,
     /// Host requests not answered yet.
     active: Arc<AtomicUsize>,
     /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
@@ -162,6 +165,11 @@ impl Forwarding {
                 response["id"] = self.id;
                 response
             }
+            Err(_) if gateway.is_cancelled(&self.id) => error_response(
+                &self.id,
+                code::REQUEST_CANCELLED,
+                "the host cancelled the request",
+            ),
             Err(error) => error_response(&self.id, code::UPSTREAM_UNAVAILABLE, error.to_string()),
         }
     }
@@ -240,6 +248,7 @@ impl Gateway {
             related: Mutex::new(HashMap::new()),
             next_host_id: AtomicU64::new(1),
             in_flight: Mutex::new(HashMap::new()),
+            cancelled: Mutex::new(HashSet::new()),
             active: Arc::default(),
             modern: Mutex::new(HashMap::new()),
             round_trips: Mutex::new(HashMap::new()),
@@ -247,7 +256,12 @@ impl Gateway {
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {
             let relay = Arc::downgrade(&gateway);
             tokio::spawn(async move {
-                while let Some(message) = from_upstream.recv().await {
+                while let Some(incoming) = from_upstream.recv().await {
+                    // An answer is handed over here, after what the upstream
+                    // sent before it went to the host.
+                    let Some(message) = incoming.deliver() else {
+                        continue;
+                    };
                     match relay.upgrade() {
                         Some(gateway) => gateway.relay_from_upstream(index, message),
                         None => break,
@@ -304,6 +318,16 @@ impl Gateway {
     /// Writes one message to the host; a response in the era of its request.
     pub fn to_host(&self, message: &Value) {
         let is_response = message.get("method").is_none();
+        // The answer to a request the host cancelled goes to nobody.
+        if let Some(id) = message.get("id").filter(|_| is_response)
+            && self
+                .cancelled
+                .lock()
+                .expect("cancelled lock")
+                .remove(&id.to_string())
+        {
+            return;
+        }
         let answered = message.get("id").filter(|_| is_response).and_then(|id| {
             self.modern
                 .lock()
@@ -511,6 +535,14 @@ impl Gateway {
         }
     }
 
+    /// Whether the host cancelled its request `id` while it was upstream.
+    pub(crate) fn is_cancelled(&self, id: &Value) -> bool {
+        self.cancelled
+            .lock()
+            .expect("cancelled lock")
+            .contains(&id.to_string())
+    }
+
     fn notification(&self, method: &str, object: &Map<String, Value>) {
         let mut message = Value::Object(object.clone());
         if method == "notifications/cancelled" {
@@ -533,6 +565,15 @@ impl Gateway {
             if let Err(error) = self.upstream(index).send(&message) {
                 tracing::warn!("dropped `{method}` for the upstream: {error}");
             }
+            // A server does not answer what was cancelled: stop waiting for
+            // it now, and answer the host nothing.
+            if let Some(host_id) = object.get("params").and_then(|p| p.get("requestId")) {
+                self.cancelled
+                    .lock()
+                    .expect("cancelled lock")
+                    .insert(host_id.to_string());
+            }
+            self.upstream(index).forget(upstream_id);
             return;
         }
         if method == "notifications/initialized" {

@@ -83,6 +83,16 @@ pub struct HttpOptions {
 /// address it listens on to stderr (useful with port 0).
 pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), StartError> {
     let shared = Shared::open(settings)?;
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(StartError::Signal)?;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+        let _ = stop.send(true);
+    });
     let listener = tokio::net::TcpListener::bind(options.listen)
         .await
         .map_err(|source| StartError::Listen {
@@ -112,15 +122,20 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         .with_state(Arc::clone(&app));
     eprintln!("annot-gateway: serving MCP over Streamable HTTP at http://{local}/mcp");
     let closing = Arc::clone(&app);
+    let mut signalled = stopping.clone();
     let server = axum::serve(listener, router).with_graceful_shutdown(async move {
-        shutdown_signal().await;
+        let _ = signalled.wait_for(|stop| *stop).await;
+        // Ending the sessions answers what is in flight (with an error) and
+        // ends every stream, so the connections can close.
         closing.end_all();
     });
-    // Streams still open after the sessions ended do not hold the exit.
+    // Connections still open a while after the sessions ended do not hold
+    // the exit.
+    let mut signalled = stopping;
     let result = tokio::select! {
         result = server => result,
         () = async {
-            shutdown_signal().await;
+            let _ = signalled.wait_for(|stop| *stop).await;
             tokio::time::sleep(Duration::from_secs(3)).await;
         } => Ok(()),
     };
@@ -129,24 +144,6 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         address: local,
         source,
     })
-}
-
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut terminate =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                .expect("a SIGTERM handler");
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = interrupt.await;
-    }
 }
 
 /// Ends the sessions idle for longer than `idle`.

@@ -12,6 +12,7 @@
 //! decision). Forwarding through a typed SDK would drop what the SDK does
 //! not model; the gateway's job is to drop nothing.
 
+pub mod auth;
 mod call;
 pub mod config;
 mod confirm;
@@ -63,6 +64,9 @@ pub enum StartError {
         /// Why.
         source: std::io::Error,
     },
+    /// The gateway cannot watch for SIGTERM.
+    #[error("cannot watch for SIGTERM: {0}")]
+    Signal(std::io::Error),
 }
 
 /// Serves one host on stdin and stdout in front of `settings.upstream`,
@@ -84,8 +88,17 @@ pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
     });
     let gateway = Gateway::start(shared, host);
     let mut stdin = BufReader::new(tokio::io::stdin());
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(StartError::Signal)?;
     loop {
-        match read_line(&mut stdin, MAX_MESSAGE_SIZE).await {
+        let line = tokio::select! {
+            line = read_line(&mut stdin, MAX_MESSAGE_SIZE) => line,
+            // SIGTERM or Ctrl-C: stop reading, answer what is in flight, stop
+            // the upstreams, as at the end of input.
+            _ = terminate.recv() => break,
+            _ = tokio::signal::ctrl_c() => break,
+        };
+        match line {
             Ok(Some(Ok(bytes))) => gateway.from_host(&bytes),
             Ok(Some(Err(length))) => gateway.to_host(&error_response(
                 &serde_json::Value::Null,

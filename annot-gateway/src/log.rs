@@ -41,7 +41,8 @@ pub struct CallRecord {
     pub reason: String,
     /// What the confirmation came to, when one was needed.
     pub confirmation: Option<String>,
-    /// `ok`, `tool-error`, `rpc-error`, `refused` or `upstream-failed`.
+    /// `ok`, `tool-error`, `rpc-error`, `refused`, `upstream-failed` or
+    /// `cancelled` (by the host, while upstream).
     pub outcome: String,
     /// The result's trust claims, if any.
     pub claims: Option<Value>,

@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 /// bound to the call and a decision log, in front of any MCP server.
 ///
 /// Serves the host on stdin and stdout (or, with `--http`, hosts over
-/// Streamable HTTP, one upstream process per session), and runs the upstream
+/// Streamable HTTP, each session with its own upstream processes), and runs the upstream
 /// server given after `--` (or in the configuration file).
 #[derive(Parser, Debug)]
 #[command(
@@ -64,7 +64,7 @@ struct ServeOptions {
     #[arg(long)]
     timeout: Option<u64>,
     /// Serve hosts over MCP Streamable HTTP at http://ADDR/mcp instead of
-    /// stdin and stdout, each MCP session with its own upstream process,
+    /// stdin and stdout, each MCP session with its own upstream processes,
     /// until SIGINT or SIGTERM. Port 0 picks a free port (the address is
     /// written to stderr).
     #[arg(long, value_name = "ADDR")]

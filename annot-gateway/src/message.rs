@@ -85,4 +85,7 @@ pub mod code {
 
     /// The upstream could not be reached or did not answer.
     pub const UPSTREAM_UNAVAILABLE: i64 = -32001;
+    /// The host cancelled the request (never written to the host: the
+    /// outcome the log keeps).
+    pub const REQUEST_CANCELLED: i64 = -32800;
 }

@@ -4,7 +4,10 @@
 //! The gateway numbers every request it sends upstream itself, so the host's
 //! ids and the gateway's own requests (resolutions) never collide. A response
 //! finds its waiter by that number; everything else the upstream sends
-//! (notifications, its own requests to the host) goes to `incoming`.
+//! (notifications, its own requests to the host) goes to `incoming`. A
+//! response goes through `incoming` too, to be handed to its waiter there:
+//! so what the upstream sent before an answer (progress, log messages)
+//! reaches the host before it.
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -41,6 +44,27 @@ pub enum UpstreamError {
 }
 
 type Waiters = Mutex<HashMap<u64, oneshot::Sender<Value>>>;
+
+/// What the upstream sent, in its order.
+pub enum Incoming {
+    /// A notification, or a request of the upstream's own.
+    Message(Value),
+    /// A response, with the waiter it answers.
+    Answer(oneshot::Sender<Value>, Value),
+}
+
+impl Incoming {
+    /// Hands an answer to its waiter; gives back anything else.
+    pub fn deliver(self) -> Option<Value> {
+        match self {
+            Incoming::Message(message) => Some(message),
+            Incoming::Answer(waiter, response) => {
+                let _ = waiter.send(response);
+                None
+            }
+        }
+    }
+}
 
 /// The running process, while it runs.
 struct Link {
@@ -108,7 +132,7 @@ pub struct Upstream {
     next_id: AtomicU64,
     /// The host's `initialize` params, replayed to a restarted process.
     handshake: Mutex<Option<Value>>,
-    incoming: mpsc::UnboundedSender<Value>,
+    incoming: mpsc::UnboundedSender<Incoming>,
     last_failure: Mutex<String>,
     stopped: tokio::sync::Notify,
     stopping: std::sync::atomic::AtomicBool,
@@ -128,7 +152,7 @@ impl Upstream {
         name: &str,
         spec: UpstreamSpec,
         timeout: Duration,
-        incoming: mpsc::UnboundedSender<Value>,
+        incoming: mpsc::UnboundedSender<Incoming>,
     ) -> Arc<Upstream> {
         let upstream = Arc::new(Upstream {
             name: name.to_owned(),
@@ -250,6 +274,14 @@ impl Upstream {
         })
     }
 
+    /// Stops waiting for the answer to request `id` (the host cancelled it):
+    /// its [`Pending::wait`] ends at once.
+    pub fn forget(&self, id: u64) {
+        if let Some(link) = self.link.lock().expect("link lock").as_ref() {
+            link.waiters.lock().expect("waiters lock").remove(&id);
+        }
+    }
+
     /// Sends a notification, or a response to one of the upstream's requests.
     pub fn send(&self, message: &Value) -> Result<(), UpstreamError> {
         let link = self.link.lock().expect("link lock");
@@ -303,6 +335,11 @@ impl Upstream {
                     // Dropping the waiters' senders answers every request in
                     // flight with `Exited`.
                     waiters.lock().expect("waiters lock").clear();
+                    if self.stopping.load(Ordering::Acquire) {
+                        // The session ended: nothing to warn about.
+                        tracing::debug!(upstream = %self.name, "`{}` stopped", self.spec.describe());
+                        return;
+                    }
                     self.fail(format!("`{}` exited: {status}", self.spec.describe()));
                 }
                 Err(error) => {
@@ -398,7 +435,7 @@ async fn wait(child: &mut Child) -> String {
 
 /// One message from the upstream: a response to its waiter, anything else
 /// to the host side.
-fn route(bytes: &[u8], waiters: &Waiters, incoming: &mpsc::UnboundedSender<Value>, name: &str) {
+fn route(bytes: &[u8], waiters: &Waiters, incoming: &mpsc::UnboundedSender<Incoming>, name: &str) {
     let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
         let start = String::from_utf8_lossy(&bytes[..bytes.len().min(120)]).into_owned();
         tracing::warn!(upstream = %name, "dropped a message of {} bytes that is not JSON: {start}", bytes.len());
@@ -413,14 +450,14 @@ fn route(bytes: &[u8], waiters: &Waiters, incoming: &mpsc::UnboundedSender<Value
             .and_then(|id| waiters.lock().expect("waiters lock").remove(&id));
         match waiter {
             Some(waiter) => {
-                let _ = waiter.send(message);
+                let _ = incoming.send(Incoming::Answer(waiter, message));
             }
             None => {
                 tracing::warn!(upstream = %name, "dropped a response nobody waits for: {message}")
             }
         }
     } else if message.get("method").and_then(Value::as_str).is_some() {
-        let _ = incoming.send(message);
+        let _ = incoming.send(Incoming::Message(message));
     } else {
         tracing::warn!(upstream = %name, "dropped a message that is neither a request, a notification nor a response");
     }

@@ -1,5 +1,7 @@
 //! Code generation for `#[mcp_tool]`: the `AnnotatedTool` impl of an annotated
-//! enum (shape a) or struct (shape b).
+//! enum (shape a) or struct (shape b), with its hidden `GENERATED` table (the
+//! runtime's `Generated`: the compiled rules and the fast paths, each a
+//! function of the `const _` block).
 //!
 //! Everything lives in `const _: () = { ... };`, every path goes through
 //! `<crate>::__private`, and every generated identifier starts with `__`.
@@ -12,7 +14,7 @@ use syn::{Ident, Type};
 use crate::ast::{Field, Shape, Tool, Variant};
 use crate::attr::SchemaShape;
 use crate::json::{Json, Piece};
-use crate::rules::{self, Generated};
+use crate::rules::{self, RulesCode};
 use crate::schema::{Builder, FillKind};
 use crate::serde_attr::FieldDefault;
 
@@ -95,15 +97,16 @@ pub fn tool(tool: &Tool) -> TokenStream {
             single_from_arguments(fields, *braced, &p),
         ),
     };
-    let Generated {
+    let RulesCode {
         items,
         trait_items,
         resolve,
+        generated_fields,
     } = rules::generate(tool, &p);
     let (schema_items, input_schema) = schema_code(&schema, &builder, &p);
     let action_fields = action_fields_item(&tool.shape);
     let display = display_items(tool, &p);
-    let result_claims = result_claims_fn(tool, &p);
+    let (result_claims_items, result_claims) = result_claims_fn(tool, &p);
     let from_members = crate::members::from_members(tool, &p);
     let output_schema = tool
         .options
@@ -121,6 +124,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
             #import
             #items
             #schema_items
+            #result_claims_items
+            #from_members
 
             #[automatically_derived]
             impl #p::AnnotatedTool for #ident {
@@ -149,13 +154,17 @@ pub fn tool(tool: &Tool) -> TokenStream {
 
                 #trait_items
 
-                #from_members
-
                 fn from_arguments(
                     __arguments: &#p::serde_json::Value,
                 ) -> #p::core::result::Result<Self, #p::ArgumentError> {
                     #from_arguments
                 }
+
+                const GENERATED: #p::Generated<Self> = #p::Generated {
+                    #generated_fields
+                    result_claims_of: __result_claims_of,
+                    from_members: __from_members,
+                };
             }
         };
     }
@@ -443,13 +452,18 @@ pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
     }
 }
 
-/// `fn result_claims(&self)` of a tool that declares claims anywhere: the
-/// union of the tool's `results(...)`, its action's (an enum's variant, or
-/// the `#[mcp_actions]` enum's through `AnnotatedActions::result_claims`)
-/// and those of its rules in play on the call (held or undecided: a few bit
-/// operations on the evaluation's masks). Nothing (the trait's default, no
-/// claim) when the declaration claims nothing.
-fn result_claims_fn(tool: &Tool, p: &TokenStream) -> TokenStream {
+/// The claims of a call: `fn __result_claims_of`, an item of the `const _`
+/// block (the `result_claims_of` of the tool's `Generated` table), and the
+/// `fn result_claims(&self)` of the impl, for a tool that declares claims
+/// anywhere: the union of the tool's `results(...)`, its action's (an
+/// enum's variant, or the `#[mcp_actions]` enum's through
+/// `AnnotatedActions::result_claims`) and those of its rules in play on the
+/// call (held or undecided: a few bit operations on the evaluation's
+/// masks), or nothing (the trait's default, no claim) when the declaration
+/// claims nothing. When no rule claims, `__result_claims_of` is
+/// `result_claims`, which needs no evaluation.
+fn result_claims_fn(tool: &Tool, p: &TokenStream) -> (TokenStream, TokenStream) {
+    let tool_ident = &tool.ident;
     let declared = |claims: Option<&crate::results::ResultClaims>| {
         claims.map_or((false, false), |claims| {
             (claims.sensitive, claims.untrusted)
@@ -464,12 +478,12 @@ fn result_claims_fn(tool: &Tool, p: &TokenStream) -> TokenStream {
                     let claims = variant.annotate.as_ref()?.results.as_ref()?;
                     let ident = &variant.ident;
                     let (sensitive, untrusted) = (claims.sensitive, claims.untrusted);
-                    Some(quote!(Self::#ident { .. } => (#sensitive, #untrusted),))
+                    Some(quote!(#tool_ident::#ident { .. } => (#sensitive, #untrusted),))
                 })
                 .collect();
             (!arms.is_empty()).then(|| {
                 quote! {
-                    match self {
+                    match __tool {
                         #(#arms)*
                         _ => (false, false),
                     }
@@ -484,7 +498,7 @@ fn result_claims_fn(tool: &Tool, p: &TokenStream) -> TokenStream {
                 .expect("checked: the struct has its discriminator field");
             let (ty, ident) = (&field.ty, &field.ident);
             Some(quote! {{
-                let __claims = <#ty as #p::AnnotatedActions>::result_claims(self.#ident);
+                let __claims = <#ty as #p::AnnotatedActions>::result_claims(__tool.#ident);
                 (__claims.sensitive, __claims.untrusted)
             }})
         }
@@ -500,8 +514,14 @@ fn result_claims_fn(tool: &Tool, p: &TokenStream) -> TokenStream {
     let (sensitive_rules, untrusted_rules) = (mask(|c| c.sensitive), mask(|c| c.untrusted));
     let rules_claim = sensitive_rules | untrusted_rules != 0;
     let tool_claims = tool_sensitive || tool_untrusted;
+    // Without rules that claim, the claims need no evaluation.
+    let claims_alone = quote! {
+        fn __result_claims_of(__tool: &#tool_ident, _: &#p::Outcome) -> #p::TrustClaims {
+            <#tool_ident as #p::AnnotatedTool>::result_claims(__tool)
+        }
+    };
     if !tool_claims && !rules_claim && action.is_none() {
-        return TokenStream::new();
+        return (claims_alone, TokenStream::new());
     }
     let action = action.unwrap_or_else(|| quote!((false, false)));
     let rules = if rules_claim {
@@ -525,23 +545,30 @@ fn result_claims_fn(tool: &Tool, p: &TokenStream) -> TokenStream {
         }
     };
     if rules_claim {
-        quote! {
-            fn result_claims(&self) -> #p::TrustClaims {
-                <Self as #p::AnnotatedTool>::result_claims_of(self, &__evaluate(self))
-            }
-
+        let result_claims_of = quote! {
             #[inline]
             #[allow(unreachable_patterns)]
-            fn result_claims_of(&self, __outcome: &#p::Outcome) -> #p::TrustClaims {
+            fn __result_claims_of(
+                __tool: &#tool_ident,
+                __outcome: &#p::Outcome,
+            ) -> #p::TrustClaims {
                 #body
             }
-        }
+        };
+        let result_claims = quote! {
+            fn result_claims(&self) -> #p::TrustClaims {
+                __result_claims_of(self, &__evaluate(self))
+            }
+        };
+        (result_claims_of, result_claims)
     } else {
-        quote! {
+        let result_claims = quote! {
             #[allow(unreachable_patterns)]
             fn result_claims(&self) -> #p::TrustClaims {
+                let __tool = self;
                 #body
             }
-        }
+        };
+        (claims_alone, result_claims)
     }
 }

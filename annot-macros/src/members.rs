@@ -1,7 +1,8 @@
-//! Code generation for `AnnotatedTool::from_members`: a tool's value read
-//! straight from its argument object's members (as the server's request
-//! reader split them, or from the text), each as its field's type, with no
-//! `serde_json::Value` in between. What a `tools/call` hands the handler.
+//! Code generation for the `from_members` of a tool's `Generated` table: a
+//! tool's value read straight from its argument object's members (as the
+//! server's request reader split them, or from the text), each as its
+//! field's type, with no `serde_json::Value` in between. What a
+//! `tools/call` hands the handler.
 //!
 //! It accepts only what `from_arguments` accepts and builds the same value:
 //! the same names (renames, `#[serde(skip)]`), the same defaults, each
@@ -19,15 +20,17 @@ use crate::serde_attr::FieldDefault;
 use crate::slots::Slots;
 use crate::types::{Class, classify, holds_no_integer, peel};
 
-/// The `fn from_members` item of the `AnnotatedTool` impl.
+/// `fn __from_members`, an item of the `const _` block: the `from_members`
+/// of the tool's `Generated` table.
 pub fn from_members(tool: &Tool, p: &TokenStream) -> TokenStream {
     let body = body(tool, p);
+    let ident = &tool.ident;
     quote! {
         #[allow(unused_variables, unreachable_code, clippy::all)]
-        fn from_members(
+        fn __from_members(
             __text: &str,
             __split: #p::core::option::Option<&#p::SplitArguments<'_>>,
-        ) -> #p::core::option::Option<Self> {
+        ) -> #p::core::option::Option<#ident> {
             #body
         }
     }
@@ -35,6 +38,7 @@ pub fn from_members(tool: &Tool, p: &TokenStream) -> TokenStream {
 
 fn body(tool: &Tool, p: &TokenStream) -> TokenStream {
     let discriminator = &tool.discriminator.0;
+    let tool_ident = &tool.ident;
     let Some(slots) = Slots::of(tool) else {
         // More members than a mask holds: the owned path reads them.
         return quote!(#p::core::option::Option::None);
@@ -55,9 +59,9 @@ fn body(tool: &Tool, p: &TokenStream) -> TokenStream {
                 let allowed = reader.allowed(&variant.fields, Some(discriminator));
                 let construct = if variant.braced {
                     let values = variant.fields.iter().map(|field| reader.field(field));
-                    quote!(Self::#ident { #(#values,)* })
+                    quote!(#tool_ident::#ident { #(#values,)* })
                 } else {
-                    quote!(Self::#ident)
+                    quote!(#tool_ident::#ident)
                 };
                 quote! {
                     #name => {
@@ -103,16 +107,16 @@ fn body(tool: &Tool, p: &TokenStream) -> TokenStream {
                 let __action = #actions::from_name(
                     #p::core::convert::AsRef::<str>::as_ref(&__name),
                 )?;
-                #p::core::option::Option::Some(Self { #(#values,)* })
+                #p::core::option::Option::Some(#tool_ident { #(#values,)* })
             }
         }
         Shape::Single { fields, braced } => {
             let allowed = reader.allowed(fields, None);
             let construct = if *braced {
                 let values = fields.iter().map(|field| reader.field(field));
-                quote!(Self { #(#values,)* })
+                quote!(#tool_ident { #(#values,)* })
             } else {
-                quote!(Self)
+                quote!(#tool_ident)
             };
             quote! {
                 #prelude

@@ -9,7 +9,10 @@
 
 mod action;
 mod action_schema;
+mod argument_error;
 pub mod client;
+mod decimal;
+mod generated;
 pub mod guard;
 mod http;
 mod json_text;
@@ -37,7 +40,8 @@ pub use action::Action;
 pub use annot_model::{
     Annotations, Bound, BoundViolation, Hint, MAX_TOOL_NAME_LEN, ToolNameError, check_tool_name,
 };
+pub use argument_error::ArgumentError;
 pub use http::{HttpMethod, UnknownMethod};
 pub use rules::{Authorization, Explanation, Rule, Scopes};
-pub use tool::{AnnotatedActions, AnnotatedTool, ArgumentError};
+pub use tool::{AnnotatedActions, AnnotatedTool};
 pub use wire::{Tool, ToolAnnotations};

@@ -7,17 +7,18 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::ArgumentError;
+use crate::argument_error::json_type;
 pub use crate::tool::declared_action;
-use crate::tool::json_type;
 
 mod consts;
-mod decimal;
 mod integral;
 mod portable;
 mod schema;
 mod shape;
 mod view;
 
+pub use crate::decimal::with_inexact_integers;
+pub use crate::generated::Generated;
 pub use crate::read::{MAX_SPLIT, Member, SplitArguments, Text, members};
 pub use crate::require_sql_feature;
 pub use crate::rules::bound::{
@@ -34,7 +35,6 @@ pub use annot_model::action_base;
 pub use consts::{
     actions_with_defaults, concat_bytes, concat_len, static_annotations, utf8, with_defaults,
 };
-pub use decimal::with_inexact_integers;
 use integral::{IntegralFloats, as_integer};
 pub use schema::{
     FieldSchema, OutputSchema, SchemaGenerator, SchemaPiece, assemble_schema, output_schema,
@@ -195,7 +195,7 @@ pub(crate) fn deserialize<T: DeserializeOwned>(
     field: &str,
 ) -> Result<T, ArgumentError> {
     // Numbers judged by the text of this member alone.
-    decimal::within_member(field, || deserialize_member(value, field))
+    crate::decimal::within_member(field, || deserialize_member(value, field))
 }
 
 fn deserialize_member<T: DeserializeOwned>(value: &Value, field: &str) -> Result<T, ArgumentError> {

@@ -118,7 +118,7 @@ pub fn check_tool_json<T: AnnotatedTool + std::fmt::Debug>(data: &[u8]) -> Verdi
     let parsed = T::from_arguments_str(text);
     // The borrowing path accepts nothing the parser refuses, and where it
     // answers, it answers as the parsed value does.
-    let view = T::evaluate_view(text);
+    let view = (T::GENERATED.evaluate_view)(text);
     match (&view, &parsed) {
         (Some(outcome), Ok(tool)) => {
             assert_eq!(
@@ -137,7 +137,7 @@ pub fn check_tool_json<T: AnnotatedTool + std::fmt::Debug>(data: &[u8]) -> Verdi
         ),
         (None, _) => {}
     }
-    let evaluated = T::evaluate_arguments_str(text);
+    let evaluated = (T::GENERATED.evaluate_arguments_str)(text);
     assert_eq!(evaluated.is_ok(), parsed.is_ok(), "{}: {text:?}", T::NAME);
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,

@@ -304,7 +304,24 @@ pub fn cfgs(attrs: &[Attribute]) -> Vec<String> {
 /// module itself or a glob). `None` when it leaves the crate (another crate,
 /// `std`, a local name).
 pub fn resolve(krate: &Crate, module: &str, path: &[String]) -> Option<(String, Option<String>)> {
-    resolve_within(krate, module, path, 0)
+    resolve_within(krate, module, path, 0, &mut Vec::new())
+}
+
+/// [`resolve`], and the modules whose re-exports (`pub use`, `pub(crate)
+/// use`, globs included) the path went through on the way, other than
+/// `module` itself: `crate::private::f`, with `f` defined in
+/// `private::decimal` and re-exported by `private`, leads to
+/// `private::decimal` through `private`.
+pub fn resolve_through(
+    krate: &Crate,
+    module: &str,
+    path: &[String],
+) -> Option<(String, Option<String>, Vec<String>)> {
+    let mut through = Vec::new();
+    let (target, item) = resolve_within(krate, module, path, 0, &mut through)?;
+    through.retain(|at| at != module);
+    through.dedup();
+    Some((target, item, through))
 }
 
 fn resolve_within(
@@ -312,6 +329,7 @@ fn resolve_within(
     module: &str,
     path: &[String],
     depth: usize,
+    through: &mut Vec<String>,
 ) -> Option<(String, Option<String>)> {
     if depth > 16 || path.is_empty() {
         return None;
@@ -343,11 +361,11 @@ fn resolve_within(
                 let binding = here.uses.iter().find(|binding| binding.name == first)?;
                 let mut full = binding.path.clone();
                 full.extend_from_slice(&rest[1..]);
-                return resolve_within(krate, module, &full, depth + 1);
+                return resolve_within(krate, module, &full, depth + 1, through);
             }
         }
     }
-    walk(krate, at, rest, depth)
+    walk(krate, at, rest, depth, through)
 }
 
 /// Follows `rest` down from the module `at`.
@@ -356,6 +374,7 @@ fn walk(
     mut at: String,
     mut rest: &[String],
     depth: usize,
+    through: &mut Vec<String>,
 ) -> Option<(String, Option<String>)> {
     loop {
         let Some(name) = rest.first() else {
@@ -374,12 +393,20 @@ fn walk(
         if let Some(binding) = module.uses.iter().find(|binding| &binding.name == name) {
             let mut full = binding.path.clone();
             full.extend_from_slice(&rest[1..]);
-            return resolve_within(krate, &at, &full, depth + 1);
+            if binding.reexport {
+                through.push(at.clone());
+            }
+            return resolve_within(krate, &at, &full, depth + 1, through);
         }
         for glob in module.uses.iter().filter(|binding| binding.name == "*") {
             let mut full = glob.path.clone();
             full.extend_from_slice(rest);
-            if let Some(found) = resolve_within(krate, &at, &full, depth + 1) {
+            let mut inner = Vec::new();
+            if let Some(found) = resolve_within(krate, &at, &full, depth + 1, &mut inner) {
+                if glob.reexport {
+                    through.push(at.clone());
+                }
+                through.extend(inner);
                 return Some(found);
             }
         }

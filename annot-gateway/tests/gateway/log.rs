@@ -68,3 +68,15 @@ fn the_log_can_keep_only_the_arguments_digest() {
     );
     assert_eq!(calls[0]["annotations"]["readOnlyHint"], json!(true));
 }
+
+#[test]
+fn sigterm_answers_what_is_in_flight_and_stops_the_upstream() {
+    let setup = Setup::new(SPLIT_NOTES);
+    let mut host = setup.start(&["--exposure", "resolvable", "--confirm", "host"], &[]);
+    host.initialize(json!({}));
+    host.call("notes", json!({"action": "read", "name": "todo"}));
+    let status = host.terminate();
+    assert!(status.success(), "{status}");
+    let calls = exported(&setup.log());
+    assert_eq!(calls.len(), 1);
+}

@@ -4,6 +4,7 @@
 
 mod confirmations;
 mod eras;
+mod forwarding;
 mod host_resolution;
 mod hostile;
 mod http;

@@ -184,6 +184,43 @@ impl Host {
         }
     }
 
+    /// Closes stdin, waits for the gateway to exit, and gives back every
+    /// message it wrote that was not read.
+    pub fn finish_with_rest(mut self) -> (std::process::ExitStatus, Vec<Value>) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + PATIENCE;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the gateway did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut rest = std::mem::take(&mut self.unread);
+        while let Ok(message) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            rest.push(message);
+        }
+        (status, rest)
+    }
+
+    /// Sends the gateway SIGTERM and waits for it to exit.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success(), "kill -TERM {pid}");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the gateway did not exit on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Kills the gateway with SIGKILL.
     pub fn kill(mut self) {
         self.child.kill().unwrap();

@@ -21,15 +21,18 @@ use super::{Checked, CheckedRule};
 use crate::ast::{Field, Shape, Tool, Variant};
 
 /// The generated pieces: items of the `const _` block, items of the
-/// `AnnotatedTool` impl, and the body of `resolve`.
-pub struct Generated {
+/// `AnnotatedTool` impl, the body of `resolve`, and the fields of the
+/// tool's `Generated` table that come from its rules (each names a
+/// function or constant of the `const _` block).
+pub struct RulesCode {
     pub items: TokenStream,
     pub trait_items: TokenStream,
     pub resolve: TokenStream,
+    pub generated_fields: TokenStream,
 }
 
 /// Everything about annotations, rules and authorization of a checked tool.
-pub fn generate(tool: &Tool, p: &TokenStream) -> Generated {
+pub fn generate(tool: &Tool, p: &TokenStream) -> RulesCode {
     let checked = &tool.checked;
     let generator = Gen { tool, checked, p };
     let shared = generator.shared_items();
@@ -43,15 +46,8 @@ pub fn generate(tool: &Tool, p: &TokenStream) -> Generated {
     let sets = (0..checked.patterns.len()).map(|index| format_ident!("__PATTERNS_{}", index));
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
-        const RULE_TABLE: #p::core::option::Option<&'static #p::RuleTable> =
-            #p::core::option::Option::Some(&__TABLE);
         const STATIC_AUTHORIZATION: #p::core::option::Option<#p::Authorization> =
             #p::static_authorization(&__AUTHORIZATIONS);
-
-        fn pattern_sets() -> &'static [&'static #p::PatternSet] {
-            static __SETS: &[&#p::PatternSet] = &[#(&#sets),*];
-            __SETS
-        }
 
         fn resolve_authorization(&self) -> #p::core::option::Option<#p::Authorization> {
             __evaluate(self).authorization()
@@ -60,24 +56,33 @@ pub fn generate(tool: &Tool, p: &TokenStream) -> Generated {
         fn explain(&self) -> #p::Explanation {
             __evaluate(self).explain()
         }
-
-        #[inline]
-        fn evaluate(&self) -> #p::Outcome {
-            __evaluate(self)
+    };
+    let generated_fields = quote! {
+        rule_table: #p::core::option::Option::Some(&__TABLE),
+        pattern_sets: __pattern_sets,
+        evaluate: __evaluate,
+        evaluate_arguments_str: __evaluate_arguments_str,
+        evaluate_view: __evaluate_view,
+        evaluate_split: __evaluate_split,
+    };
+    let contract = quote! {
+        fn __pattern_sets() -> &'static [&'static #p::PatternSet] {
+            static __SETS: &[&#p::PatternSet] = &[#(&#sets),*];
+            __SETS
         }
 
-        fn evaluate_view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
+        fn __evaluate_view(__text: &str) -> #p::core::option::Option<#p::Outcome> {
             __view(__text, #p::core::option::Option::None)
         }
 
-        fn evaluate_split(
+        fn __evaluate_split(
             __text: &str,
             __split: &#p::SplitArguments<'_>,
         ) -> #p::core::option::Option<#p::Outcome> {
             __view(__text, #p::core::option::Option::Some(__split))
         }
 
-        fn evaluate_arguments_str(
+        fn __evaluate_arguments_str(
             __text: &str,
         ) -> #p::core::result::Result<#p::Outcome, #p::ArgumentError> {
             match __view(__text, #p::core::option::Option::None) {
@@ -86,15 +91,16 @@ pub fn generate(tool: &Tool, p: &TokenStream) -> Generated {
                 }
                 // Invalid, or beyond the borrowing path: the owned path
                 // decides, and gives the error.
-                #p::core::option::Option::None => #p::core::result::Result::Ok(
-                    <Self as #p::AnnotatedTool>::from_arguments_str(__text)?.evaluate(),
-                ),
+                #p::core::option::Option::None => #p::core::result::Result::Ok(__evaluate(
+                    &<#ident as #p::AnnotatedTool>::from_arguments_str(__text)?,
+                )),
             }
         }
     };
     let items = quote! {
         #shared
         #items
+        #contract
         const __MASKS: #p::RuleTable =
             #p::RuleTable::new(__RULES, __DEFAULTS, __DEFAULT_AUTHORIZATION, &__ROWS);
         // With few rules, every outcome with no undecided rule, precomputed.
@@ -125,10 +131,11 @@ pub fn generate(tool: &Tool, p: &TokenStream) -> Generated {
             #view
         }
     };
-    Generated {
+    RulesCode {
         items,
         trait_items,
         resolve,
+        generated_fields,
     }
 }
 

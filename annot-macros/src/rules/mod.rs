@@ -33,7 +33,7 @@ pub use annot_rules::patterns::FieldPatterns;
 pub use annot_rules::{AuthSpec, Comparison, Haystack, Literal, Predicate, SqlTest, Test};
 
 pub use check::{check_actions_enum, check_tool};
-pub use expand::{Generated, generate};
+pub use expand::{RulesCode, generate};
 pub use parse::{parse_auth, parse_rule};
 
 /// A rule that passed the checks, with its place among the tool's rules.

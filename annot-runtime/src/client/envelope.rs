@@ -4,11 +4,11 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::argument_error::json_type;
 use crate::protocol::{
     CLIENT_CAPABILITIES_META, CLIENT_INFO_META, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META,
     RpcError, SERVER_INFO_META, TOOL_RESOLUTION_EXTENSION,
 };
-use crate::tool::json_type;
 
 /// The protocol versions this client speaks without a handshake, every request
 /// carrying its own `_meta`; the newest first.

@@ -10,10 +10,10 @@ use super::envelope::{is_about_envelope, newest_common, supported_versions, take
 use super::resolution::with_admitted_risk;
 use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, label};
 use super::{PreflightError, Resolution, ResolutionFailure};
+use crate::argument_error::json_type;
 use crate::protocol::{
     AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult, error_code,
 };
-use crate::tool::json_type;
 use crate::{Annotations, Tool};
 
 impl ResolutionSupport {

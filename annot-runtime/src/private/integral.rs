@@ -250,7 +250,7 @@ pub(crate) fn as_integer(number: &Number) -> Option<Number> {
     }
     let float = number.as_f64()?;
     // Judged by the decimal text where it is known (see `decimal`).
-    if float.fract() != 0.0 || super::decimal::is_inexact(float) {
+    if float.fract() != 0.0 || crate::decimal::is_inexact(float) {
         return None;
     }
     // 2^64 and -2^63 are exact in f64; the casts below are exact in range.

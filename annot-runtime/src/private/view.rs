@@ -97,7 +97,7 @@ pub fn integer(raw: Member<'_>, min: i128, max: i128) -> Option<i128> {
         return (min..=max).contains(&value).then_some(value);
     }
     // Judged by its decimal text: `100.00000000000001` is no integer.
-    if !super::decimal::denotes_integer(text) {
+    if !crate::decimal::denotes_integer(text) {
         return None;
     }
     let number: Number = serde_json::from_str(text).ok()?;
@@ -178,10 +178,10 @@ pub fn rewritten<T: DeserializeOwned>(raw: Member<'_>) -> Option<T> {
     }
     let value: Value = serde_json::from_str(raw.get()).ok()?;
     // Its numbers judged by their text, as the owned path judges them.
-    super::decimal::with_inexact_member(raw.get(), || super::deserialize::<T>(&value, "").ok())
+    crate::decimal::with_inexact_member(raw.get(), || super::deserialize::<T>(&value, "").ok())
 }
 
-// The values of fields, for `AnnotatedTool::from_members`: each reads a
+// The values of fields, for `Generated::from_members`: each reads a
 // member as the owned path reads its field, and gives what it gives.
 
 /// A `String` member.

@@ -16,8 +16,9 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
+use super::json::{Json, is_object};
 use super::keys;
-use super::{Envelope, Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot, is_object};
+use super::message::{Envelope, Extensions, Fields, Meta, MetaSlot, ParamsSlot};
 
 /// A struct read from a JSON object, member by member.
 trait Object<'de>: Default {

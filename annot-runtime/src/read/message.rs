@@ -3,7 +3,7 @@
 //! `params._meta`, and the extensions a client's capabilities declare. Both
 //! readers fill them: the scanner (`scan.rs`) and serde (`by_serde.rs`).
 
-use super::Json;
+use super::json::Json;
 use super::split::SplitArguments;
 
 /// The members of an envelope, each borrowed as written.

@@ -11,9 +11,10 @@
 //! answers the same: debug builds (tests, fuzzing) check both agree on every
 //! message it reads.
 
+use super::json::Json;
 use super::keys;
+use super::message::{Envelope, Extensions, Fields, Meta, MetaSlot, ParamsSlot};
 use super::split::SplitArguments;
-use super::{Envelope, Extensions, Fields, Json, Meta, MetaSlot, ParamsSlot};
 pub(crate) use envelope_memo::{EnvelopeMemo, Recalled};
 pub(crate) use memo::MetaMemo;
 

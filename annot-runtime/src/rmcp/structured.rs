@@ -39,7 +39,7 @@ pub fn structured<T: Serialize>(Json(value): Json<T>) -> Result<CallToolResult, 
         Ok(other) => Err(ErrorData::internal_error(
             format!(
                 "a structured result must be a JSON object, not {}",
-                crate::tool::json_type(&other)
+                crate::argument_error::json_type(&other)
             ),
             None,
         )),

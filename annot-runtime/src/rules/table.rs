@@ -325,8 +325,8 @@ impl RuleTable {
 /// The outcome of one call: which action, and which rules held or were
 /// undecided. `Copy` and allocation-free; the annotations, the authorization
 /// and the explanation are read from it when asked for, so one evaluation
-/// answers all three. Returned by
-/// [`AnnotatedTool::evaluate`](crate::AnnotatedTool::evaluate).
+/// answers all three. Returned by the evaluation `#[mcp_tool]` generates
+/// (`Generated::evaluate`).
 #[derive(Clone, Copy, Debug)]
 pub struct Outcome(Repr);
 

@@ -105,10 +105,10 @@ impl Call {
     /// call that passes it. The trust-annotations extension counts as not
     /// negotiated; a server sets it per request.
     pub fn of<T: AnnotatedTool>(arguments: &T, profile: Profile) -> Call {
-        let outcome = arguments.evaluate();
+        let outcome = (T::GENERATED.evaluate)(arguments);
         let annotations = normalise(outcome.annotations(), &T::STATIC_ANNOTATIONS);
         // The declared claims read the rules from the same evaluation.
-        let declared = arguments.result_claims_of(&outcome);
+        let declared = (T::GENERATED.result_claims_of)(arguments, &outcome);
         let floor = TrustClaims::derived(&annotations).union(&declared);
         Call {
             tool: T::NAME,

@@ -200,7 +200,7 @@ impl ErasedTool {
             static_authorization: T::STATIC_AUTHORIZATION,
             has_rules: !T::RULES.is_empty(),
             rules: T::RULES,
-            rule_table: T::RULE_TABLE,
+            rule_table: T::GENERATED.rule_table,
             actions: T::ACTIONS,
             narrowed_schema: T::input_schema_for,
             resolve: resolve_erased::<T>,
@@ -249,7 +249,7 @@ fn run_call<T: AnnotatedTool>(
     // Read from the members the request reader split where the tool can,
     // with no `serde_json::Value` in between; what that leaves (an error
     // among them), the owned path decides, and gives the error.
-    let parsed = match T::from_members(arguments, split) {
+    let parsed = match (T::GENERATED.from_members)(arguments, split) {
         Some(parsed) => parsed,
         None => match T::from_arguments_str(arguments) {
             Err(error) => return CallOutcome::Invalid(error),
@@ -291,12 +291,12 @@ fn resolve_erased<T: AnnotatedTool>(
     // the borrowing path leaves, the owned path decides.
     // Read where it was returned, not moved: profiles showed the copy of the
     // whole outcome, just after the callee wrote it field by field, stalling.
-    let viewed = split.and_then(|split| T::evaluate_split(arguments, split));
+    let viewed = split.and_then(|split| (T::GENERATED.evaluate_split)(arguments, split));
     let owned;
     let outcome = match &viewed {
         Some(outcome) => outcome,
         None => {
-            owned = T::evaluate_arguments_str(arguments)?;
+            owned = (T::GENERATED.evaluate_arguments_str)(arguments)?;
             &owned
         }
     };
@@ -308,7 +308,7 @@ fn resolve_tree<T: AnnotatedTool>(
     arguments: &serde_json::Value,
     explain: bool,
 ) -> Result<Evaluation, ArgumentError> {
-    let outcome = T::from_arguments(arguments)?.evaluate();
+    let outcome = (T::GENERATED.evaluate)(&T::from_arguments(arguments)?);
     Ok(Evaluation::of(&outcome, explain))
 }
 

@@ -117,7 +117,7 @@ impl ToolOutput {
             Ok(Value::Object(object)) => Ok(ToolOutput::structured(object)),
             Ok(other) => Err(ToolError::new(format!(
                 "internal error: a structured result must be a JSON object, not {}",
-                crate::tool::json_type(&other)
+                crate::argument_error::json_type(&other)
             ))),
             Err(error) => Err(ToolError::new(format!(
                 "internal error: the structured result does not serialize: {error}"

@@ -214,7 +214,7 @@ impl Profile {
 
 impl Profile {
     /// Whether some call of the action at row `action` of `table` (a tool's
-    /// compiled rules, [`AnnotatedTool::RULE_TABLE`](crate::AnnotatedTool::RULE_TABLE))
+    /// compiled rules, the `rule_table` of what `#[mcp_tool]` generates)
     /// can satisfy the profile: `false` only when no combination of the rules
     /// that can fire on it gives a resolution that passes. `true` for a row
     /// the table does not have.

@@ -462,7 +462,7 @@ fn tool_head(tool: &ErasedTool, schema: &str) -> String {
 ///
 /// Found on the first resolution rather than when the server is built: a
 /// constant's address is not its identity, so the table a tool's
-/// `RULE_TABLE` names and the one its generated reader reads from may lie
+/// `rule_table` names and the one its generated reader reads from may lie
 /// apart, and the one proven is the one resolutions come from.
 #[derive(Default)]
 struct ProvenTable(AtomicUsize);

@@ -67,7 +67,7 @@ impl DeclaredOutput {
             Some(Value::Object(object)) => self.check(Some(object)),
             Some(other) => Err(self.mismatch(format!(
                 "its structuredContent is {}, not an object",
-                crate::tool::json_type(other)
+                crate::argument_error::json_type(other)
             ))),
         }
     }

@@ -9,7 +9,8 @@
 //! that reading. Every request is still judged by its own `_meta`; nothing of
 //! an earlier request is taken but the bytes-to-reading map.
 
-use crate::read::{Extensions, Json, Meta};
+use crate::read::json::Json;
+use crate::read::message::{Extensions, Meta};
 
 /// The longest `_meta` text remembered: a larger one (a trace context, a
 /// progress token in each request) is read every time rather than copied.

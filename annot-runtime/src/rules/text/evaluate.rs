@@ -12,11 +12,11 @@ use std::collections::HashMap;
 use annot_rules::Kind;
 
 use crate::ArgumentError;
+use crate::argument_error::json_type;
 use crate::rules::PathKind;
 use crate::rules::Tri;
 use crate::rules::patterns::PatternSet;
 use crate::rules::patterns::{Matches, pattern_tri};
-use crate::tool::json_type;
 
 /// A field's value, read as its kind says.
 enum Read<'a> {

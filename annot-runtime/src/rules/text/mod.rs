@@ -331,13 +331,13 @@ impl TextRules {
     }
 
     /// The outcome of a call with these arguments: its annotations, its
-    /// explanation and the rules in play, as [`AnnotatedTool::evaluate`](crate::AnnotatedTool::evaluate)
-    /// gives them. Only the fields the rules read are checked (and the
+    /// explanation and the rules in play, as the evaluation `#[mcp_tool]`
+    /// generates gives them. Only the fields the rules read are checked (and the
     /// discriminator): a field of the wrong type, a required one missing or
     /// an unknown action is an error.
     pub fn evaluate(&self, arguments: &Value) -> Result<Outcome, ArgumentError> {
         let object = arguments.as_object().ok_or(ArgumentError::NotAnObject {
-            found: crate::tool::json_type(arguments),
+            found: crate::argument_error::json_type(arguments),
         })?;
         let (position, action) = match self.discriminator {
             None => (0, self.action_names[0]),

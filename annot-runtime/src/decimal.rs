@@ -7,10 +7,10 @@
 //! whole text into a `serde_json::Value`, where only the `f64` is left, so it
 //! first lists, per member of the argument object, the `f64` values of every
 //! number whose text is not an integer ([`with_inexact_integers`]); a field
-//! is read with its own member's list ([`within_member`]), and
-//! [`super::as_integer`] reads none of those as an integer. A member read
-//! alone from its text (the borrowing path's values) lists its own
-//! ([`with_inexact_member`]). Arguments handed over as a `Value` (the rmcp
+//! is read with its own member's list ([`within_member`]), and the reader
+//! of integral floats (`private/integral.rs`) reads none of those as an
+//! integer. A member read alone from its text (the borrowing path's values)
+//! lists its own ([`with_inexact_member`]). Arguments handed over as a `Value` (the rmcp
 //! adapter's) have no text left to judge, and are judged by their `f64`.
 //!
 //! Per member, not per argument object: an inexact `100.00000000000001` in
