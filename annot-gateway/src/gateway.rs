@@ -19,6 +19,13 @@ use crate::message::{code, error_response, result_response};
 use crate::sources::{AuditRaise, Listed, RuleBook};
 use crate::upstream::{Pending, Upstream, UpstreamError};
 
+tokio::task_local! {
+    /// The host request a task works for: what the gateway asks the host
+    /// meanwhile (a confirmation) relates to it, which a transport that
+    /// streams per request (Streamable HTTP) needs to know.
+    static HOST_REQUEST: Value;
+}
+
 /// What the gateway knows of the session, behind one lock.
 pub(crate) struct State {
     /// Each upstream's resolution support (from its `initialize` result)
@@ -113,6 +120,8 @@ pub struct Gateway {
     pub(crate) session_id: String,
     pub(crate) state: Mutex<State>,
     waiters: Mutex<HashMap<String, HostWaiter>>,
+    /// The gateway's own requests to the host → the host request they are for.
+    related: Mutex<HashMap<String, Value>>,
     next_host_id: AtomicU64,
     /// Host request id (as JSON text) → the upstream and the id it was
     /// forwarded as.
@@ -236,6 +245,7 @@ impl Gateway {
                 }),
             }),
             waiters: Mutex::new(HashMap::new()),
+            related: Mutex::new(HashMap::new()),
             next_host_id: AtomicU64::new(1),
             in_flight: Mutex::new(HashMap::new()),
             cancelled: Mutex::new(HashSet::new()),
@@ -410,7 +420,7 @@ impl Gateway {
             }
             _ => None,
         };
-        tokio::spawn(async move {
+        tokio::spawn(HOST_REQUEST.scope(id.clone(), async move {
             match (method.as_str(), sent) {
                 ("initialize", _) => {
                     gateway.remember_host(&params);
@@ -439,7 +449,7 @@ impl Gateway {
                 }
             }
             drop(busy);
-        });
+        }));
     }
 
     /// What a legacy host's `initialize` says about it.
@@ -586,6 +596,7 @@ impl Gateway {
             .map(str::to_owned)
             .unwrap_or_else(|| id.to_string());
         let waiter = self.waiters.lock().expect("waiters lock").remove(&key);
+        self.related.lock().expect("related lock").remove(&key);
         match waiter {
             Some(HostWaiter::Upstream(index, upstream_id)) => {
                 message["id"] = upstream_id;
@@ -617,6 +628,12 @@ impl Gateway {
             .lock()
             .expect("waiters lock")
             .insert(id.clone(), HostWaiter::Gateway(sender));
+        if let Ok(related) = HOST_REQUEST.try_with(Value::clone) {
+            self.related
+                .lock()
+                .expect("related lock")
+                .insert(id.clone(), related);
+        }
         self.to_host(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         (id, receiver)
     }
@@ -624,6 +641,13 @@ impl Gateway {
     /// Forgets a request to the host that will not be waited for.
     pub(crate) fn forget_host_request(&self, id: &str) {
         self.waiters.lock().expect("waiters lock").remove(id);
+        self.related.lock().expect("related lock").remove(id);
+    }
+
+    /// The id of the host request that the gateway's request `id` to the
+    /// host (a confirmation) is about, while it waits for its answer.
+    pub fn related_request(&self, id: &str) -> Option<Value> {
+        self.related.lock().expect("related lock").get(id).cloned()
     }
 
     /// Handles what the upstream sends that is not a response.

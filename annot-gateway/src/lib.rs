@@ -20,6 +20,7 @@ mod digest;
 mod era;
 mod gateway;
 mod handshake;
+pub mod http;
 mod http_upstream;
 mod listing;
 pub mod log;
@@ -36,6 +37,7 @@ use tokio::sync::mpsc;
 
 pub use config::{ConfigError, ConfirmMode, Settings, UpstreamSpec};
 pub use gateway::{Gateway, Shared};
+pub use http::{HttpOptions, serve_http};
 pub use log::Log;
 
 use message::{MAX_MESSAGE_SIZE, code, error_response, read_line};
@@ -54,6 +56,14 @@ pub enum StartError {
     /// The audit report could not be read.
     #[error("{0}")]
     Audit(String),
+    /// `--http`: the address could not be listened on.
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// The address.
+        address: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The gateway cannot watch for SIGTERM.
     #[error("cannot watch for SIGTERM: {0}")]
     Signal(std::io::Error),

@@ -16,8 +16,9 @@ use clap::{Parser, Subcommand};
 /// An MCP gateway: argument-specific annotations, profiles, confirmations
 /// bound to the call and a decision log, in front of any MCP server.
 ///
-/// Serves the host on stdin and stdout, and runs the upstream server given
-/// after `--` (or in the configuration file).
+/// Serves the host on stdin and stdout (or, with `--http`, hosts over
+/// Streamable HTTP, each session with its own upstream processes), and runs the upstream
+/// server given after `--` (or in the configuration file).
 #[derive(Parser, Debug)]
 #[command(
     name = "annot-gateway",
@@ -62,6 +63,16 @@ struct ServeOptions {
     /// Seconds the upstream may take to answer one request.
     #[arg(long)]
     timeout: Option<u64>,
+    /// Serve hosts over MCP Streamable HTTP at http://ADDR/mcp instead of
+    /// stdin and stdout, each MCP session with its own upstream processes,
+    /// until SIGINT or SIGTERM. Port 0 picks a free port (the address is
+    /// written to stderr).
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// With --http: end a session after this many seconds without a request
+    /// or an open stream (0: never).
+    #[arg(long, value_name = "SECS", default_value_t = 1800, requires = "http")]
+    http_idle_timeout: u64,
     /// The upstream server's command and arguments.
     #[arg(last = true)]
     upstream: Vec<String>,
@@ -123,14 +134,21 @@ fn main() -> ExitCode {
 }
 
 fn serve(options: ServeOptions) -> Result<(), String> {
+    let http = options.http.map(|listen| annot_gateway::HttpOptions {
+        listen,
+        idle_timeout: (options.http_idle_timeout > 0)
+            .then(|| Duration::from_secs(options.http_idle_timeout)),
+    });
     let settings = settings(options).map_err(|error| error.to_string())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime
-        .block_on(annot_gateway::serve_stdio(settings))
-        .map_err(|error| error.to_string())?;
+    let served = match http {
+        Some(http) => runtime.block_on(annot_gateway::serve_http(settings, http)),
+        None => runtime.block_on(annot_gateway::serve_stdio(settings)),
+    };
+    served.map_err(|error| error.to_string())?;
     // The upstream and any blocked reads go with the runtime.
     runtime.shutdown_timeout(Duration::from_secs(1));
     Ok(())

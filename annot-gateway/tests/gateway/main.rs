@@ -7,6 +7,7 @@ mod eras;
 mod forwarding;
 mod host_resolution;
 mod hostile;
+mod http;
 mod http_upstream;
 mod log;
 mod pins;

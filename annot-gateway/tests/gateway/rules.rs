@@ -50,6 +50,14 @@ impl Setup {
     /// The gateway in front of `plain_server` with `options` and the server's
     /// own `server_options`.
     pub fn start(&self, options: &[&str], server_options: &[&str]) -> Host {
+        let args = self.args(options, server_options);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        Host::start(&args)
+    }
+
+    /// The gateway's arguments: the configuration, the log, `options`, then
+    /// `plain_server` with `server_options`.
+    pub fn args(&self, options: &[&str], server_options: &[&str]) -> Vec<String> {
         let upstream = example("annot-gateway", "plain_server");
         let config = self.directory.path().join("gateway.toml");
         let mut args: Vec<&str> = vec!["--config", path(&config), "--log", path(&self.log())];
@@ -59,9 +67,7 @@ impl Setup {
         args.extend_from_slice(server_options);
         let notes = self.notes();
         args.push(path(&notes));
-        let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        Host::start(&args)
+        args.iter().map(|arg| arg.to_string()).collect()
     }
 }
 

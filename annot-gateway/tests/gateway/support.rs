@@ -322,3 +322,286 @@ pub fn refused_at_start(config: &str) -> (Option<i32>, String) {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.code(), stderr)
 }
+
+/// The gateway serving Streamable HTTP (`--http 127.0.0.1:0`), and a plain
+/// HTTP client for it: the one helper of the HTTP suite.
+pub struct HttpGateway {
+    child: Child,
+    /// `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+    agent: ureq::Agent,
+    /// Streams kept open.
+    open: std::sync::Mutex<Vec<ureq::http::Response<ureq::Body>>>,
+}
+
+/// One HTTP answer: status, headers that matter, and the JSON-RPC messages
+/// of its body (one for `application/json`, each event's for an event stream).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub session: Option<String>,
+    pub content_type: String,
+    pub body: String,
+    pub messages: Vec<Value>,
+}
+
+/// An event stream read as it comes.
+pub struct Events {
+    lines: std::io::Lines<BufReader<ureq::BodyReader<'static>>>,
+}
+
+impl Events {
+    /// The next JSON-RPC message of the stream; `None` when it ends.
+    pub fn next(&mut self) -> Option<Value> {
+        let mut data = String::new();
+        for line in self.lines.by_ref() {
+            let line = line.ok()?;
+            if let Some(rest) = line.strip_prefix("data:") {
+                data.push_str(rest.trim_start());
+            } else if line.is_empty() && !data.is_empty() {
+                return Some(serde_json::from_str(&data).expect("an event carries JSON"));
+            }
+        }
+        None
+    }
+}
+
+impl HttpGateway {
+    /// Starts `annot-gateway --http 127.0.0.1:0 ARGS` and reads the address
+    /// it listens on from its stderr.
+    pub fn start(args: &[&str]) -> HttpGateway {
+        let mut child = Command::new(GATEWAY)
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::inherit())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("annot-gateway starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let (sender, addresses) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if let Some(url) = line
+                    .split("at ")
+                    .nth(1)
+                    .filter(|_| line.contains("serving MCP"))
+                {
+                    let _ = sender.send(url.trim().to_owned());
+                }
+                eprintln!("{line}");
+            }
+        });
+        let url = addresses
+            .recv_timeout(PATIENCE)
+            .expect("the gateway says where it listens");
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        HttpGateway {
+            child,
+            url,
+            agent,
+            open: Default::default(),
+        }
+    }
+
+    /// The gateway's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// POSTs `body` with `headers` (a session's id among them, if any).
+    pub fn post_raw(&self, body: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = self
+            .agent
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        reply(request.send(body).expect("the gateway answers"))
+    }
+
+    /// POSTs one message in session `session`.
+    pub fn post(&self, session: &str, message: &Value) -> Reply {
+        self.post_raw(&message.to_string(), &[("mcp-session-id", session)])
+    }
+
+    /// POSTs a request in session `session` and reads its answer as a stream
+    /// of messages, as they come.
+    pub fn post_streaming(&self, session: &str, message: &Value) -> (u16, String, Events) {
+        let response = self
+            .agent
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", session)
+            .send(message.to_string())
+            .expect("the gateway answers");
+        let status = response.status().as_u16();
+        let content_type = header(&response, "content-type").unwrap_or_default();
+        let reader = response.into_body().into_reader();
+        let events = Events {
+            lines: BufReader::new(reader).lines(),
+        };
+        (status, content_type, events)
+    }
+
+    /// `initialize` (with `capabilities`) and `notifications/initialized`:
+    /// the session's id.
+    pub fn initialize(&self, capabilities: Value) -> String {
+        let message = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": capabilities,
+                       "clientInfo": {"name": "gateway-http-test", "version": "1"}}});
+        let reply = self.post_raw(&message.to_string(), &[]);
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert!(reply.messages[0].get("result").is_some(), "{reply:?}");
+        let session = reply.session.expect("initialize issues a session id");
+        let initialized = self.post(
+            &session,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        );
+        assert_eq!(initialized.status, 202, "{initialized:?}");
+        session
+    }
+
+    /// A request's response (the last message of its answer).
+    pub fn request(&self, session: &str, id: u64, method: &str, params: Value) -> Value {
+        let reply = self.post(
+            session,
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let response = reply.messages.last().cloned().expect("a response");
+        assert_eq!(response["id"], json!(id), "{reply:?}");
+        response
+    }
+
+    /// `GET /mcp` for `session`: the status and content type; the stream
+    /// stays open while the gateway lives.
+    pub fn open_stream(&self, session: &str) -> (u16, String) {
+        let response = self
+            .agent
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .call()
+            .expect("the gateway answers");
+        let status = response.status().as_u16();
+        let content_type = header(&response, "content-type").unwrap_or_default();
+        self.open.lock().unwrap().push(response);
+        (status, content_type)
+    }
+
+    /// `DELETE /mcp` for `session`: the status.
+    pub fn delete(&self, session: &str) -> u16 {
+        self.agent
+            .delete(&self.url)
+            .header("mcp-session-id", session)
+            .call()
+            .expect("the gateway answers")
+            .status()
+            .as_u16()
+    }
+
+    /// Sends SIGTERM and waits for the gateway to exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the gateway did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The processes the gateway runs (its sessions' upstreams).
+    pub fn upstreams(&self) -> Vec<u32> {
+        children(self.pid())
+    }
+
+    /// Waits until the gateway runs `count` upstream processes.
+    pub fn wait_for_upstreams(&self, count: usize) {
+        let deadline = Instant::now() + PATIENCE;
+        while self.upstreams().len() != count {
+            assert!(
+                Instant::now() < deadline,
+                "the gateway runs {:?}, not {count} upstreams",
+                self.upstreams()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for HttpGateway {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn header(response: &ureq::http::Response<ureq::Body>, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+}
+
+fn reply(response: ureq::http::Response<ureq::Body>) -> Reply {
+    let status = response.status().as_u16();
+    let session = header(&response, "mcp-session-id");
+    let content_type = header(&response, "content-type").unwrap_or_default();
+    let body = response
+        .into_body()
+        .read_to_string()
+        .expect("a readable body");
+    let messages = if content_type.starts_with("text/event-stream") {
+        body.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(|data| serde_json::from_str(data.trim_start()).expect("an event carries JSON"))
+            .collect()
+    } else if content_type.starts_with("application/json") {
+        vec![serde_json::from_str(&body).expect("a JSON body")]
+    } else {
+        Vec::new()
+    };
+    Reply {
+        status,
+        session,
+        content_type,
+        body,
+        messages,
+    }
+}
+
+/// The children of process `pid` (Linux: from /proc).
+pub fn children(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // After the command's closing parenthesis: state, then ppid.
+                    let rest = &stat[stat.rfind(')')? + 2..];
+                    rest.split(' ').nth(1)?.parse::<u32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}

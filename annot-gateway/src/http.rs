@@ -1,0 +1,915 @@
+//! The host over MCP's Streamable HTTP transport (`--http ADDR`).
+//!
+//! One endpoint, `/mcp`. Each MCP session is one [`Gateway`] session with its
+//! own upstream process: `initialize` (a POST without `Mcp-Session-Id`)
+//! starts one and the answer carries its id, which every later request must
+//! send back (none: 400, unknown or ended: 404). `DELETE /mcp` ends the
+//! session and stops its upstream; so does the idle timeout.
+//!
+//! A POSTed request is answered with `application/json` when nothing comes
+//! before its response, which is the common case and the cheapest. When the
+//! gateway has something for the host first (a confirmation it asks with
+//! `elicitation/create`, a progress notification, a request of the upstream)
+//! the answer becomes a `text/event-stream` carrying those messages and then
+//! the response, which ends it. What goes on which stream:
+//!
+//! - a response: the stream of the POST that carried its request;
+//! - a confirmation the gateway asks: the stream of the `tools/call` it is
+//!   about ([`Gateway::related_request`]);
+//! - a notification with a `progressToken`: the stream of the request that
+//!   named that token;
+//! - anything else (the upstream's own requests and notifications, which a
+//!   stdio upstream cannot relate to a request): the one request stream open
+//!   when there is exactly one, else the standalone stream (`GET /mcp`), else
+//!   the newest request stream; with no stream at all it waits (bounded) for
+//!   the next `GET`.
+//!
+//! Each message goes on one stream only. A stream whose client went away is
+//! skipped for the next choice. Notifications and responses POSTed by the
+//! host are handed to the gateway and answered 202.
+//!
+//! Checks, each before the gateway sees the message: an `Origin` that is not
+//! a loopback origin is refused (403), and so is a `Host` that is not a
+//! loopback name while the gateway listens on a loopback address (DNS
+//! rebinding); a body that is not JSON is a 400 carrying a JSON-RPC parse
+//! error; a batch or a message that is not JSON-RPC is a 400; an
+//! `MCP-Protocol-Version` the gateway does not know is a 400. There is no
+//! authentication: listen on a loopback address, or put one in front.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::StartError;
+use crate::config::Settings;
+use crate::gateway::{Gateway, Shared};
+use crate::message::{MAX_MESSAGE_SIZE, code, error_response};
+
+/// The header that carries the session's id.
+pub const SESSION_HEADER: &str = "mcp-session-id";
+/// The header that carries the negotiated protocol version.
+pub const VERSION_HEADER: &str = "mcp-protocol-version";
+/// The protocol versions whose Streamable HTTP the gateway serves.
+pub const VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/// Messages kept for a standalone stream not open yet.
+const QUEUE_CAP: usize = 1024;
+/// A comment line on an idle event stream this often, so a client that went
+/// away is noticed.
+const KEEP_ALIVE: Duration = Duration::from_secs(20);
+
+/// How to serve over HTTP.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// A session with no request in flight, no stream open and no HTTP
+    /// request for this long is ended (`None`: never).
+    pub idle_timeout: Option<Duration>,
+}
+
+/// Serves hosts over Streamable HTTP at `http://LISTEN/mcp` until SIGINT or
+/// SIGTERM, then ends every session (stopping its upstream). Writes the
+/// address it listens on to stderr (useful with port 0).
+pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), StartError> {
+    let shared = Shared::open(settings)?;
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(StartError::Signal)?;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+        let _ = stop.send(true);
+    });
+    let listener = tokio::net::TcpListener::bind(options.listen)
+        .await
+        .map_err(|source| StartError::Listen {
+            address: options.listen,
+            source,
+        })?;
+    let local = listener.local_addr().map_err(|source| StartError::Listen {
+        address: options.listen,
+        source,
+    })?;
+    if !local.ip().is_loopback() {
+        tracing::warn!(
+            "listening on {local}, not a loopback address: the gateway authenticates nobody"
+        );
+    }
+    let app = Arc::new(App {
+        shared,
+        loopback: local.ip().is_loopback(),
+        sessions: Mutex::new(HashMap::new()),
+    });
+    if let Some(idle) = options.idle_timeout {
+        tokio::spawn(reap(Arc::downgrade(&app), idle));
+    }
+    let router = Router::new()
+        .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
+        .layer(DefaultBodyLimit::max(MAX_MESSAGE_SIZE))
+        .with_state(Arc::clone(&app));
+    eprintln!("annot-gateway: serving MCP over Streamable HTTP at http://{local}/mcp");
+    let closing = Arc::clone(&app);
+    let mut signalled = stopping.clone();
+    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
+        let _ = signalled.wait_for(|stop| *stop).await;
+        // Ending the sessions answers what is in flight (with an error) and
+        // ends every stream, so the connections can close.
+        closing.end_all();
+    });
+    // Connections still open a while after the sessions ended do not hold
+    // the exit.
+    let mut signalled = stopping;
+    let result = tokio::select! {
+        result = server => result,
+        () = async {
+            let _ = signalled.wait_for(|stop| *stop).await;
+            tokio::time::sleep(Duration::from_secs(3)).await;
+        } => Ok(()),
+    };
+    app.end_all();
+    result.map_err(|source| StartError::Listen {
+        address: local,
+        source,
+    })
+}
+
+/// Ends the sessions idle for longer than `idle`.
+async fn reap(app: Weak<App>, idle: Duration) {
+    let every = (idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+    loop {
+        tokio::time::sleep(every).await;
+        let Some(app) = app.upgrade() else { return };
+        let idle: Vec<Arc<Session>> = {
+            let mut sessions = app.sessions.lock().expect("sessions lock");
+            let ids: Vec<String> = sessions
+                .iter()
+                .filter(|(_, session)| session.idle_for() > idle)
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.iter().filter_map(|id| sessions.remove(id)).collect()
+        };
+        for session in idle {
+            tracing::info!("ended an idle session");
+            session.end();
+        }
+    }
+}
+
+struct App {
+    shared: Arc<Shared>,
+    /// Listening on a loopback address: the `Host` must name one.
+    loopback: bool,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+}
+
+impl App {
+    fn end_all(&self) {
+        let sessions: Vec<Arc<Session>> = self
+            .sessions
+            .lock()
+            .expect("sessions lock")
+            .drain()
+            .map(|(_, session)| session)
+            .collect();
+        for session in sessions {
+            session.end();
+        }
+    }
+
+    fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Refused> {
+        let Some(id) = headers.get(SESSION_HEADER) else {
+            return Err(plain(
+                StatusCode::BAD_REQUEST,
+                "an Mcp-Session-Id header is required after initialize",
+            ));
+        };
+        let session = id.to_str().ok().and_then(|id| {
+            self.sessions
+                .lock()
+                .expect("sessions lock")
+                .get(id)
+                .cloned()
+        });
+        match session {
+            Some(session) => {
+                session.touch();
+                Ok(session)
+            }
+            None => Err(plain(
+                StatusCode::NOT_FOUND,
+                "no such session (it ended, or never was): initialize again",
+            )),
+        }
+    }
+
+    /// DNS rebinding and cross-site requests: a browser's page may only come
+    /// from a loopback origin, and on loopback the `Host` must be loopback.
+    fn check_origin(&self, headers: &HeaderMap) -> Result<(), Refused> {
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let allowed = origin
+                .to_str()
+                .ok()
+                .and_then(|origin| origin.split_once("://"))
+                .is_some_and(|(_, authority)| is_loopback_authority(authority));
+            if !allowed {
+                return Err(plain(
+                    StatusCode::FORBIDDEN,
+                    "the Origin is not a loopback origin",
+                ));
+            }
+        }
+        if self.loopback
+            && let Some(host) = headers.get(header::HOST)
+            && !host.to_str().is_ok_and(is_loopback_authority)
+        {
+            return Err(plain(
+                StatusCode::FORBIDDEN,
+                "the Host is not a loopback name, and the gateway listens on loopback",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
+fn is_loopback_authority(authority: &str) -> bool {
+    let authority = authority.trim_end_matches('/');
+    let host = if let Some(rest) = authority.strip_prefix('[') {
+        rest.split(']').next().unwrap_or_default()
+    } else {
+        authority.split(':').next().unwrap_or_default()
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+fn check_version(headers: &HeaderMap) -> Result<(), Refused> {
+    match headers.get(VERSION_HEADER) {
+        None => Ok(()),
+        Some(version) if version.to_str().is_ok_and(|v| VERSIONS.contains(&v)) => Ok(()),
+        Some(version) => Err(plain(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "unsupported MCP-Protocol-Version {version:?}; the gateway serves {}",
+                VERSIONS.join(", ")
+            ),
+        )),
+    }
+}
+
+/// One MCP session over HTTP.
+struct Session {
+    gateway: Arc<Gateway>,
+    routes: Arc<Mutex<Routes>>,
+    last_seen: Mutex<Instant>,
+}
+
+impl Session {
+    fn touch(&self) {
+        *self.last_seen.lock().expect("last-seen lock") = Instant::now();
+    }
+
+    /// How long nothing happened: zero while a request or a stream is open.
+    fn idle_for(&self) -> Duration {
+        let routes = self.routes.lock().expect("routes lock");
+        let streaming = routes
+            .standalone
+            .as_ref()
+            .is_some_and(|(_, sender)| !sender.is_closed());
+        if !routes.requests.is_empty() || streaming {
+            return Duration::ZERO;
+        }
+        self.last_seen.lock().expect("last-seen lock").elapsed()
+    }
+
+    /// Stops the upstream and closes every stream.
+    fn end(&self) {
+        self.gateway.close();
+        let mut routes = self.routes.lock().expect("routes lock");
+        routes.requests.clear();
+        routes.standalone = None;
+        routes.queued.clear();
+        routes.ended = true;
+    }
+}
+
+/// Where the messages for the host go.
+#[derive(Default)]
+struct Routes {
+    /// Host request id (as JSON text) → its POST's stream.
+    requests: HashMap<String, Route>,
+    /// The `GET` stream: its number and its sender.
+    standalone: Option<(u64, mpsc::UnboundedSender<Outgoing>)>,
+    /// Messages for a standalone stream not open yet.
+    queued: VecDeque<Vec<u8>>,
+    next: u64,
+    ended: bool,
+}
+
+struct Route {
+    number: u64,
+    sender: mpsc::UnboundedSender<Outgoing>,
+    /// The request's `_meta.progressToken`, as JSON text.
+    progress: Option<String>,
+    /// The client accepts an event stream: more than the response may go here.
+    streams: bool,
+}
+
+/// One message for a stream; `last` ends it.
+struct Outgoing {
+    bytes: Vec<u8>,
+    last: bool,
+}
+
+impl Routes {
+    /// Picks the stream for a message that is not a response.
+    fn deliver(&mut self, message: &Value, bytes: Vec<u8>, related: Option<Value>) {
+        let mut bytes = bytes;
+        // The stream of the request it is about, when that is known.
+        let about = related.map(|id| id.to_string()).or_else(|| {
+            let token = message.pointer("/params/progressToken")?.to_string();
+            self.requests
+                .iter()
+                .find(|(_, route)| route.progress.as_deref() == Some(token.as_str()))
+                .map(|(key, _)| key.clone())
+        });
+        if let Some(route) = about.and_then(|key| self.requests.get(&key))
+            && route.streams
+        {
+            match route.sender.send(Outgoing { bytes, last: false }) {
+                Ok(()) => return,
+                Err(error) => bytes = error.0.bytes,
+            }
+        }
+        let streaming: Vec<&Route> = self
+            .requests
+            .values()
+            .filter(|route| route.streams && !route.sender.is_closed())
+            .collect();
+        if let [only] = streaming.as_slice() {
+            match only.sender.send(Outgoing { bytes, last: false }) {
+                Ok(()) => return,
+                Err(error) => bytes = error.0.bytes,
+            }
+        }
+        if let Some((_, standalone)) = &self.standalone {
+            match standalone.send(Outgoing { bytes, last: false }) {
+                Ok(()) => return,
+                Err(error) => {
+                    bytes = error.0.bytes;
+                    self.standalone = None;
+                }
+            }
+        }
+        if let Some(newest) = streaming.iter().max_by_key(|route| route.number) {
+            match newest.sender.send(Outgoing { bytes, last: false }) {
+                Ok(()) => return,
+                Err(error) => bytes = error.0.bytes,
+            }
+        }
+        if self.queued.len() == QUEUE_CAP {
+            self.queued.pop_front();
+            tracing::warn!("dropped a message for the host: no stream is open to carry it");
+        }
+        self.queued.push_back(bytes);
+    }
+}
+
+/// Takes what the gateway sends the host and puts each message on its stream.
+async fn relay(
+    gateway: Weak<Gateway>,
+    routes: Arc<Mutex<Routes>>,
+    mut from_gateway: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
+    while let Some(bytes) = from_gateway.recv().await {
+        if bytes.is_empty() {
+            continue;
+        }
+        let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
+            continue;
+        };
+        let id = message.get("id");
+        let is_response = message.get("method").is_none() && id.is_some();
+        let mut routes = routes.lock().expect("routes lock");
+        if routes.ended {
+            continue;
+        }
+        if is_response {
+            let key = id.map(Value::to_string).unwrap_or_default();
+            match routes.requests.remove(&key) {
+                Some(route) => {
+                    let _ = route.sender.send(Outgoing { bytes, last: true });
+                }
+                None => tracing::debug!("dropped a response whose POST is gone (id {key})"),
+            }
+            continue;
+        }
+        // A request of the gateway's own (a confirmation) knows its call.
+        let related = id
+            .and_then(Value::as_str)
+            .and_then(|id| gateway.upgrade()?.related_request(id));
+        routes.deliver(&message, bytes, related);
+    }
+}
+
+/// What kind of JSON-RPC message a POST carried.
+enum Kind {
+    Request(Value),
+    Initialize(Value),
+    Other,
+}
+
+fn classify(message: &Value) -> Result<Kind, Refused> {
+    let Some(object) = message.as_object() else {
+        return Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            code::INVALID_REQUEST,
+            "one JSON-RPC message per POST, an object (batches are not part of MCP)",
+        ));
+    };
+    let method = object.get("method").and_then(Value::as_str);
+    let id = object.get("id").filter(|id| !id.is_null());
+    match (method, id) {
+        (Some("initialize"), Some(id)) => Ok(Kind::Initialize(id.clone())),
+        (Some(_), Some(id)) => Ok(Kind::Request(id.clone())),
+        (Some(_), None) => Ok(Kind::Other),
+        (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
+            Ok(Kind::Other)
+        }
+        _ => Err(rpc_error(
+            StatusCode::BAD_REQUEST,
+            code::INVALID_REQUEST,
+            "not a JSON-RPC request, notification or response",
+        )),
+    }
+}
+
+/// What the client said it accepts: (JSON, an event stream).
+fn accepts(headers: &HeaderMap) -> (bool, bool) {
+    let Some(accept) = headers
+        .get(header::ACCEPT)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return (true, true);
+    };
+    let any = accept.contains("*/*");
+    (
+        any || accept.contains("application/json"),
+        any || accept.contains("text/event-stream"),
+    )
+}
+
+async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Err(refused) = app.check_origin(&headers) {
+        return refused.into_response();
+    }
+    let (json, sse) = accepts(&headers);
+    if !json && !sse {
+        return plain(
+            StatusCode::NOT_ACCEPTABLE,
+            "accept application/json and text/event-stream",
+        )
+        .into_response();
+    }
+    if let Some(kind) = headers.get(header::CONTENT_TYPE)
+        && !kind
+            .to_str()
+            .is_ok_and(|kind| kind.trim_start().starts_with("application/json"))
+    {
+        return plain(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be application/json",
+        )
+        .into_response();
+    }
+    let message: Value = match serde_json::from_slice(&body) {
+        Ok(message) => message,
+        Err(error) => {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                code::PARSE_ERROR,
+                &format!("the body is not JSON: {error}"),
+            )
+            .into_response();
+        }
+    };
+    let kind = match classify(&message) {
+        Ok(kind) => kind,
+        Err(refused) => return refused.into_response(),
+    };
+    if let Kind::Initialize(id) = kind {
+        if headers.contains_key(SESSION_HEADER) {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                code::INVALID_REQUEST,
+                "initialize starts a session: send it without Mcp-Session-Id",
+            )
+            .into_response();
+        }
+        return initialize(&app, id, &message, &body, sse).await;
+    }
+    if let Err(refused) = check_version(&headers) {
+        return refused.into_response();
+    }
+    let session = match app.session(&headers) {
+        Ok(session) => session,
+        Err(refused) => return refused.into_response(),
+    };
+    match kind {
+        Kind::Request(id) => match exchange(&session, &id, &message, &body, sse).await {
+            Ok(answer) => answer.into_response(),
+            Err(refused) => refused.into_response(),
+        },
+        _ => {
+            session.gateway.from_host(&body);
+            StatusCode::ACCEPTED.into_response()
+        }
+    }
+}
+
+async fn initialize(
+    app: &Arc<App>,
+    id: Value,
+    message: &Value,
+    body: &[u8],
+    sse: bool,
+) -> Response {
+    let (host, from_gateway) = mpsc::unbounded_channel();
+    let gateway = Gateway::start(Arc::clone(&app.shared), host);
+    let routes = Arc::new(Mutex::new(Routes::default()));
+    tokio::spawn(relay(
+        Arc::downgrade(&gateway),
+        Arc::clone(&routes),
+        from_gateway,
+    ));
+    let session = Arc::new(Session {
+        gateway,
+        routes,
+        last_seen: Mutex::new(Instant::now()),
+    });
+    let session_id = new_session_id();
+    let answer = match exchange(&session, &id, message, body, sse).await {
+        Ok(answer) => answer,
+        Err(refused) => {
+            session.end();
+            return refused.into_response();
+        }
+    };
+    let started = match &answer {
+        Answer::Json(bytes) => serde_json::from_slice::<Value>(bytes)
+            .ok()
+            .is_some_and(|response| response.get("result").is_some()),
+        // Something came before the answer: the session is taken as started.
+        Answer::Stream(_) => true,
+    };
+    if !started {
+        session.end();
+        return answer.into_response();
+    }
+    app.sessions
+        .lock()
+        .expect("sessions lock")
+        .insert(session_id.clone(), session);
+    let mut response = answer.into_response();
+    response.headers_mut().insert(
+        SESSION_HEADER,
+        HeaderValue::from_str(&session_id).expect("hex is a header value"),
+    );
+    response
+}
+
+/// A request's answer: the response alone, or a stream ending with it.
+enum Answer {
+    Json(Vec<u8>),
+    Stream(Body),
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        match self {
+            Answer::Json(bytes) => (
+                [(header::CONTENT_TYPE, "application/json")],
+                Body::from(bytes),
+            )
+                .into_response(),
+            Answer::Stream(body) => event_stream(body),
+        }
+    }
+}
+
+fn event_stream(body: Body) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Takes a route off the table when its POST or GET goes away.
+struct RouteGuard {
+    routes: Arc<Mutex<Routes>>,
+    key: Option<String>,
+    number: u64,
+}
+
+impl Drop for RouteGuard {
+    fn drop(&mut self) {
+        let mut routes = self.routes.lock().expect("routes lock");
+        match &self.key {
+            Some(key) => {
+                if routes
+                    .requests
+                    .get(key)
+                    .is_some_and(|route| route.number == self.number)
+                {
+                    routes.requests.remove(key);
+                }
+            }
+            None => {
+                if routes
+                    .standalone
+                    .as_ref()
+                    .is_some_and(|(number, _)| *number == self.number)
+                {
+                    routes.standalone = None;
+                }
+            }
+        }
+    }
+}
+
+/// Hands a request to the gateway and waits for what comes back for it.
+async fn exchange(
+    session: &Session,
+    id: &Value,
+    message: &Value,
+    body: &[u8],
+    streams: bool,
+) -> Result<Answer, Refused> {
+    let key = id.to_string();
+    let (sender, mut receiver) = mpsc::unbounded_channel();
+    let number = {
+        let mut routes = session.routes.lock().expect("routes lock");
+        if routes.ended {
+            return Err(plain(StatusCode::NOT_FOUND, "the session ended"));
+        }
+        if routes.requests.contains_key(&key) {
+            return Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                code::INVALID_REQUEST,
+                &format!("a request with id {key} is already in flight in this session"),
+            ));
+        }
+        routes.next += 1;
+        let number = routes.next;
+        let progress = message
+            .pointer("/params/_meta/progressToken")
+            .map(Value::to_string);
+        routes.requests.insert(
+            key.clone(),
+            Route {
+                number,
+                sender,
+                progress,
+                streams,
+            },
+        );
+        number
+    };
+    let guard = RouteGuard {
+        routes: Arc::clone(&session.routes),
+        key: Some(key),
+        number,
+    };
+    session.gateway.from_host(body);
+    let first = receiver.recv().await;
+    Ok(match first {
+        None => Answer::Json(line(&error_response(
+            id,
+            code::UPSTREAM_UNAVAILABLE,
+            "the session ended before the request was answered",
+        ))),
+        Some(Outgoing { bytes, last: true }) => Answer::Json(bytes),
+        Some(first) => Answer::Stream(stream_body(Some(first), receiver, guard)),
+    })
+}
+
+/// Server-sent events, one `message` event per JSON-RPC message, a comment
+/// now and then while idle; ends after a message marked `last`, or when the
+/// sender goes.
+fn stream_body(
+    first: Option<Outgoing>,
+    receiver: mpsc::UnboundedReceiver<Outgoing>,
+    guard: RouteGuard,
+) -> Body {
+    struct Stream {
+        first: Option<Outgoing>,
+        receiver: mpsc::UnboundedReceiver<Outgoing>,
+        done: bool,
+        _guard: RouteGuard,
+    }
+    let state = Stream {
+        first,
+        receiver,
+        done: false,
+        _guard: guard,
+    };
+    let events = futures_util::stream::unfold(state, |mut state| async move {
+        if state.done {
+            return None;
+        }
+        let next = match state.first.take() {
+            Some(first) => Some(first),
+            None => tokio::select! {
+                next = state.receiver.recv() => next,
+                () = tokio::time::sleep(KEEP_ALIVE) => {
+                    return Some((Ok::<_, std::convert::Infallible>(Bytes::from_static(b": keep-alive\n\n")), state));
+                }
+            },
+        };
+        let outgoing = next?;
+        state.done = outgoing.last;
+        Some((Ok(event(&outgoing.bytes)), state))
+    });
+    Body::from_stream(events)
+}
+
+/// `data: MESSAGE` as one server-sent event.
+fn event(bytes: &[u8]) -> Bytes {
+    let json = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let mut event = Vec::with_capacity(json.len() + 24);
+    event.extend_from_slice(b"event: message\ndata: ");
+    event.extend_from_slice(json);
+    event.extend_from_slice(b"\n\n");
+    Bytes::from(event)
+}
+
+async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = app.check_origin(&headers) {
+        return refused.into_response();
+    }
+    if !accepts(&headers).1 {
+        return plain(
+            StatusCode::NOT_ACCEPTABLE,
+            "GET /mcp opens an event stream: accept text/event-stream",
+        )
+        .into_response();
+    }
+    if let Err(refused) = check_version(&headers) {
+        return refused.into_response();
+    }
+    let session = match app.session(&headers) {
+        Ok(session) => session,
+        Err(refused) => return refused.into_response(),
+    };
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let number = {
+        let mut routes = session.routes.lock().expect("routes lock");
+        if routes
+            .standalone
+            .as_ref()
+            .is_some_and(|(_, sender)| !sender.is_closed())
+        {
+            return plain(
+                StatusCode::CONFLICT,
+                "this session's standalone stream is already open",
+            )
+            .into_response();
+        }
+        for bytes in std::mem::take(&mut routes.queued) {
+            let _ = sender.send(Outgoing { bytes, last: false });
+        }
+        routes.next += 1;
+        let number = routes.next;
+        routes.standalone = Some((number, sender));
+        number
+    };
+    let guard = RouteGuard {
+        routes: Arc::clone(&session.routes),
+        key: None,
+        number,
+    };
+    event_stream(stream_body(None, receiver, guard))
+}
+
+async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = app.check_origin(&headers) {
+        return refused.into_response();
+    }
+    let session = match app.session(&headers) {
+        Ok(session) => session,
+        Err(refused) => return refused.into_response(),
+    };
+    let id = headers
+        .get(SESSION_HEADER)
+        .and_then(|id| id.to_str().ok())
+        .unwrap_or_default();
+    app.sessions.lock().expect("sessions lock").remove(id);
+    session.end();
+    StatusCode::NO_CONTENT.into_response()
+}
+
+fn line(message: &Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(message).expect("a Value serializes");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// A request refused before the gateway sees it: the status, and a JSON-RPC
+/// error code when the body is a JSON-RPC error (else plain text).
+struct Refused {
+    status: StatusCode,
+    code: Option<i64>,
+    text: String,
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        match self.code {
+            Some(code) => (
+                self.status,
+                [(header::CONTENT_TYPE, "application/json")],
+                line(&error_response(&Value::Null, code, self.text)),
+            )
+                .into_response(),
+            None => (self.status, format!("{}\n", self.text)).into_response(),
+        }
+    }
+}
+
+fn plain(status: StatusCode, text: &str) -> Refused {
+    Refused {
+        status,
+        code: None,
+        text: text.to_owned(),
+    }
+}
+
+fn rpc_error(status: StatusCode, code: i64, text: &str) -> Refused {
+    Refused {
+        status,
+        code: Some(code),
+        text: text.to_owned(),
+    }
+}
+
+/// 128 random bits in hex.
+fn new_session_id() -> String {
+    static FALLBACK: AtomicU64 = AtomicU64::new(0);
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No entropy source: unique still, though not secret.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos());
+        bytes = (nanos ^ u128::from(FALLBACK.fetch_add(1, Ordering::Relaxed))).to_le_bytes();
+    }
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_authority;
+
+    #[test]
+    fn loopback_authorities() {
+        for yes in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "127.1.2.3",
+            "[::1]:80",
+            "[::1]",
+        ] {
+            assert!(is_loopback_authority(yes), "{yes}");
+        }
+        for no in [
+            "evil.example",
+            "evil.example:80",
+            "10.0.0.1:80",
+            "localhost.evil.example",
+            "[::2]:1",
+            "",
+        ] {
+            assert!(!is_loopback_authority(no), "{no}");
+        }
+    }
+}
