@@ -12,7 +12,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
-use crate::config::{ConfigError, parse_profile};
+use crate::config::{AuthSection, ConfigError, parse_profile};
 
 /// The signature algorithms a token may use: asymmetric ones only, so a
 /// public key can never be used as an HMAC secret.
@@ -25,23 +25,6 @@ const ALGORITHMS: [Algorithm; 7] = [
     Algorithm::ES384,
     Algorithm::EdDSA,
 ];
-
-/// `[auth]`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuthSection {
-    /// The issuer a token must name (`iss`).
-    pub issuer: String,
-    /// The audience a token must name (`aud`): this gateway.
-    pub audience: String,
-    /// The issuer's keys, as a JWKS file.
-    pub jwks_file: std::path::PathBuf,
-    /// Each scope's profile (`"files:read" = "read-only"`).
-    pub scopes: BTreeMap<String, String>,
-    /// The protected-resource metadata URL (RFC 9728) `WWW-Authenticate`
-    /// points clients to.
-    pub resource_metadata: Option<String>,
-}
 
 /// Checks bearer tokens.
 #[derive(Clone)]
@@ -148,6 +131,16 @@ impl Authenticator {
         })
     }
 
+    /// The issuer tokens must name.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The scopes the gateway maps to profiles.
+    pub fn scopes(&self) -> Vec<&str> {
+        self.scopes.keys().map(String::as_str).collect()
+    }
+
     /// The protected-resource metadata URL, for `WWW-Authenticate`.
     pub fn resource_metadata(&self) -> Option<&str> {
         self.resource_metadata.as_deref()
@@ -221,6 +214,3 @@ impl Caller {
         Err(refusals.join("; "))
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -171,6 +171,17 @@ impl Gateway {
             );
             return self.refuse(id, record, "deny", reason, &resolved, "profile");
         }
+        if let Some(Err(why)) = self
+            .caller()
+            .map(|caller| caller.allows(&resolved.annotations))
+        {
+            let reason = format!(
+                "annot-gateway refused `{tool}`: no scope of the caller's token lets it through \
+                 ({why}). The annotations come from {}.",
+                resolved.source
+            );
+            return self.refuse(id, record, "deny", reason, &resolved, "token scopes");
+        }
         let decision = {
             let state = self.state.lock().expect("state lock");
             state

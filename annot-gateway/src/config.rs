@@ -34,6 +34,8 @@ pub struct Settings {
     pub log_arguments: bool,
     /// An `annot-audit` JSON report of the upstream.
     pub audit: Option<PathBuf>,
+    /// How HTTP callers are authenticated, when they are.
+    pub auth: Option<AuthSection>,
 }
 
 /// One upstream server: its name, how to start it, its tools' rules.
@@ -217,6 +219,8 @@ pub struct ConfigFile {
     /// The confirmation policy, by class of call.
     #[serde(default)]
     pub policy: PolicySection,
+    /// HTTP callers' bearer tokens, and the profile of each scope.
+    pub auth: Option<AuthSection>,
 }
 
 /// `[policy]`: a verdict per class of call (`allow`, `confirm-light`,
@@ -425,4 +429,21 @@ pub fn check_upstream_name(name: &str) -> Result<(), ConfigError> {
             "upstreams.{name}: an upstream's name is 1 to 32 letters, digits or `-`"
         )))
     }
+}
+
+/// `[auth]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSection {
+    /// The issuer a token must name (`iss`).
+    pub issuer: String,
+    /// The audience a token must name (`aud`): this gateway.
+    pub audience: String,
+    /// The issuer's keys, as a JWKS file.
+    pub jwks_file: std::path::PathBuf,
+    /// Each scope's profile (`"files:read" = "read-only"`).
+    pub scopes: BTreeMap<String, String>,
+    /// The protected-resource metadata URL (RFC 9728) `WWW-Authenticate`
+    /// points clients to.
+    pub resource_metadata: Option<String>,
 }

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::StartError;
+use crate::auth::{Authenticator, Caller};
 use crate::config::Settings;
 use crate::era::{self, HostIdentity, UpstreamEra};
 use crate::log::Log;
@@ -90,6 +91,8 @@ pub struct Shared {
     /// The decision log and pinned definitions.
     pub log: Log,
     pub(crate) audit: AuditRaise,
+    /// The bearer-token check of HTTP callers, when `[auth]` configures one.
+    pub authenticator: Option<Authenticator>,
 }
 
 impl Shared {
@@ -103,10 +106,15 @@ impl Shared {
             Some(path) => AuditRaise::read(path).map_err(StartError::Audit)?,
             None => AuditRaise::default(),
         };
+        let authenticator = match &settings.auth {
+            Some(section) => Some(Authenticator::from_section(section).map_err(StartError::Auth)?),
+            None => None,
+        };
         Ok(Arc::new(Shared {
             settings,
             log,
             audit,
+            authenticator,
         }))
     }
 }
@@ -137,6 +145,8 @@ pub struct Gateway {
     /// The 2026-07-28 confirmations asked and not yet answered:
     /// `requestState` → the call's digest.
     pub(crate) round_trips: Mutex<HashMap<String, String>>,
+    /// Who calls, by their bearer token (HTTP with `[auth]`).
+    caller: Mutex<Option<Caller>>,
 }
 
 /// A host request sent upstream, its answer not yet in.
@@ -252,6 +262,7 @@ impl Gateway {
             active: Arc::default(),
             modern: Mutex::new(HashMap::new()),
             round_trips: Mutex::new(HashMap::new()),
+            caller: Mutex::new(None),
         });
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {
             let relay = Arc::downgrade(&gateway);
@@ -270,6 +281,26 @@ impl Gateway {
             });
         }
         gateway
+    }
+
+    /// Who calls this session from now on: the caller of its latest request.
+    /// `Err` when the token names another subject than the session's.
+    pub fn set_caller(&self, caller: Caller) -> Result<(), String> {
+        let mut current = self.caller.lock().expect("caller lock");
+        if let Some(previous) = current.as_ref()
+            && previous.subject != caller.subject
+        {
+            return Err(
+                "the token names another subject than the one that opened the session".into(),
+            );
+        }
+        *current = Some(caller);
+        Ok(())
+    }
+
+    /// The session's caller, when tokens are checked.
+    pub(crate) fn caller(&self) -> Option<Caller> {
+        self.caller.lock().expect("caller lock").clone()
     }
 
     /// Stops the session's upstream servers (no restart).

@@ -47,11 +47,12 @@ use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use serde_json::Value;
+use axum::routing::{get, post};
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::StartError;
+use crate::auth::{AuthError, Caller};
 use crate::config::Settings;
 use crate::gateway::{Gateway, Shared};
 use crate::message::{MAX_MESSAGE_SIZE, code, error_response};
@@ -103,14 +104,28 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         address: options.listen,
         source,
     })?;
-    if !local.ip().is_loopback() {
+    if !local.ip().is_loopback() && shared.authenticator.is_none() {
         tracing::warn!(
             "listening on {local}, not a loopback address: the gateway authenticates nobody"
         );
     }
+    let resource_metadata = shared.authenticator.as_ref().map(|authenticator| {
+        let url = authenticator.resource_metadata().map_or_else(
+            || format!("http://{local}/.well-known/oauth-protected-resource"),
+            str::to_owned,
+        );
+        let document = json!({
+            "resource": format!("http://{local}/mcp"),
+            "authorization_servers": [authenticator.issuer()],
+            "scopes_supported": authenticator.scopes(),
+            "bearer_methods_supported": ["header"],
+        });
+        (url, document)
+    });
     let app = Arc::new(App {
         shared,
         loopback: local.ip().is_loopback(),
+        resource_metadata,
         sessions: Mutex::new(HashMap::new()),
     });
     if let Some(idle) = options.idle_timeout {
@@ -118,6 +133,14 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
     }
     let router = Router::new()
         .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
+        .route(
+            "/.well-known/oauth-protected-resource",
+            get(protected_resource),
+        )
+        .route(
+            "/.well-known/oauth-protected-resource/mcp",
+            get(protected_resource),
+        )
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_SIZE))
         .with_state(Arc::clone(&app));
     eprintln!("annot-gateway: serving MCP over Streamable HTTP at http://{local}/mcp");
@@ -172,6 +195,9 @@ struct App {
     shared: Arc<Shared>,
     /// Listening on a loopback address: the `Host` must name one.
     loopback: bool,
+    /// This endpoint's protected-resource metadata (RFC 9728), when callers
+    /// are authenticated: its URL and the document.
+    resource_metadata: Option<(String, Value)>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
 }
 
@@ -213,6 +239,26 @@ impl App {
                 "no such session (it ended, or never was): initialize again",
             )),
         }
+    }
+
+    /// The caller of a request, by its bearer token, when `[auth]` asks for
+    /// one; a refusal with `WWW-Authenticate` otherwise. The token itself is
+    /// never logged.
+    fn authenticate(&self, headers: &HeaderMap) -> Result<Option<Caller>, Unauthorized> {
+        let Some(authenticator) = &self.shared.authenticator else {
+            return Ok(None);
+        };
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok());
+        authenticator
+            .authenticate(authorization)
+            .map(Some)
+            .map_err(|error| Unauthorized {
+                challenge: error
+                    .www_authenticate(self.resource_metadata.as_ref().map(|(url, _)| url.as_str())),
+                error,
+            })
     }
 
     /// DNS rebinding and cross-site requests: a browser's page may only come
@@ -478,6 +524,10 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
     if let Err(refused) = app.check_origin(&headers) {
         return refused.into_response();
     }
+    let caller = match app.authenticate(&headers) {
+        Ok(caller) => caller,
+        Err(refused) => return refused.into_response(),
+    };
     let (json, sse) = accepts(&headers);
     if !json && !sse {
         return plain(
@@ -521,7 +571,7 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
             )
             .into_response();
         }
-        return initialize(&app, id, &message, &body, sse).await;
+        return initialize(&app, id, &message, &body, sse, caller).await;
     }
     if let Err(refused) = check_version(&headers) {
         return refused.into_response();
@@ -530,6 +580,11 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         Ok(session) => session,
         Err(refused) => return refused.into_response(),
     };
+    if let Some(caller) = caller
+        && let Err(why) = session.gateway.set_caller(caller)
+    {
+        return plain(StatusCode::FORBIDDEN, &why).into_response();
+    }
     match kind {
         Kind::Request(id) => match exchange(&session, &id, &message, &body, sse).await {
             Ok(answer) => answer.into_response(),
@@ -548,9 +603,15 @@ async fn initialize(
     message: &Value,
     body: &[u8],
     sse: bool,
+    caller: Option<Caller>,
 ) -> Response {
     let (host, from_gateway) = mpsc::unbounded_channel();
     let gateway = Gateway::start(Arc::clone(&app.shared), host);
+    if let Some(caller) = caller {
+        gateway
+            .set_caller(caller)
+            .expect("a new session has no caller yet");
+    }
     let routes = Arc::new(Mutex::new(Routes::default()));
     tokio::spawn(relay(
         Arc::downgrade(&gateway),
@@ -766,6 +827,9 @@ async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(refused) = app.check_origin(&headers) {
         return refused.into_response();
     }
+    if let Err(refused) = app.authenticate(&headers) {
+        return refused.into_response();
+    }
     if !accepts(&headers).1 {
         return plain(
             StatusCode::NOT_ACCEPTABLE,
@@ -814,6 +878,9 @@ async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     if let Err(refused) = app.check_origin(&headers) {
         return refused.into_response();
     }
+    if let Err(refused) = app.authenticate(&headers) {
+        return refused.into_response();
+    }
     let session = match app.session(&headers) {
         Ok(session) => session,
         Err(refused) => return refused.into_response(),
@@ -825,6 +892,44 @@ async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     app.sessions.lock().expect("sessions lock").remove(id);
     session.end();
     StatusCode::NO_CONTENT.into_response()
+}
+
+/// A request refused for its token: 401 or 403, with `WWW-Authenticate`.
+struct Unauthorized {
+    error: AuthError,
+    challenge: String,
+}
+
+impl IntoResponse for Unauthorized {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.error.status()).expect("401 or 403");
+        let body = line(&error_response(
+            &Value::Null,
+            code::INVALID_REQUEST,
+            self.error.to_string(),
+        ));
+        let mut response =
+            (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+        if let Ok(value) = HeaderValue::from_str(&self.challenge) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
+        }
+        response
+    }
+}
+
+/// RFC 9728's protected-resource metadata: where a client finds the issuer
+/// of the tokens this endpoint takes.
+async fn protected_resource(State(app): State<Arc<App>>) -> Response {
+    match &app.resource_metadata {
+        Some((_, document)) => (
+            [(header::CONTENT_TYPE, "application/json")],
+            document.to_string(),
+        )
+            .into_response(),
+        None => plain(StatusCode::NOT_FOUND, "this gateway takes no bearer tokens").into_response(),
+    }
 }
 
 fn line(message: &Value) -> Vec<u8> {

@@ -64,6 +64,9 @@ pub enum StartError {
         /// Why.
         source: std::io::Error,
     },
+    /// `[auth]` cannot be used (its JWKS, a scope's profile).
+    #[error("[auth]: {0}")]
+    Auth(ConfigError),
     /// The gateway cannot watch for SIGTERM.
     #[error("cannot watch for SIGTERM: {0}")]
     Signal(std::io::Error),

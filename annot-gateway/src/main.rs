@@ -187,6 +187,7 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         log,
         log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
         audit: options.audit.or(section.audit),
+        auth: file.auth,
     })
 }
 

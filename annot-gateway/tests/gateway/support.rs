@@ -340,6 +340,7 @@ pub struct HttpGateway {
 pub struct Reply {
     pub status: u16,
     pub session: Option<String>,
+    pub www_authenticate: Option<String>,
     pub content_type: String,
     pub body: String,
     pub messages: Vec<Value>,
@@ -497,6 +498,17 @@ impl HttpGateway {
         (status, content_type)
     }
 
+    /// `GET url` as JSON (a document the gateway serves beside `/mcp`).
+    pub fn get_json(&self, url: &str) -> Value {
+        let mut response = self.agent.get(url).call().expect("the gateway answers");
+        assert_eq!(response.status().as_u16(), 200, "GET {url}");
+        let body = response
+            .body_mut()
+            .read_to_string()
+            .expect("a readable body");
+        serde_json::from_str(&body).expect("a JSON document")
+    }
+
     /// `DELETE /mcp` for `session`: the status.
     pub fn delete(&self, session: &str) -> u16 {
         self.agent
@@ -562,6 +574,7 @@ fn header(response: &ureq::http::Response<ureq::Body>, name: &str) -> Option<Str
 fn reply(response: ureq::http::Response<ureq::Body>) -> Reply {
     let status = response.status().as_u16();
     let session = header(&response, "mcp-session-id");
+    let www_authenticate = header(&response, "www-authenticate");
     let content_type = header(&response, "content-type").unwrap_or_default();
     let body = response
         .into_body()
@@ -580,6 +593,7 @@ fn reply(response: ureq::http::Response<ureq::Body>) -> Reply {
     Reply {
         status,
         session,
+        www_authenticate,
         content_type,
         body,
         messages,
