@@ -36,14 +36,17 @@
 //! `MCP-Protocol-Version` the gateway does not know is a 400. There is no
 //! authentication: listen on a loopback address, or put one in front.
 
-use std::collections::{HashMap, VecDeque};
+mod refusals;
+mod streams;
+
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -52,22 +55,19 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::StartError;
-use crate::auth::{AuthError, Caller};
+use crate::auth::Caller;
 use crate::config::Settings;
 use crate::gateway::{Gateway, Shared};
-use crate::message::{MAX_MESSAGE_SIZE, code, error_response};
+use crate::message::{MAX_MESSAGE_SIZE, code};
 
-/// The header that carries the session's id.
-pub const SESSION_HEADER: &str = "mcp-session-id";
-/// The header that carries the negotiated protocol version.
-pub const VERSION_HEADER: &str = "mcp-protocol-version";
-/// The protocol versions whose Streamable HTTP the gateway serves.
-pub const VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
-/// Messages kept for a standalone stream not open yet.
-const QUEUE_CAP: usize = 1024;
-/// A comment line on an idle event stream this often, so a client that went
-/// away is noticed.
-const KEEP_ALIVE: Duration = Duration::from_secs(20);
+use refusals::{
+    Kind, Refused, Unauthorized, accepts, check_version, classify, is_loopback_authority, plain,
+    rpc_error,
+};
+pub use refusals::{SESSION_HEADER, VERSION_HEADER, VERSIONS};
+use streams::{
+    Answer, Outgoing, RouteGuard, Routes, Session, event_stream, exchange, relay, stream_body,
+};
 
 /// How to serve over HTTP.
 #[derive(Clone, Debug)]
@@ -290,236 +290,6 @@ impl App {
     }
 }
 
-/// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
-fn is_loopback_authority(authority: &str) -> bool {
-    let authority = authority.trim_end_matches('/');
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        rest.split(']').next().unwrap_or_default()
-    } else {
-        authority.split(':').next().unwrap_or_default()
-    };
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
-fn check_version(headers: &HeaderMap) -> Result<(), Refused> {
-    match headers.get(VERSION_HEADER) {
-        None => Ok(()),
-        Some(version) if version.to_str().is_ok_and(|v| VERSIONS.contains(&v)) => Ok(()),
-        Some(version) => Err(plain(
-            StatusCode::BAD_REQUEST,
-            &format!(
-                "unsupported MCP-Protocol-Version {version:?}; the gateway serves {}",
-                VERSIONS.join(", ")
-            ),
-        )),
-    }
-}
-
-/// One MCP session over HTTP.
-struct Session {
-    gateway: Arc<Gateway>,
-    routes: Arc<Mutex<Routes>>,
-    last_seen: Mutex<Instant>,
-}
-
-impl Session {
-    fn touch(&self) {
-        *self.last_seen.lock().expect("last-seen lock") = Instant::now();
-    }
-
-    /// How long nothing happened: zero while a request or a stream is open.
-    fn idle_for(&self) -> Duration {
-        let routes = self.routes.lock().expect("routes lock");
-        let streaming = routes
-            .standalone
-            .as_ref()
-            .is_some_and(|(_, sender)| !sender.is_closed());
-        if !routes.requests.is_empty() || streaming {
-            return Duration::ZERO;
-        }
-        self.last_seen.lock().expect("last-seen lock").elapsed()
-    }
-
-    /// Stops the upstream and closes every stream.
-    fn end(&self) {
-        self.gateway.close();
-        let mut routes = self.routes.lock().expect("routes lock");
-        routes.requests.clear();
-        routes.standalone = None;
-        routes.queued.clear();
-        routes.ended = true;
-    }
-}
-
-/// Where the messages for the host go.
-#[derive(Default)]
-struct Routes {
-    /// Host request id (as JSON text) → its POST's stream.
-    requests: HashMap<String, Route>,
-    /// The `GET` stream: its number and its sender.
-    standalone: Option<(u64, mpsc::UnboundedSender<Outgoing>)>,
-    /// Messages for a standalone stream not open yet.
-    queued: VecDeque<Vec<u8>>,
-    next: u64,
-    ended: bool,
-}
-
-struct Route {
-    number: u64,
-    sender: mpsc::UnboundedSender<Outgoing>,
-    /// The request's `_meta.progressToken`, as JSON text.
-    progress: Option<String>,
-    /// The client accepts an event stream: more than the response may go here.
-    streams: bool,
-}
-
-/// One message for a stream; `last` ends it.
-struct Outgoing {
-    bytes: Vec<u8>,
-    last: bool,
-}
-
-impl Routes {
-    /// Picks the stream for a message that is not a response.
-    fn deliver(&mut self, message: &Value, bytes: Vec<u8>, related: Option<Value>) {
-        let mut bytes = bytes;
-        // The stream of the request it is about, when that is known.
-        let about = related.map(|id| id.to_string()).or_else(|| {
-            let token = message.pointer("/params/progressToken")?.to_string();
-            self.requests
-                .iter()
-                .find(|(_, route)| route.progress.as_deref() == Some(token.as_str()))
-                .map(|(key, _)| key.clone())
-        });
-        if let Some(route) = about.and_then(|key| self.requests.get(&key))
-            && route.streams
-        {
-            match route.sender.send(Outgoing { bytes, last: false }) {
-                Ok(()) => return,
-                Err(error) => bytes = error.0.bytes,
-            }
-        }
-        let streaming: Vec<&Route> = self
-            .requests
-            .values()
-            .filter(|route| route.streams && !route.sender.is_closed())
-            .collect();
-        if let [only] = streaming.as_slice() {
-            match only.sender.send(Outgoing { bytes, last: false }) {
-                Ok(()) => return,
-                Err(error) => bytes = error.0.bytes,
-            }
-        }
-        if let Some((_, standalone)) = &self.standalone {
-            match standalone.send(Outgoing { bytes, last: false }) {
-                Ok(()) => return,
-                Err(error) => {
-                    bytes = error.0.bytes;
-                    self.standalone = None;
-                }
-            }
-        }
-        if let Some(newest) = streaming.iter().max_by_key(|route| route.number) {
-            match newest.sender.send(Outgoing { bytes, last: false }) {
-                Ok(()) => return,
-                Err(error) => bytes = error.0.bytes,
-            }
-        }
-        if self.queued.len() == QUEUE_CAP {
-            self.queued.pop_front();
-            tracing::warn!("dropped a message for the host: no stream is open to carry it");
-        }
-        self.queued.push_back(bytes);
-    }
-}
-
-/// Takes what the gateway sends the host and puts each message on its stream.
-async fn relay(
-    gateway: Weak<Gateway>,
-    routes: Arc<Mutex<Routes>>,
-    mut from_gateway: mpsc::UnboundedReceiver<Vec<u8>>,
-) {
-    while let Some(bytes) = from_gateway.recv().await {
-        if bytes.is_empty() {
-            continue;
-        }
-        let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
-            continue;
-        };
-        let id = message.get("id");
-        let is_response = message.get("method").is_none() && id.is_some();
-        let mut routes = routes.lock().expect("routes lock");
-        if routes.ended {
-            continue;
-        }
-        if is_response {
-            let key = id.map(Value::to_string).unwrap_or_default();
-            match routes.requests.remove(&key) {
-                Some(route) => {
-                    let _ = route.sender.send(Outgoing { bytes, last: true });
-                }
-                None => tracing::debug!("dropped a response whose POST is gone (id {key})"),
-            }
-            continue;
-        }
-        // A request of the gateway's own (a confirmation) knows its call.
-        let related = id
-            .and_then(Value::as_str)
-            .and_then(|id| gateway.upgrade()?.related_request(id));
-        routes.deliver(&message, bytes, related);
-    }
-}
-
-/// What kind of JSON-RPC message a POST carried.
-enum Kind {
-    Request(Value),
-    Initialize(Value),
-    Other,
-}
-
-fn classify(message: &Value) -> Result<Kind, Refused> {
-    let Some(object) = message.as_object() else {
-        return Err(rpc_error(
-            StatusCode::BAD_REQUEST,
-            code::INVALID_REQUEST,
-            "one JSON-RPC message per POST, an object (batches are not part of MCP)",
-        ));
-    };
-    let method = object.get("method").and_then(Value::as_str);
-    let id = object.get("id").filter(|id| !id.is_null());
-    match (method, id) {
-        (Some("initialize"), Some(id)) => Ok(Kind::Initialize(id.clone())),
-        (Some(_), Some(id)) => Ok(Kind::Request(id.clone())),
-        (Some(_), None) => Ok(Kind::Other),
-        (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
-            Ok(Kind::Other)
-        }
-        _ => Err(rpc_error(
-            StatusCode::BAD_REQUEST,
-            code::INVALID_REQUEST,
-            "not a JSON-RPC request, notification or response",
-        )),
-    }
-}
-
-/// What the client said it accepts: (JSON, an event stream).
-fn accepts(headers: &HeaderMap) -> (bool, bool) {
-    let Some(accept) = headers
-        .get(header::ACCEPT)
-        .and_then(|value| value.to_str().ok())
-    else {
-        return (true, true);
-    };
-    let any = accept.contains("*/*");
-    (
-        any || accept.contains("application/json"),
-        any || accept.contains("text/event-stream"),
-    )
-}
-
 async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
     if let Err(refused) = app.check_origin(&headers) {
         return refused.into_response();
@@ -654,175 +424,6 @@ async fn initialize(
     response
 }
 
-/// A request's answer: the response alone, or a stream ending with it.
-enum Answer {
-    Json(Vec<u8>),
-    Stream(Body),
-}
-
-impl IntoResponse for Answer {
-    fn into_response(self) -> Response {
-        match self {
-            Answer::Json(bytes) => (
-                [(header::CONTENT_TYPE, "application/json")],
-                Body::from(bytes),
-            )
-                .into_response(),
-            Answer::Stream(body) => event_stream(body),
-        }
-    }
-}
-
-fn event_stream(body: Body) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/event-stream"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
-    )
-        .into_response()
-}
-
-/// Takes a route off the table when its POST or GET goes away.
-struct RouteGuard {
-    routes: Arc<Mutex<Routes>>,
-    key: Option<String>,
-    number: u64,
-}
-
-impl Drop for RouteGuard {
-    fn drop(&mut self) {
-        let mut routes = self.routes.lock().expect("routes lock");
-        match &self.key {
-            Some(key) => {
-                if routes
-                    .requests
-                    .get(key)
-                    .is_some_and(|route| route.number == self.number)
-                {
-                    routes.requests.remove(key);
-                }
-            }
-            None => {
-                if routes
-                    .standalone
-                    .as_ref()
-                    .is_some_and(|(number, _)| *number == self.number)
-                {
-                    routes.standalone = None;
-                }
-            }
-        }
-    }
-}
-
-/// Hands a request to the gateway and waits for what comes back for it.
-async fn exchange(
-    session: &Session,
-    id: &Value,
-    message: &Value,
-    body: &[u8],
-    streams: bool,
-) -> Result<Answer, Refused> {
-    let key = id.to_string();
-    let (sender, mut receiver) = mpsc::unbounded_channel();
-    let number = {
-        let mut routes = session.routes.lock().expect("routes lock");
-        if routes.ended {
-            return Err(plain(StatusCode::NOT_FOUND, "the session ended"));
-        }
-        if routes.requests.contains_key(&key) {
-            return Err(rpc_error(
-                StatusCode::BAD_REQUEST,
-                code::INVALID_REQUEST,
-                &format!("a request with id {key} is already in flight in this session"),
-            ));
-        }
-        routes.next += 1;
-        let number = routes.next;
-        let progress = message
-            .pointer("/params/_meta/progressToken")
-            .map(Value::to_string);
-        routes.requests.insert(
-            key.clone(),
-            Route {
-                number,
-                sender,
-                progress,
-                streams,
-            },
-        );
-        number
-    };
-    let guard = RouteGuard {
-        routes: Arc::clone(&session.routes),
-        key: Some(key),
-        number,
-    };
-    session.gateway.from_host(body);
-    let first = receiver.recv().await;
-    Ok(match first {
-        None => Answer::Json(line(&error_response(
-            id,
-            code::UPSTREAM_UNAVAILABLE,
-            "the session ended before the request was answered",
-        ))),
-        Some(Outgoing { bytes, last: true }) => Answer::Json(bytes),
-        Some(first) => Answer::Stream(stream_body(Some(first), receiver, guard)),
-    })
-}
-
-/// Server-sent events, one `message` event per JSON-RPC message, a comment
-/// now and then while idle; ends after a message marked `last`, or when the
-/// sender goes.
-fn stream_body(
-    first: Option<Outgoing>,
-    receiver: mpsc::UnboundedReceiver<Outgoing>,
-    guard: RouteGuard,
-) -> Body {
-    struct Stream {
-        first: Option<Outgoing>,
-        receiver: mpsc::UnboundedReceiver<Outgoing>,
-        done: bool,
-        _guard: RouteGuard,
-    }
-    let state = Stream {
-        first,
-        receiver,
-        done: false,
-        _guard: guard,
-    };
-    let events = futures_util::stream::unfold(state, |mut state| async move {
-        if state.done {
-            return None;
-        }
-        let next = match state.first.take() {
-            Some(first) => Some(first),
-            None => tokio::select! {
-                next = state.receiver.recv() => next,
-                () = tokio::time::sleep(KEEP_ALIVE) => {
-                    return Some((Ok::<_, std::convert::Infallible>(Bytes::from_static(b": keep-alive\n\n")), state));
-                }
-            },
-        };
-        let outgoing = next?;
-        state.done = outgoing.last;
-        Some((Ok(event(&outgoing.bytes)), state))
-    });
-    Body::from_stream(events)
-}
-
-/// `data: MESSAGE` as one server-sent event.
-fn event(bytes: &[u8]) -> Bytes {
-    let json = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let mut event = Vec::with_capacity(json.len() + 24);
-    event.extend_from_slice(b"event: message\ndata: ");
-    event.extend_from_slice(json);
-    event.extend_from_slice(b"\n\n");
-    Bytes::from(event)
-}
-
 async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(refused) = app.check_origin(&headers) {
         return refused.into_response();
@@ -894,31 +495,6 @@ async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     StatusCode::NO_CONTENT.into_response()
 }
 
-/// A request refused for its token: 401 or 403, with `WWW-Authenticate`.
-struct Unauthorized {
-    error: AuthError,
-    challenge: String,
-}
-
-impl IntoResponse for Unauthorized {
-    fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.error.status()).expect("401 or 403");
-        let body = line(&error_response(
-            &Value::Null,
-            code::INVALID_REQUEST,
-            self.error.to_string(),
-        ));
-        let mut response =
-            (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
-        if let Ok(value) = HeaderValue::from_str(&self.challenge) {
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, value);
-        }
-        response
-    }
-}
-
 /// RFC 9728's protected-resource metadata: where a client finds the issuer
 /// of the tokens this endpoint takes.
 async fn protected_resource(State(app): State<Arc<App>>) -> Response {
@@ -929,50 +505,6 @@ async fn protected_resource(State(app): State<Arc<App>>) -> Response {
         )
             .into_response(),
         None => plain(StatusCode::NOT_FOUND, "this gateway takes no bearer tokens").into_response(),
-    }
-}
-
-fn line(message: &Value) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(message).expect("a Value serializes");
-    bytes.push(b'\n');
-    bytes
-}
-
-/// A request refused before the gateway sees it: the status, and a JSON-RPC
-/// error code when the body is a JSON-RPC error (else plain text).
-struct Refused {
-    status: StatusCode,
-    code: Option<i64>,
-    text: String,
-}
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        match self.code {
-            Some(code) => (
-                self.status,
-                [(header::CONTENT_TYPE, "application/json")],
-                line(&error_response(&Value::Null, code, self.text)),
-            )
-                .into_response(),
-            None => (self.status, format!("{}\n", self.text)).into_response(),
-        }
-    }
-}
-
-fn plain(status: StatusCode, text: &str) -> Refused {
-    Refused {
-        status,
-        code: None,
-        text: text.to_owned(),
-    }
-}
-
-fn rpc_error(status: StatusCode, code: i64, text: &str) -> Refused {
-    Refused {
-        status,
-        code: Some(code),
-        text: text.to_owned(),
     }
 }
 
@@ -988,33 +520,4 @@ fn new_session_id() -> String {
         bytes = (nanos ^ u128::from(FALLBACK.fetch_add(1, Ordering::Relaxed))).to_le_bytes();
     }
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_loopback_authority;
-
-    #[test]
-    fn loopback_authorities() {
-        for yes in [
-            "localhost",
-            "localhost:8080",
-            "127.0.0.1:1",
-            "127.1.2.3",
-            "[::1]:80",
-            "[::1]",
-        ] {
-            assert!(is_loopback_authority(yes), "{yes}");
-        }
-        for no in [
-            "evil.example",
-            "evil.example:80",
-            "10.0.0.1:80",
-            "localhost.evil.example",
-            "[::2]:1",
-            "",
-        ] {
-            assert!(!is_loopback_authority(no), "{no}");
-        }
-    }
 }
