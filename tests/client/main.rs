@@ -1,0 +1,20 @@
+//! The client tests: one test binary, a module per suite.
+
+#![allow(clippy::duplicate_mod)] // Suites include the same example tools.
+
+#[path = "../support/client/mod.rs"]
+mod client_support;
+
+mod display;
+mod fallback;
+mod flow;
+mod manage_files;
+mod meta;
+mod policy;
+mod preflight;
+mod properties;
+mod protocol;
+mod server;
+mod server_eras;
+mod session;
+mod silence;

@@ -1,0 +1,17 @@
+//! The macros tests: one test binary, a module per suite.
+
+#![allow(clippy::duplicate_mod)] // Suites include the same example tools.
+
+#[path = "../support/examples/mod.rs"]
+mod examples_support;
+#[path = "../support/macro/mod.rs"]
+mod macro_support;
+#[path = "../support/server/mod.rs"]
+mod server_support;
+
+mod examples;
+mod features;
+mod http_api;
+mod manage_files;
+mod single_action;
+mod types;
