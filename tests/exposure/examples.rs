@@ -49,7 +49,7 @@ fn extension() -> Value {
 #[test]
 fn manage_files_auto_lists_per_negotiation() {
     let sandbox = Sandbox::new("exposure-example");
-    let directory = sandbox.0.to_str().unwrap();
+    let directory = sandbox.path.to_str().unwrap();
     let auto = ["--exposure", "auto", directory];
     assert_eq!(
         listed("manage_files", &auto, json!({})),
@@ -83,7 +83,7 @@ fn manage_files_auto_lists_per_negotiation() {
 #[test]
 fn the_other_examples_take_the_flag() {
     let sandbox = Sandbox::new("exposure-sql");
-    let database = sandbox.0.join("app.db");
+    let database = sandbox.path.join("app.db");
     assert_eq!(
         listed(
             "sql",
@@ -117,8 +117,8 @@ fn the_other_examples_take_the_flag() {
 #[test]
 fn a_bad_exposure_is_a_usage_error() {
     let sandbox = Sandbox::new("exposure-usage");
-    let directory = sandbox.0.to_str().unwrap();
-    let database = sandbox.0.join("app.db");
+    let directory = sandbox.path.to_str().unwrap();
+    let database = sandbox.path.join("app.db");
     let cases: [(&str, Vec<&str>); 6] = [
         ("manage_files", vec!["--exposure", "both", directory]),
         ("manage_files", vec![directory, "--exposure"]),

@@ -26,7 +26,7 @@ const SEED: &str = "
 ";
 
 fn seeded(dir: &TempDir, name: &str) -> (PathBuf, Connection) {
-    let path = dir.0.join(name);
+    let path = dir.path.join(name);
     let connection = Connection::open(&path).unwrap();
     connection.execute_batch(SEED).unwrap();
     (path, connection)
@@ -99,8 +99,8 @@ fn a_read_only_call_refuses_every_write_and_leaves_the_file_byte_identical() {
             "{sql} changed the file"
         );
     }
-    assert!(!dir.0.join("copy.db").exists());
-    assert!(!dir.0.join("other.db").exists());
+    assert!(!dir.path.join("copy.db").exists());
+    assert!(!dir.path.join("other.db").exists());
     // Once the guard is gone, the connection writes again.
     connection.execute("DELETE FROM tags", []).unwrap();
     assert_eq!(count(&connection, "tags"), 0);
@@ -254,7 +254,7 @@ fn text(response: &Value) -> (&str, bool) {
 #[test]
 fn the_example_server_refuses_writes_of_read_only_calls_and_keeps_serving() {
     let dir = TempDir::new("guard-sqlite-example");
-    let database = dir.0.join("app.db");
+    let database = dir.path.join("app.db");
     // The first run creates and seeds the file.
     let first = session(
         &database,
@@ -313,5 +313,5 @@ fn the_example_server_refuses_writes_of_read_only_calls_and_keeps_serving() {
         before,
         "the file changed"
     );
-    assert!(!dir.0.join("copy.db").exists() && !dir.0.join("other.db").exists());
+    assert!(!dir.path.join("copy.db").exists() && !dir.path.join("other.db").exists());
 }

@@ -19,6 +19,7 @@ use server_support::Client;
 #[mcp_tool(name = "store", open_world = false, privileged_access = false)]
 #[serde(rename_all = "snake_case")]
 #[derive(Clone, Debug)]
+#[allow(dead_code)] // The keys are read by the rules, not by the tests.
 pub enum Store {
     /// Read a key.
     #[annotate(read_only)]

@@ -6,6 +6,7 @@
 pub mod http_server;
 #[path = "../../support/process.rs"]
 mod process;
+#[allow(unused_imports)]
 pub use process::TempDir;
 
 use std::collections::BTreeMap;

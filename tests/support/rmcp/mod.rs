@@ -12,7 +12,6 @@ pub mod manage_files;
 pub mod reference;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -54,7 +53,9 @@ pub fn example_binary() -> PathBuf {
 #[path = "../process.rs"]
 mod process;
 /// `target/<profile>/examples/<name>`, built first.
+#[allow(unused_imports)]
 pub use process::example_binary as example;
 
 /// A fresh sandbox directory, removed on drop.
+#[allow(unused_imports)]
 pub use process::TempDir as Sandbox;

@@ -7,6 +7,7 @@ pub mod cases;
 pub mod generate;
 #[path = "../process.rs"]
 mod process;
+#[allow(unused_imports)] // Each suite uses a different part.
 pub use process::{TempDir, example_binary};
 /// The hand-written resolvers of the example tools (shared with the fuzz crate).
 #[path = "../../../fuzz/src/reference.rs"]
@@ -22,7 +23,6 @@ pub mod manage_files;
 pub mod sql;
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
 use annot::protocol::Dialect;
