@@ -17,7 +17,7 @@
 # arguments --bench scaling --bench requests`), on a machine with nothing else
 # running. `--write` replaces only the blocks measured in this run (the time
 # block only when criterion's results are there), each with
-# the date and machine it was measured on. tests/docs_pages.rs checks that the
+# the date and machine it was measured on. tests/code/docs_pages.rs checks that the
 # page's rows and targets are the ones `--list` gives.
 set -euo pipefail
 

@@ -22,8 +22,8 @@ mod manage_files;
 #[path = "../fuzz/src/reference.rs"]
 mod reference;
 
+#[path = "support/alloc/mod.rs"]
 mod alloc_support;
-
 use alloc_support::heap_operations_during;
 use std::hint::black_box;
 

@@ -2,9 +2,10 @@
 //! (feature `schemars`): `cargo test --features schemars --test macro_schemars`.
 #![cfg(feature = "schemars")]
 
+#[path = "support/macro/mod.rs"]
 mod macro_support;
+#[path = "support/schema/mod.rs"]
 mod schema_support;
-
 use annot::{AnnotatedTool, mcp_tool};
 use macro_support::{assert_schema_and_parser_agree, schema_of};
 use serde_json::json;

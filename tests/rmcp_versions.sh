@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rmcp tests (tests/rmcp_*.rs and tests/client_rmcp.rs) against both ends of
+# The rmcp tests (the test binary tests/rmcp/, its client.rs among them) against both ends of
 # the rmcp range Cargo.toml accepts: the lowest version it admits and the newest
 # published one. Each end runs in a scratch copy of the repository whose
 # Cargo.lock is moved there with `cargo update -p rmcp --precise`; the
@@ -77,7 +77,7 @@ run_end() {
     fi
     echo "rmcp_versions: the rmcp tests against the $end rmcp, $version"
     local started=$SECONDS
-    (cd "$copy" && cargo test --quiet --locked -p annot --test 'rmcp_*' --test client_rmcp)
+    (cd "$copy" && cargo test --quiet --locked -p annot --test rmcp)
     echo "rmcp_versions: rmcp $version ($end) passed in $((SECONDS - started)) s"
 }
 

@@ -19,8 +19,8 @@
 #[path = "../examples/tools/manage_files.rs"]
 mod manage_files;
 
+#[path = "support/alloc/mod.rs"]
 mod alloc_support;
-
 use alloc_support::heap_operations_during;
 use std::hint::black_box;
 

@@ -2,7 +2,7 @@
 //! rules of MCP Inspector's schema lint (`tools/list --strict`, Inspector
 //! 2.12) and the plain-object root that model APIs require.
 //!
-//! annot's own schemas pass them (tests/schema_portability.rs), and
+//! annot's own schemas pass them (tests/schema/portability.rs), and
 //! `annot-audit` reports any server's schema that does not
 //! (`schema.portable`): both call [`portability`].
 //!

@@ -2,7 +2,7 @@
 //! parser: a keyword at the start of each statement. Unsound (`SELECT
 //! pg_terminate_backend(42)` and `SELECT * FROM t FOR UPDATE` are reads to
 //! it), kept as the baseline of `benches/sql.rs` and as the pattern set
-//! whose DFA exceeds the macro's limit in `tests/rules_dfa.rs`.
+//! whose DFA exceeds the macro's limit in `tests/rules/dfa.rs`.
 
 use annot::mcp_tool;
 

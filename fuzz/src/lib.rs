@@ -2,7 +2,7 @@
 //! and the oracles every answer is checked against. A target panics (and
 //! libFuzzer saves the input) when one of them fails.
 //!
-//! `cargo test` compiles this file too (`tests/robust_fuzz_inputs.rs`, through
+//! `cargo test` compiles this file too (`tests/robust/fuzz_inputs.rs`, through
 //! `#[path]`) and replays every committed input through the same checks, so
 //! modules are named by path and siblings through `super::`, never `crate::`.
 

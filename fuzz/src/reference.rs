@@ -301,7 +301,7 @@ pub const GITHUB_API_STATIC: Annotations =
 
 // sql: the class of the statement is the parser's
 // (`annot::rules::sql::classify`, held to the hand-written red-team table of
-// tests/rules_sql_redteam.rs); the hints of each class are the table of the
+// tests/rules/sql_redteam.rs); the hints of each class are the table of the
 // example's doc comment, written here by hand.
 
 /// `sql`.

@@ -8,7 +8,7 @@
 # rmcp's Streamable HTTP against rmcp_server (exposure.py, exposure.mjs), and
 # reach examples/rmcp_axum (annotated tools in an axum router beside /health)
 # over HTTP (axum.py, axum.mjs). (rmcp's client against the built-in server is
-# tests/rmcp_builtin.rs.) Installs what it needs (pinned) under target/interop and
+# tests/rmcp/builtin.rs.) Installs what it needs (pinned) under target/interop and
 # tests/interop/node_modules, then prints 'interop: N passed, N failed'.
 # Exits non-zero on any failed check, or when a client dies without a summary.
 set -euo pipefail
