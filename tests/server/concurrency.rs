@@ -177,6 +177,21 @@ fn started(events: &Receiver<Event>, gate: &str) {
     );
 }
 
+/// Calls sent together start in no promised order: each of `gates`, once.
+fn started_all(events: &Receiver<Event>, gates: &[&str]) {
+    let mut seen: Vec<Event> = gates
+        .iter()
+        .map(|_| events.recv_timeout(DEADLINE).unwrap())
+        .collect();
+    let mut expected: Vec<Event> = gates
+        .iter()
+        .map(|gate| Event::Started((*gate).to_owned()))
+        .collect();
+    seen.sort_by_key(|event| format!("{event:?}"));
+    expected.sort_by_key(|event| format!("{event:?}"));
+    assert_eq!(seen, expected);
+}
+
 #[test]
 fn a_slow_call_holds_up_nothing_else() {
     let (server, gates, events) = server(8);
@@ -329,8 +344,7 @@ fn past_the_bound_a_call_is_refused_at_once_and_serving_goes_on() {
     let mut session = Session::start(server);
     session.send(&hold(1, "a"));
     session.send(&hold(2, "b"));
-    started(&events, "a");
-    started(&events, "b");
+    started_all(&events, &["a", "b"]);
     session.send(&hold(3, "c"));
     let busy = session.next();
     assert_mcp("JSONRPCResponse", &busy);
