@@ -178,7 +178,7 @@ impl Gateway {
                     .to_owned(),
             ));
         }
-        let state = fresh_state(&question.digest);
+        let state = digest::random_id();
         self.round_trips
             .lock()
             .expect("round-trips lock")
@@ -189,19 +189,4 @@ impl Gateway {
             "requestState": state,
         }))
     }
-}
-
-/// A `requestState` nobody can guess: a digest of the call's digest, the
-/// time, a counter and the process's random hasher keys.
-fn fresh_state(digest: &str) -> String {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos());
-    let seed = json!([digest, nanos.to_string(), hasher.finish().to_string()]);
-    digest::of(&seed).trim_start_matches("sha256:").to_owned()
 }

@@ -238,7 +238,7 @@ impl Gateway {
             settings,
             members,
             host,
-            session_id: session_id(),
+            session_id: crate::digest::random_id(),
             state: Mutex::new(State {
                 upstreams,
                 host_elicits: false,
@@ -696,11 +696,4 @@ impl Gateway {
         }
         self.to_host(&message);
     }
-}
-
-fn session_id() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos());
-    format!("{:x}-{:x}", std::process::id(), nanos)
 }

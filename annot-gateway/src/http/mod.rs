@@ -41,7 +41,6 @@ mod streams;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -393,7 +392,7 @@ async fn initialize(
         routes,
         last_seen: Mutex::new(Instant::now()),
     });
-    let session_id = new_session_id();
+    let session_id = crate::digest::random_id();
     let answer = match exchange(&session, &id, message, body, sse).await {
         Ok(answer) => answer,
         Err(refused) => {
@@ -506,18 +505,4 @@ async fn protected_resource(State(app): State<Arc<App>>) -> Response {
             .into_response(),
         None => plain(StatusCode::NOT_FOUND, "this gateway takes no bearer tokens").into_response(),
     }
-}
-
-/// 128 random bits in hex.
-fn new_session_id() -> String {
-    static FALLBACK: AtomicU64 = AtomicU64::new(0);
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No entropy source: unique still, though not secret.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_nanos());
-        bytes = (nanos ^ u128::from(FALLBACK.fetch_add(1, Ordering::Relaxed))).to_le_bytes();
-    }
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
