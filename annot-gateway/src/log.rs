@@ -108,6 +108,21 @@ fn now_ms() -> i64 {
         .map_or(0, |elapsed| elapsed.as_millis() as i64)
 }
 
+/// One event row, on a connection the caller holds (a pin's check and its
+/// event under one lock).
+fn insert_event(
+    connection: &Connection,
+    upstream: &str,
+    kind: &str,
+    detail: &str,
+) -> Result<(), LogError> {
+    connection.execute(
+        "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
+        params![now_ms(), upstream, kind, detail],
+    )?;
+    Ok(())
+}
+
 impl Log {
     /// Opens (or creates) the log at `path`.
     pub fn open(path: &Path) -> Result<Log, LogError> {
@@ -151,11 +166,12 @@ impl Log {
     /// Commits an event that is not a call: a changed definition, an
     /// override, a restart.
     pub fn event(&self, upstream: &str, kind: &str, detail: &str) -> Result<(), LogError> {
-        self.connection.lock().expect("log lock").execute(
-            "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
-            params![now_ms(), upstream, kind, detail],
-        )?;
-        Ok(())
+        insert_event(
+            &self.connection.lock().expect("log lock"),
+            upstream,
+            kind,
+            detail,
+        )
     }
 
     /// Checks `definition` (digest `digest`) of `tool` against the accepted
@@ -195,14 +211,12 @@ impl Log {
             ],
         )?;
         if let (1.., PinState::Changed { pinned }) = (newly, &state) {
-            connection.execute(
-                "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    now_ms(),
-                    upstream,
-                    "definition-changed",
-                    json!({"tool": tool, "pinned": pinned, "seen": digest}).to_string()
-                ],
+            let detail = json!({"tool": tool, "pinned": pinned, "seen": digest});
+            insert_event(
+                &connection,
+                upstream,
+                "definition-changed",
+                &detail.to_string(),
             )?;
         }
         Ok(state)
@@ -218,15 +232,8 @@ impl Log {
             params![upstream, tool, now_ms()],
         )?;
         if accepted > 0 {
-            connection.execute(
-                "INSERT INTO events (time_ms, upstream, kind, detail) VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    now_ms(),
-                    upstream,
-                    "definition-accepted",
-                    json!({"tool": tool}).to_string()
-                ],
-            )?;
+            let detail = json!({"tool": tool}).to_string();
+            insert_event(&connection, upstream, "definition-accepted", &detail)?;
         }
         Ok(accepted)
     }
