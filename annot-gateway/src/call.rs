@@ -172,7 +172,7 @@ impl Gateway {
             return self.refuse(id, record, "deny", reason, &resolved, "profile");
         }
         if let Some(Err(why)) = self
-            .caller()
+            .caller(id)
             .map(|caller| caller.allows(&resolved.annotations))
         {
             let reason = format!(

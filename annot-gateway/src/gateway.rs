@@ -147,6 +147,10 @@ pub struct Gateway {
     pub(crate) round_trips: Mutex<HashMap<String, String>>,
     /// Who calls, by their bearer token (HTTP with `[auth]`).
     caller: Mutex<Option<Caller>>,
+    /// The caller of each request (its id as JSON text) of a gateway that
+    /// serves requests without a session: two tokens of one subject may
+    /// carry other scopes, and each call is judged by its own.
+    request_callers: Mutex<HashMap<String, Caller>>,
 }
 
 /// A host request sent upstream, its answer not yet in.
@@ -263,6 +267,7 @@ impl Gateway {
             modern: Mutex::new(HashMap::new()),
             round_trips: Mutex::new(HashMap::new()),
             caller: Mutex::new(None),
+            request_callers: Mutex::new(HashMap::new()),
         });
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {
             let relay = Arc::downgrade(&gateway);
@@ -298,9 +303,24 @@ impl Gateway {
         Ok(())
     }
 
-    /// The session's caller, when tokens are checked.
-    pub(crate) fn caller(&self) -> Option<Caller> {
-        self.caller.lock().expect("caller lock").clone()
+    /// Who calls with the next request `id` (a request without a session).
+    pub fn set_request_caller(&self, id: &Value, caller: Caller) {
+        self.request_callers
+            .lock()
+            .expect("request-callers lock")
+            .insert(id.to_string(), caller);
+    }
+
+    /// The caller of request `id`, when tokens are checked: its own token's
+    /// (a request without a session), else the session's.
+    pub(crate) fn caller(&self, id: &Value) -> Option<Caller> {
+        let own = self
+            .request_callers
+            .lock()
+            .expect("request-callers lock")
+            .get(&id.to_string())
+            .cloned();
+        own.or_else(|| self.caller.lock().expect("caller lock").clone())
     }
 
     /// Stops the session's upstream servers (no restart).
@@ -452,6 +472,7 @@ impl Gateway {
             _ => None,
         };
         tokio::spawn(HOST_REQUEST.scope(id.clone(), async move {
+            let (key, this) = (id.to_string(), Arc::clone(&gateway));
             match (method.as_str(), sent) {
                 ("initialize", _) => {
                     gateway.remember_host(&params);
@@ -479,6 +500,10 @@ impl Gateway {
                     gateway.to_host(&answer);
                 }
             }
+            this.request_callers
+                .lock()
+                .expect("request-callers lock")
+                .remove(&key);
             drop(busy);
         }));
     }

@@ -73,6 +73,11 @@ struct ServeOptions {
     /// or an open stream (0: never).
     #[arg(long, value_name = "SECS", default_value_t = 1800, requires = "http")]
     http_idle_timeout: u64,
+    /// With --http: start every session id with NAME and a dot (`NAME.<hex>`),
+    /// so a load balancer in front of several gateway processes routes each
+    /// session to the process that holds it (1 to 32 letters, digits, `-`, `_`).
+    #[arg(long, value_name = "NAME", requires = "http", value_parser = annot_gateway::http::check_tag)]
+    tag: Option<String>,
     /// The upstream server's command and arguments.
     #[arg(last = true)]
     upstream: Vec<String>,
@@ -138,6 +143,7 @@ fn serve(options: ServeOptions) -> Result<(), String> {
         listen,
         idle_timeout: (options.http_idle_timeout > 0)
             .then(|| Duration::from_secs(options.http_idle_timeout)),
+        tag: options.tag.clone(),
     });
     let settings = settings(options).map_err(|error| error.to_string())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -4,7 +4,11 @@
 //! own upstream process: `initialize` (a POST without `Mcp-Session-Id`)
 //! starts one and the answer carries its id, which every later request must
 //! send back (none: 400, unknown or ended: 404). `DELETE /mcp` ends the
-//! session and stops its upstream; so does the idle timeout.
+//! session and stops its upstream; so does the idle timeout. With a tag
+//! (`--tag g1`) every id starts with it (`g1.<hex>`), so a load balancer in
+//! front of several processes sends each session to the process that holds
+//! it. A 2026-07-28 request comes without a session and is served by any
+//! process (`stateless.rs`).
 //!
 //! A POSTed request is answered with `application/json` when nothing comes
 //! before its response, which is the common case and the cheapest. When the
@@ -37,10 +41,12 @@
 //! authentication: listen on a loopback address, or put one in front.
 
 mod refusals;
+mod stateless;
 mod streams;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -76,6 +82,27 @@ pub struct HttpOptions {
     /// A session with no request in flight, no stream open and no HTTP
     /// request for this long is ended (`None`: never).
     pub idle_timeout: Option<Duration>,
+    /// What every session id starts with (`TAG.`): the process's name for a
+    /// load balancer that routes sessions by their id ([`check_tag`]).
+    pub tag: Option<String>,
+}
+
+/// Whether `tag` can start a session id: 1 to 32 letters, digits, `-` or
+/// `_`, so that it reads back up to the first `.` and needs no escaping in
+/// a header or in a load balancer's pattern.
+pub fn check_tag(tag: &str) -> Result<String, String> {
+    let valid = !tag.is_empty()
+        && tag.len() <= 32
+        && tag
+            .chars()
+            .all(|character| character.is_ascii_alphanumeric() || matches!(character, '-' | '_'));
+    if valid {
+        Ok(tag.to_owned())
+    } else {
+        Err(format!(
+            "`{tag}`: a tag is 1 to 32 letters, digits, `-` or `_`"
+        ))
+    }
 }
 
 /// Serves hosts over Streamable HTTP at `http://LISTEN/mcp` until SIGINT or
@@ -125,7 +152,10 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         shared,
         loopback: local.ip().is_loopback(),
         resource_metadata,
+        tag: options.tag,
         sessions: Mutex::new(HashMap::new()),
+        callers: Mutex::new(HashMap::new()),
+        next_request: AtomicU64::new(1),
     });
     if let Some(idle) = options.idle_timeout {
         tokio::spawn(reap(Arc::downgrade(&app), idle));
@@ -174,18 +204,20 @@ async fn reap(app: Weak<App>, idle: Duration) {
     loop {
         tokio::time::sleep(every).await;
         let Some(app) = app.upgrade() else { return };
-        let idle: Vec<Arc<Session>> = {
-            let mut sessions = app.sessions.lock().expect("sessions lock");
-            let ids: Vec<String> = sessions
-                .iter()
-                .filter(|(_, session)| session.idle_for() > idle)
-                .map(|(id, _)| id.clone())
-                .collect();
-            ids.iter().filter_map(|id| sessions.remove(id)).collect()
-        };
-        for session in idle {
-            tracing::info!("ended an idle session");
-            session.end();
+        for sessions in [&app.sessions, &app.callers] {
+            let ended: Vec<Arc<Session>> = {
+                let mut sessions = sessions.lock().expect("sessions lock");
+                let ids: Vec<String> = sessions
+                    .iter()
+                    .filter(|(_, session)| session.idle_for() > idle)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                ids.iter().filter_map(|id| sessions.remove(id)).collect()
+            };
+            for session in ended {
+                tracing::info!("ended an idle session");
+                session.end();
+            }
         }
     }
 }
@@ -197,21 +229,58 @@ struct App {
     /// This endpoint's protected-resource metadata (RFC 9728), when callers
     /// are authenticated: its URL and the document.
     resource_metadata: Option<(String, Value)>,
+    /// What every session id starts with, when set.
+    tag: Option<String>,
+    /// MCP sessions, by id.
     sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// The gateway sessions that serve requests without an MCP session
+    /// (2026-07-28), one per caller (the token's subject; `""` without one).
+    callers: Mutex<HashMap<String, Arc<Session>>>,
+    /// The ids under which requests without a session are forwarded.
+    next_request: AtomicU64,
 }
 
 impl App {
     fn end_all(&self) {
-        let sessions: Vec<Arc<Session>> = self
-            .sessions
-            .lock()
-            .expect("sessions lock")
-            .drain()
-            .map(|(_, session)| session)
-            .collect();
-        for session in sessions {
-            session.end();
+        for sessions in [&self.sessions, &self.callers] {
+            let ended: Vec<Arc<Session>> = sessions
+                .lock()
+                .expect("sessions lock")
+                .drain()
+                .map(|(_, session)| session)
+                .collect();
+            for session in ended {
+                session.end();
+            }
         }
+    }
+
+    /// The gateway session of a caller's requests without a session, started
+    /// on first use.
+    fn caller_session(&self, key: &str) -> Arc<Session> {
+        let mut callers = self.callers.lock().expect("callers lock");
+        let session = callers
+            .entry(key.to_owned())
+            .or_insert_with(|| self.new_session());
+        session.touch();
+        Arc::clone(session)
+    }
+
+    /// A new gateway session with its streams.
+    fn new_session(&self) -> Arc<Session> {
+        let (host, from_gateway) = mpsc::unbounded_channel();
+        let gateway = Gateway::start(Arc::clone(&self.shared), host);
+        let routes = Arc::new(Mutex::new(Routes::default()));
+        tokio::spawn(relay(
+            Arc::downgrade(&gateway),
+            Arc::clone(&routes),
+            from_gateway,
+        ));
+        Arc::new(Session {
+            gateway,
+            routes,
+            last_seen: Mutex::new(Instant::now()),
+        })
     }
 
     fn session(&self, headers: &HeaderMap) -> Result<Arc<Session>, Refused> {
@@ -331,6 +400,11 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         Ok(kind) => kind,
         Err(refused) => return refused.into_response(),
     };
+    if !matches!(kind, Kind::Initialize(_)) && stateless::wanted(&headers, &message) {
+        let session = app.caller_session(&stateless::caller_key(caller.as_ref()));
+        let number = app.next_request.fetch_add(1, Ordering::Relaxed);
+        return stateless::serve(&session, number, kind, message, &body, sse, caller).await;
+    }
     if let Kind::Initialize(id) = kind {
         if headers.contains_key(SESSION_HEADER) {
             return rpc_error(
@@ -355,7 +429,7 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         return plain(StatusCode::FORBIDDEN, &why).into_response();
     }
     match kind {
-        Kind::Request(id) => match exchange(&session, &id, &message, &body, sse).await {
+        Kind::Request(id) => match exchange(&session, &id, &message, &body, sse, None).await {
             Ok(answer) => answer.into_response(),
             Err(refused) => refused.into_response(),
         },
@@ -374,26 +448,18 @@ async fn initialize(
     sse: bool,
     caller: Option<Caller>,
 ) -> Response {
-    let (host, from_gateway) = mpsc::unbounded_channel();
-    let gateway = Gateway::start(Arc::clone(&app.shared), host);
+    let session = app.new_session();
     if let Some(caller) = caller {
-        gateway
+        session
+            .gateway
             .set_caller(caller)
             .expect("a new session has no caller yet");
     }
-    let routes = Arc::new(Mutex::new(Routes::default()));
-    tokio::spawn(relay(
-        Arc::downgrade(&gateway),
-        Arc::clone(&routes),
-        from_gateway,
-    ));
-    let session = Arc::new(Session {
-        gateway,
-        routes,
-        last_seen: Mutex::new(Instant::now()),
-    });
-    let session_id = crate::digest::random_id();
-    let answer = match exchange(&session, &id, message, body, sse).await {
+    let session_id = match &app.tag {
+        Some(tag) => format!("{tag}.{}", crate::digest::random_id()),
+        None => crate::digest::random_id(),
+    };
+    let answer = match exchange(&session, &id, message, body, sse, None).await {
         Ok(answer) => answer,
         Err(refused) => {
             session.end();
@@ -471,7 +537,7 @@ async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
         key: None,
         number,
     };
-    event_stream(stream_body(None, receiver, guard))
+    event_stream(stream_body(None, receiver, guard, None))
 }
 
 async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {

@@ -242,12 +242,17 @@ impl Drop for RouteGuard {
 }
 
 /// Hands a request to the gateway and waits for what comes back for it.
+///
+/// `shown_id`: the id the host gave the request, when the gateway forwarded
+/// it under another (`id`, unique in a session that several hosts share);
+/// the response goes back under it.
 pub(super) async fn exchange(
     session: &Session,
     id: &Value,
     message: &Value,
     body: &[u8],
     streams: bool,
+    shown_id: Option<Value>,
 ) -> Result<Answer, Refused> {
     let key = id.to_string();
     let (sender, mut receiver) = mpsc::unbounded_channel();
@@ -288,33 +293,51 @@ pub(super) async fn exchange(
     let first = receiver.recv().await;
     Ok(match first {
         None => Answer::Json(line(&error_response(
-            id,
+            shown_id.as_ref().unwrap_or(id),
             code::UPSTREAM_UNAVAILABLE,
             "the session ended before the request was answered",
         ))),
-        Some(Outgoing { bytes, last: true }) => Answer::Json(bytes),
-        Some(first) => Answer::Stream(stream_body(Some(first), receiver, guard)),
+        Some(Outgoing { bytes, last: true }) => Answer::Json(with_id(bytes, shown_id.as_ref())),
+        Some(first) => Answer::Stream(stream_body(Some(first), receiver, guard, shown_id)),
     })
+}
+
+/// A response under the host's own id, when it was forwarded under another.
+fn with_id(bytes: Vec<u8>, shown_id: Option<&Value>) -> Vec<u8> {
+    let Some(shown_id) = shown_id else {
+        return bytes;
+    };
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(mut response) => {
+            response["id"] = shown_id.clone();
+            line(&response)
+        }
+        Err(_) => bytes,
+    }
 }
 
 /// Server-sent events, one `message` event per JSON-RPC message, a comment
 /// now and then while idle; ends after a message marked `last`, or when the
-/// sender goes.
+/// sender goes. The last message (the response) goes under `shown_id`, when
+/// given.
 pub(super) fn stream_body(
     first: Option<Outgoing>,
     receiver: mpsc::UnboundedReceiver<Outgoing>,
     guard: RouteGuard,
+    shown_id: Option<Value>,
 ) -> Body {
     struct Stream {
         first: Option<Outgoing>,
         receiver: mpsc::UnboundedReceiver<Outgoing>,
         done: bool,
+        shown_id: Option<Value>,
         _guard: RouteGuard,
     }
     let state = Stream {
         first,
         receiver,
         done: false,
+        shown_id,
         _guard: guard,
     };
     let events = futures_util::stream::unfold(state, |mut state| async move {
@@ -332,7 +355,12 @@ pub(super) fn stream_body(
         };
         let outgoing = next?;
         state.done = outgoing.last;
-        Some((Ok(event(&outgoing.bytes)), state))
+        let bytes = if outgoing.last {
+            with_id(outgoing.bytes, state.shown_id.as_ref())
+        } else {
+            outgoing.bytes
+        };
+        Some((Ok(event(&bytes)), state))
     });
     Body::from_stream(events)
 }

@@ -8,6 +8,7 @@ mod forwarding;
 mod host_resolution;
 mod hostile;
 mod http;
+mod http_scaleout;
 mod http_upstream;
 mod log;
 mod oauth;

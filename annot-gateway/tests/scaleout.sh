@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Two annot-gateway processes behind a real nginx (Debian's package, installed
+# when missing) on loopback, with its own prefix, configuration, pid and logs
+# under the target directory (annot-gateway/tests/scaleout/nginx.conf.template).
+# g1 and g2 (`--http`, `--tag g1`/`--tag g2`, `[auth]` with a JWKS of the toy
+# issuer examples/test_issuer.rs) share one decision log, in front of
+# plain_server, whose `notes` the configuration makes a mailbox: a read brings
+# private data and strangers' mail into the context, an append sends mail out.
+# nginx routes a legacy session by the tag in its id and a 2026-07-28 request
+# (no session) to either process. Checks:
+#
+# 1. The trifecta across processes: alice reads her mail in a session on g1,
+#    then tries to send through a session on g2, and through 2026-07-28
+#    requests: refused. bob, who read nothing, sends.
+# 2. Legacy sessions under load (examples/gateway_load.rs), g2 killed with
+#    SIGKILL mid-run: every call answered (the client retries what the crash
+#    cut, and opens a new session when g2's sessions get 404 from g1),
+#    sessions were on both processes, and the log holds every answered call,
+#    none more often than the client sent it (nothing lost, nothing doubled).
+# 3. The same with 2026-07-28 requests.
+# 4. After the crash, g1 serves on and alice's risk is intact: her send is
+#    still refused.
+#
+# SCALEOUT_FULL=1 runs a long load in release (the figures in docs/gateway.md,
+# "Several processes behind nginx"); the default is a short run in the dev
+# profile the test suite builds anyway. SCALEOUT_CLIENTS and SCALEOUT_CALLS
+# set the load. Prints 'gateway scaleout: N passed, N failed' and exits
+# non-zero on failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+target=${CARGO_TARGET_DIR:-$root/target}
+work=$target/gateway-scaleout
+if [ -n "${SCALEOUT_FULL:-}" ]; then
+    profile=release
+    clients=${SCALEOUT_CLIENTS:-32}
+    calls=${SCALEOUT_CALLS:-300}
+else
+    profile=dev
+    clients=${SCALEOUT_CLIENTS:-8}
+    calls=${SCALEOUT_CALLS:-40}
+fi
+rm -rf "$work"
+mkdir -p "$work/temp" "$work/notes"
+
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+    echo "gateway scaleout: installing nginx (Debian)"
+    export DEBIAN_FRONTEND=noninteractive
+    # The package would start the system's nginx on port 80: keep it stopped.
+    created_policy=
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod +x /usr/sbin/policy-rc.d
+        created_policy=yes
+    fi
+    apt-get update -qq
+    apt-get install -y -qq nginx >/dev/null
+    [ -n "$created_policy" ] && rm -f /usr/sbin/policy-rc.d
+fi
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+for tool in curl jq python3; do
+    command -v "$tool" >/dev/null || {
+        echo "gateway scaleout: needs $tool"
+        exit 1
+    }
+done
+
+cargo build --quiet --profile "$profile" -p annot-gateway --bin annot-gateway \
+    --example plain_server --example gateway_load --example test_issuer
+bin=$target/$([ "$profile" = dev ] && echo debug || echo "$profile")
+gateway=$bin/annot-gateway
+examples=$bin/examples
+
+# The toy issuer's key, and the callers' tokens.
+issuer=http://127.0.0.1:9000
+"$examples/test_issuer" jwks --seed 7 >"$work/jwks.json"
+token() {
+    "$examples/test_issuer" token --seed 7 --issuer "$issuer" --audience annot-gateway \
+        --subject "$1" --scope "$2"
+}
+alice=$(token alice files:write)
+bob=$(token bob files:write)
+loader=$(token loader files:read)
+
+printf 'meet me at noon\n' >"$work/notes/todo"
+log=$work/log.sqlite3
+cat >"$work/gateway.toml" <<TOML
+[gateway]
+exposure = "resolvable"
+confirm = "host"
+
+[upstream]
+command = "$examples/plain_server"
+args = ["$work/notes"]
+
+# notes as a mailbox: a read brings private data and strangers' mail (untrusted
+# content) into the context; an append sends mail out.
+[tools.notes]
+discriminator = "action"
+override = true
+
+[tools.notes.actions.read]
+annotations = { read_only = true, sensitive_data = true, open_world = true }
+
+[tools.notes.actions.append]
+annotations = { read_only = false, destructive = false, open_world = true }
+
+[tools.notes.actions.delete]
+annotations = { read_only = false, destructive = true }
+
+[auth]
+issuer = "$issuer"
+audience = "annot-gateway"
+jwks_file = "$work/jwks.json"
+scopes = { "files:read" = "read-only", "files:write" = "no-destructive" }
+TOML
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+g1_port=$(free_port)
+g2_port=$(free_port)
+port=$(free_port)
+
+pids=()
+cleanup() {
+    if [ -f "$work/nginx.pid" ]; then
+        "$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log" -s stop 2>/dev/null || true
+    fi
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Starts gateway process $1 on port $2; sets ${1}_pid.
+start_gateway() {
+    local tag=$1 listen=$2
+    "$gateway" --http "127.0.0.1:$listen" --tag "$tag" --config "$work/gateway.toml" \
+        --log "$log" 2>>"$work/$tag.log" &
+    pids+=($!)
+    eval "${tag}_pid=$!"
+    for _ in $(seq 1 100); do
+        grep -q "serving MCP" "$work/$tag.log" 2>/dev/null && return
+        sleep 0.1
+    done
+    echo "gateway scaleout: $tag did not start"
+    cat "$work/$tag.log"
+    exit 1
+}
+start_gateway g1 "$g1_port"
+start_gateway g2 "$g2_port"
+
+sed -e "s#@WORK@#$work#g" -e "s#@G1@#$g1_port#g" -e "s#@G2@#$g2_port#g" -e "s#@PORT@#$port#g" \
+    annot-gateway/tests/scaleout/nginx.conf.template >"$work/nginx.conf"
+"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log" -t -q
+"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
+for _ in $(seq 1 50); do
+    [ -s "$work/nginx.pid" ] && break
+    sleep 0.1
+done
+url=http://127.0.0.1:$port/mcp
+
+echo "gateway scaleout: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+    "$profile build, $("$nginx" -v 2>&1 | sed 's#.*/##'), $(rustc --version | cut -d' ' -f1-2)"
+echo "gateway scaleout: g1 :$g1_port, g2 :$g2_port, nginx :$port (legacy sessions by tag, 2026-07-28 anywhere)"
+
+passed=0
+failed=0
+check() {
+    local name=$1 ok=$2
+    if [ "$ok" = yes ]; then
+        echo "ok   $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name"
+        failed=$((failed + 1))
+    fi
+}
+yes_if() {
+    if "$@"; then echo yes; else echo no; fi
+}
+
+# POSTs a JSON-RPC message through nginx: post TOKEN SESSION BODY (SESSION
+# "-": a 2026-07-28 request). Sets $status, $session (of the answer) and
+# $answer (the last JSON-RPC message of the body).
+post() {
+    local bearer=$1 id=$2 body=$3
+    local headers=(-H "content-type: application/json" -H "accept: application/json, text/event-stream"
+        -H "authorization: Bearer $bearer")
+    if [ "$id" = - ]; then
+        headers+=(-H "mcp-protocol-version: 2026-07-28")
+    elif [ -n "$id" ]; then
+        headers+=(-H "mcp-session-id: $id" -H "mcp-protocol-version: 2025-11-25")
+    fi
+    status=$(curl -sS -o "$work/body" -D "$work/headers" -w '%{http_code}' "${headers[@]}" \
+        --data-binary "$body" "$url")
+    session=$(sed -nE 's/^mcp-session-id: *([^[:space:]]+).*/\1/Ip' "$work/headers")
+    answer=$(sed -nE 's/^data: *//p' "$work/body" | tail -n 1)
+    [ -n "$answer" ] || answer=$(cat "$work/body")
+}
+# A legacy session of TOKEN held by process TAG (nginx picks the process for
+# `initialize`: open sessions until one lands there). Prints its id.
+session_on() {
+    local bearer=$1 tag=$2
+    for _ in $(seq 1 20); do
+        post "$bearer" "" '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"scaleout","version":"1"}}}'
+        if [[ $status == 200 && $session == "$tag".* ]]; then
+            post "$bearer" "$session" '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+            echo "$session"
+            return
+        fi
+    done
+    echo "gateway scaleout: no session on $tag" >&2
+}
+meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+# call TOKEN SESSION ACTION: a `notes` call (SESSION "-": 2026-07-28); prints
+# the result's text, or the error.
+call() {
+    local bearer=$1 id=$2 action=$3 extra=
+    [ "$id" = - ] && extra=",$meta"
+    post "$bearer" "$id" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"notes\",\"arguments\":{\"action\":\"$action\",\"name\":\"todo\",\"text\":\"see you\\n\"}$extra}}"
+    jq -r '.result.content[0].text // .error.message // "no answer"' <<<"$answer" 2>/dev/null || echo "HTTP $status"
+}
+
+# 1. The trifecta across processes.
+alice_g1=$(session_on "$alice" g1)
+alice_g2=$(session_on "$alice" g2)
+bob_g2=$(session_on "$bob" g2)
+read=$(call "$alice" "$alice_g1" read)
+check "alice reads her mail through g1 (session $alice_g1)" "$(yes_if [ "$read" = "meet me at noon" ])"
+send=$(call "$alice" "$alice_g2" append)
+check "alice's send through g2 (session $alice_g2) is refused: $send" \
+    "$(yes_if grep -q "lethal trifecta" <<<"$send")"
+send=$(call "$alice" - append)
+check "alice's send as a 2026-07-28 request (any process) is refused" \
+    "$(yes_if grep -q "lethal trifecta" <<<"$send")"
+send=$(call "$bob" "$bob_g2" append)
+check "bob, who read nothing, sends through g2: $send" "$(yes_if [ "$send" = appended ])"
+
+# Runs the load client through nginx; $summary is its JSON line.
+load() {
+    local label=$1
+    shift
+    "$examples/gateway_load" --url "$url" --label "$label" --bearer "$loader" --retry \
+        --clients "$clients" --calls "$calls" --warmup 2 \
+        --arguments '{"action":"read","name":"todo"}' --stamp request \
+        --answered "$work/$label.answered" "$@" >"$work/$label.out" 2>"$work/$label.err" || true
+    summary=$(tail -n 1 "$work/$label.out")
+    echo "gateway scaleout: $label: ${summary:-no summary}"
+    [ -n "$summary" ] || tail -n 5 "$work/$label.err"
+    grep -E 'killed|failed' "$work/$label.err" | head -n 3 || true
+}
+field() {
+    jq -r ".$1" <<<"$summary" 2>/dev/null
+}
+# Every answered call of a load run is in the log, and none more often than
+# the client sent it. Prints "answered logged doubled missing".
+reconcile() {
+    "$gateway" export --log "$log" >"$work/export.jsonl"
+    python3 - "$work/$1.answered" "$work/export.jsonl" <<'PYTHON'
+import collections, json, sys
+rows = collections.Counter()
+for line in open(sys.argv[2]):
+    stamp = (json.loads(line).get("arguments") or {}).get("request")
+    if stamp:
+        rows[stamp] += 1
+answered = missing = doubled = 0
+for line in open(sys.argv[1]):
+    stamp, attempts = line.split()
+    answered += 1
+    if rows[stamp] == 0:
+        missing += 1
+    if rows[stamp] > int(attempts):
+        doubled += 1
+print(answered, sum(1 for line in open(sys.argv[1])) - missing, doubled, missing)
+PYTHON
+}
+clean() {
+    [ -n "$summary" ] && [ "$(field lost)" = 0 ] && [ "$(field wrong)" = 0 ] &&
+        [ "$(field failed_clients)" = 0 ] && [ "$(field calls)" = $((clients * calls)) ]
+}
+kill_after=$((clients * calls / 2))
+
+# 2. Legacy sessions, g2 killed mid-run.
+load legacy-kill --era legacy --kill "$g2_pid" --kill-after "$kill_after"
+check "legacy: every one of $((clients * calls)) calls answered, g2 killed after $kill_after" "$(yes_if clean)"
+sessions=$(field sessions)
+check "legacy: sessions opened on both processes ($sessions)" \
+    "$(yes_if jq -e '.g1 > 0 and .g2 > 0' <<<"$sessions")"
+check "legacy: g2's sessions got 404 from g1 and were opened again ($(field sessions_lost))" \
+    "$(yes_if [ "$(field sessions_lost)" -gt 0 ])"
+check "legacy: g2 is gone" "$(yes_if bash -c "! kill -0 $g2_pid 2>/dev/null")"
+read -r answered logged doubled missing <<<"$(reconcile legacy-kill)"
+check "legacy: the log holds all $answered answered calls ($logged logged, $missing missing, $doubled logged more often than sent)" \
+    "$(yes_if [ "$missing" = 0 ] && [ "$doubled" = 0 ] && [ "$answered" -gt 0 ])"
+
+# 4. g1 serves on, alice's risk intact.
+send=$(call "$alice" "$alice_g1" append)
+check "after the crash, alice's send through g1 is still refused" \
+    "$(yes_if grep -q "lethal trifecta" <<<"$send")"
+send=$(call "$alice" - append)
+check "after the crash, alice's 2026-07-28 send is still refused" \
+    "$(yes_if grep -q "lethal trifecta" <<<"$send")"
+
+# 3. 2026-07-28 requests, g2 (started again) killed mid-run.
+start_gateway g2 "$g2_port"
+# A reload forgets that nginx saw g2 fail.
+"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log" -s reload
+sleep 1
+load modern-kill --era modern --kill "$g2_pid" --kill-after "$kill_after"
+check "2026-07-28: every one of $((clients * calls)) calls answered, g2 killed after $kill_after" "$(yes_if clean)"
+by_g2=$(grep -c "\"127.0.0.1:$g2_port\" \"200\"" "$work/access.log" || true)
+check "2026-07-28: g2 answered requests before its death ($by_g2 in all)" "$(yes_if [ "$by_g2" -gt 0 ])"
+read -r answered logged doubled missing <<<"$(reconcile modern-kill)"
+check "2026-07-28: the log holds all $answered answered calls ($logged logged, $missing missing, $doubled logged more often than sent)" \
+    "$(yes_if [ "$missing" = 0 ] && [ "$doubled" = 0 ] && [ "$answered" -gt 0 ])"
+
+echo "gateway scaleout: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
