@@ -140,6 +140,8 @@ start_gateway() {
     "$gateway" --http "127.0.0.1:$listen" --tag "$tag" --config "$work/gateway.toml" \
         --log "$log" 2>>"$work/$tag.log" &
     pids+=($!)
+    # Killed on purpose later: no job report.
+    disown $!
     eval "${tag}_pid=$!"
     for _ in $(seq 1 100); do
         grep -q "serving MCP" "$work/$tag.log" 2>/dev/null && return
@@ -179,7 +181,7 @@ check() {
     fi
 }
 yes_if() {
-    if "$@"; then echo yes; else echo no; fi
+    if "$@" >/dev/null; then echo yes; else echo no; fi
 }
 
 # POSTs a JSON-RPC message through nginx: post TOKEN SESSION BODY (SESSION
@@ -207,8 +209,9 @@ session_on() {
     for _ in $(seq 1 20); do
         post "$bearer" "" '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"scaleout","version":"1"}}}'
         if [[ $status == 200 && $session == "$tag".* ]]; then
-            post "$bearer" "$session" '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-            echo "$session"
+            local opened=$session
+            post "$bearer" "$opened" '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+            echo "$opened"
             return
         fi
     done
@@ -253,7 +256,7 @@ load() {
     grep -E 'killed|failed' "$work/$label.err" | head -n 3 || true
 }
 field() {
-    jq -r ".$1" <<<"$summary" 2>/dev/null
+    jq -c -r ".$1" <<<"$summary" 2>/dev/null
 }
 # Every answered call of a load run is in the log, and none more often than
 # the client sent it. Prints "answered logged doubled missing".
@@ -282,6 +285,14 @@ clean() {
         [ "$(field failed_clients)" = 0 ] && [ "$(field calls)" = $((clients * calls)) ]
 }
 kill_after=$((clients * calls / 2))
+
+# The long run's baseline: the same loads with both processes alive.
+if [ -n "${SCALEOUT_FULL:-}" ]; then
+    for era in legacy modern; do
+        load "$era-steady" --era "$era"
+        check "$era, both processes alive: every one of $((clients * calls)) calls answered" "$(yes_if clean)"
+    done
+fi
 
 # 2. Legacy sessions, g2 killed mid-run.
 load legacy-kill --era legacy --kill "$g2_pid" --kill-after "$kill_after"
