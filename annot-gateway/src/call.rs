@@ -16,9 +16,9 @@ use crate::config::ConfirmMode;
 use crate::confirm::{Question, RoundTrip};
 use crate::digest;
 use crate::gateway::Gateway;
-use crate::log::CallRecord;
 use crate::message::{code, error_response, refusal};
 use crate::sources::{self, Listed};
+use crate::store::CallRecord;
 use crate::upstream::Upstream;
 
 /// A call's annotations and where they came from.
@@ -89,7 +89,7 @@ impl Gateway {
             .as_ref()
             .filter(|claims| !claims.is_empty())
             .map(|claims| serde_json::to_value(claims).expect("claims serialize"));
-        if let Err(error) = self.log().record(&record) {
+        if let Err(error) = self.store().record(&record, None).await {
             // A call the log cannot keep is not answered as if it were.
             tracing::error!("the decision log failed: {error}");
             return self.to_host(&error_response(
@@ -389,13 +389,17 @@ impl Gateway {
                         let stated = outcome.annotations();
                         let overridden = compiled.lowers && sources::lowers_any(stated, declared);
                         if overridden {
-                            let _ = self.log().event(
-                                self.upstream(listed.upstream).name(),
-                                "override",
-                                &json!({"tool": tool.name, "stated": annotations_json(stated),
-                                    "upstream": annotations_json(declared.effective())})
-                                .to_string(),
-                            );
+                            let detail = json!({"tool": tool.name,
+                                "stated": annotations_json(stated),
+                                "upstream": annotations_json(declared.effective())});
+                            let _ = self
+                                .store()
+                                .event(
+                                    self.upstream(listed.upstream).name(),
+                                    "override",
+                                    &detail.to_string(),
+                                )
+                                .await;
                         }
                         Ok(Resolved {
                             annotations: raise(sources::bounded(stated, declared, compiled.lowers)),
