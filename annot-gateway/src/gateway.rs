@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use annot_runtime::client::{ResolutionSupport, Session, SessionConfig};
+use annot_runtime::client::ResolutionSupport;
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
@@ -49,8 +49,6 @@ pub(crate) struct State {
     pub requested_version: Option<String>,
     /// Every capability an upstream declared.
     pub capabilities: Map<String, Value>,
-    /// The lethal trifecta's legs so far, across every upstream.
-    pub session: Session,
 }
 
 /// What the gateway knows of one upstream.
@@ -144,9 +142,6 @@ pub struct Gateway {
     /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
     /// whether their result is a listing.
     modern: Mutex<HashMap<String, bool>>,
-    /// The 2026-07-28 confirmations asked and not yet answered:
-    /// `requestState` → the call's digest.
-    pub(crate) round_trips: Mutex<HashMap<String, String>>,
     /// Who calls, by their bearer token (HTTP with `[auth]`).
     caller: Mutex<Option<Caller>>,
     /// The caller of each request (its id as JSON text) of a gateway that
@@ -213,7 +208,6 @@ impl Gateway {
     /// [`drain`](Self::drain), an empty message marks the end.
     pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
         let settings = shared.settings.clone();
-        let on_trifecta = settings.on_trifecta;
         let several = settings.upstreams.len() > 1;
         let mut members = Vec::new();
         let mut receivers = Vec::new();
@@ -255,10 +249,6 @@ impl Gateway {
                 identity: HostIdentity::default(),
                 requested_version: None,
                 capabilities: Map::new(),
-                session: Session::new(SessionConfig {
-                    on_trifecta,
-                    ..SessionConfig::default()
-                }),
             }),
             waiters: Mutex::new(HashMap::new()),
             related: Mutex::new(HashMap::new()),
@@ -267,7 +257,6 @@ impl Gateway {
             cancelled: Mutex::new(HashSet::new()),
             active: Arc::default(),
             modern: Mutex::new(HashMap::new()),
-            round_trips: Mutex::new(HashMap::new()),
             caller: Mutex::new(None),
             request_callers: Mutex::new(HashMap::new()),
         });

@@ -8,11 +8,13 @@
 //! same semantics, and every write that must be atomic is one transaction or
 //! one statement on either.
 
+mod postgres;
 mod records;
 mod sqlite;
 
 use std::path::PathBuf;
 
+use postgres::PostgresStore;
 pub use records::{
     ApprovalRequest, ApprovalState, CallRecord, LoggedDecision, PinState, Risk, StoreError, now_ms,
     rfc3339,
@@ -69,6 +71,19 @@ fn redact_password(url: &str) -> String {
 pub enum Store {
     /// One SQLite file in WAL mode.
     Sqlite(SqliteStore),
+    /// A PostgreSQL server.
+    Postgres(PostgresStore),
+}
+
+/// Calls `method` on the backend: SQLite's is synchronous (a local file, a
+/// short lock), PostgreSQL's is awaited.
+macro_rules! on_backend {
+    ($store:expr, $method:ident($($argument:expr),*)) => {
+        match $store {
+            Store::Sqlite(store) => store.$method($($argument),*),
+            Store::Postgres(store) => store.$method($($argument),*).await,
+        }
+    };
 }
 
 impl Store {
@@ -76,10 +91,7 @@ impl Store {
     pub async fn open(location: &StoreLocation) -> Result<Store, StoreError> {
         match location {
             StoreLocation::Sqlite(path) => Ok(Store::Sqlite(SqliteStore::open(path)?)),
-            StoreLocation::Postgres(url) => Err(StoreError::Invalid(format!(
-                "{}: PostgreSQL is not supported yet",
-                redact_password(url)
-            ))),
+            StoreLocation::Postgres(url) => Ok(Store::Postgres(PostgresStore::open(url).await?)),
         }
     }
 
@@ -91,24 +103,18 @@ impl Store {
         record: &CallRecord,
         risk: Option<(&str, &Risk)>,
     ) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(store) => store.record(record, risk),
-        }
+        on_backend!(self, record(record, risk))
     }
 
     /// The legs risk key `key` has so far (none for a key never seen).
     pub async fn risk(&self, key: &str) -> Result<Risk, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.risk(key),
-        }
+        on_backend!(self, risk(key))
     }
 
     /// Commits an event that is not a call: a changed definition, an
     /// override, a restart.
     pub async fn event(&self, upstream: &str, kind: &str, detail: &str) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(store) => store.event(upstream, kind, detail),
-        }
+        on_backend!(self, event(upstream, kind, detail))
     }
 
     /// Checks `definition` (digest `digest`) of `tool` against the accepted
@@ -121,38 +127,28 @@ impl Store {
         digest: &str,
         definition: &Value,
     ) -> Result<PinState, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.pin(upstream, tool, digest, definition),
-        }
+        on_backend!(self, pin(upstream, tool, digest, definition))
     }
 
     /// Accepts the definitions of `tool` seen but not accepted (an
     /// operator's decision); returns how many.
     pub async fn accept(&self, upstream: &str, tool: &str) -> Result<usize, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.accept(upstream, tool),
-        }
+        on_backend!(self, accept(upstream, tool))
     }
 
     /// The definitions waiting for an operator: upstream, tool, digest.
     pub async fn pending_pins(&self) -> Result<Vec<(String, String, String)>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.pending_pins(),
-        }
+        on_backend!(self, pending_pins())
     }
 
     /// Every call, in order, as JSON objects (the JSON Lines export).
     pub async fn export(&self) -> Result<Vec<Value>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.export(),
-        }
+        on_backend!(self, export())
     }
 
     /// The latest `limit` calls of the log, newest first.
     pub async fn recent_decisions(&self, limit: usize) -> Result<Vec<LoggedDecision>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.recent_decisions(limit),
-        }
+        on_backend!(self, recent_decisions(limit))
     }
 
     /// Keeps a 2026-07-28 confirmation's `requestState`, for the call of
@@ -163,16 +159,12 @@ impl Store {
         call_digest: &str,
         deadline_ms: i64,
     ) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(store) => store.issue_round_trip(state, call_digest, deadline_ms),
-        }
+        on_backend!(self, issue_round_trip(state, call_digest, deadline_ms))
     }
 
     /// Spends a `requestState`: the digest of its call, once; `None` when it
     /// was never issued, is spent (by any process) or expired.
     pub async fn spend_round_trip(&self, state: &str) -> Result<Option<String>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.spend_round_trip(state),
-        }
+        on_backend!(self, spend_round_trip(state))
     }
 }
