@@ -91,7 +91,7 @@ impl Gateway {
             .as_ref()
             .filter(|claims| !claims.is_empty())
             .map(|claims| serde_json::to_value(claims).expect("claims serialize"));
-        let risk_key = self.risk_key();
+        let risk_key = self.risk_key(&id);
         let risk = ending.risk.as_ref().map(|risk| (risk_key.as_str(), risk));
         if let Err(error) = self.store().record(&record, risk).await {
             // A call the log cannot keep is not answered as if it were.
@@ -189,7 +189,7 @@ impl Gateway {
         }
         // The legs every process recorded for this risk key, read now: a
         // session that read private data through another process counts.
-        let mut session = match self.store().risk(&self.risk_key()).await {
+        let mut session = match self.store().risk(&self.risk_key(id)).await {
             Ok(risk) => Session::resume(
                 SessionConfig {
                     on_trifecta: self.settings.on_trifecta,
@@ -327,12 +327,12 @@ impl Gateway {
         }
     }
 
-    /// The key the trifecta's legs are kept under: the token's subject (a
-    /// person's sessions in every process share one risk), when it names
-    /// one, else the
+    /// The key the trifecta's legs of request `id` are kept under: the
+    /// token's subject (a person's sessions and requests without a session,
+    /// in every process, share one risk), when it names one, else the
     /// configured key, else this gateway session.
-    pub(crate) fn risk_key(&self) -> String {
-        let subject = self.caller().and_then(|caller| caller.subject);
+    pub(crate) fn risk_key(&self, id: &Value) -> String {
+        let subject = self.caller(id).and_then(|caller| caller.subject);
         match (subject, &self.settings.risk_key) {
             (Some(subject), _) => format!("subject:{subject}"),
             (None, Some(key)) => format!("key:{key}"),

@@ -21,6 +21,8 @@
 # 4. After the crash, g1 serves on and alice's risk is intact: her send is
 #    still refused.
 #
+# SCALEOUT_STORE names the store both processes share: a SQLite file (the
+# default, in the run's directory) or a postgres:// URL of an empty database.
 # SCALEOUT_FULL=1 runs a long load in release (the figures in docs/gateway.md,
 # "Several processes behind nginx"); the default is a short run in the dev
 # profile the test suite builds anyway. SCALEOUT_CLIENTS and SCALEOUT_CALLS
@@ -83,7 +85,7 @@ bob=$(token bob files:write)
 loader=$(token loader files:read)
 
 printf 'meet me at noon\n' >"$work/notes/todo"
-log=$work/log.sqlite3
+store=${SCALEOUT_STORE:-$work/store.sqlite3}
 cat >"$work/gateway.toml" <<TOML
 [gateway]
 exposure = "resolvable"
@@ -138,7 +140,7 @@ trap cleanup EXIT
 start_gateway() {
     local tag=$1 listen=$2
     "$gateway" --http "127.0.0.1:$listen" --tag "$tag" --config "$work/gateway.toml" \
-        --log "$log" 2>>"$work/$tag.log" &
+        --store "$store" 2>>"$work/$tag.log" &
     pids+=($!)
     # Killed on purpose later: no job report.
     disown $!
@@ -166,7 +168,8 @@ url=http://127.0.0.1:$port/mcp
 
 echo "gateway scaleout: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
     "$profile build, $("$nginx" -v 2>&1 | sed 's#.*/##'), $(rustc --version | cut -d' ' -f1-2)"
-echo "gateway scaleout: g1 :$g1_port, g2 :$g2_port, nginx :$port (legacy sessions by tag, 2026-07-28 anywhere)"
+echo "gateway scaleout: g1 :$g1_port, g2 :$g2_port, nginx :$port (legacy sessions by tag, 2026-07-28 anywhere)," \
+    "store: $([[ $store == postgres* ]] && echo PostgreSQL || echo SQLite)"
 
 passed=0
 failed=0
@@ -261,7 +264,7 @@ field() {
 # Every answered call of a load run is in the log, and none more often than
 # the client sent it. Prints "answered logged doubled missing".
 reconcile() {
-    "$gateway" export --log "$log" >"$work/export.jsonl"
+    "$gateway" export --store "$store" >"$work/export.jsonl"
     python3 - "$work/$1.answered" "$work/export.jsonl" <<'PYTHON'
 import collections, json, sys
 rows = collections.Counter()
