@@ -21,18 +21,43 @@
 # 4. After the crash, g1 serves on and alice's risk is intact: her send is
 #    still refused.
 #
-# SCALEOUT_STORE names the store both processes share: a SQLite file (the
-# default, in the run's directory) or a postgres:// URL of an empty database.
+# It runs once with the store both processes share on SQLite (one file), then on
+# PostgreSQL (a throwaway server of Debian's binaries, on a unix socket), when
+# PostgreSQL is installed: without it, the run is SQLite only and says so, and
+# ANNOT_REQUIRE_POSTGRES=1 (set by .ci/run) makes that a failure.
+# SCALEOUT_STORE=sqlite or postgres runs one.
 # SCALEOUT_FULL=1 runs a long load in release (the figures in docs/gateway.md,
 # "Several processes behind nginx"); the default is a short run in the dev
 # profile the test suite builds anyway. SCALEOUT_CLIENTS and SCALEOUT_CALLS
-# set the load. Prints 'gateway scaleout: N passed, N failed' and exits
+# set the load. Prints 'gateway scaleout (STORE): N passed, N failed' and exits
 # non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+
+# Debian's PostgreSQL server binaries (the newest), or pg_config's.
+postgres_bin() {
+    local bin
+    bin=$(find /usr/lib/postgresql -path '*/bin/initdb' 2>/dev/null | sort -V | tail -n 1)
+    if [ -n "$bin" ]; then
+        dirname "$bin"
+    elif command -v pg_config >/dev/null && [ -x "$(pg_config --bindir)/initdb" ]; then
+        pg_config --bindir
+    fi
+}
+if [ -z "${SCALEOUT_STORE:-}" ]; then
+    status=0
+    SCALEOUT_STORE=sqlite bash "$0" || status=1
+    if [ -n "$(postgres_bin)" ] || [ "${ANNOT_REQUIRE_POSTGRES:-}" = 1 ]; then
+        SCALEOUT_STORE=postgres bash "$0" || status=1
+    else
+        echo "gateway scaleout: note: PostgreSQL is not installed, so this ran on SQLite only" \
+            "(ANNOT_REQUIRE_POSTGRES=1 makes that a failure)"
+    fi
+    exit "$status"
+fi
 target=${CARGO_TARGET_DIR:-$root/target}
-work=$target/gateway-scaleout
+work=$target/gateway-scaleout-$SCALEOUT_STORE
 if [ -n "${SCALEOUT_FULL:-}" ]; then
     profile=release
     clients=${SCALEOUT_CLIENTS:-32}
@@ -85,7 +110,6 @@ bob=$(token bob files:write)
 loader=$(token loader files:read)
 
 printf 'meet me at noon\n' >"$work/notes/todo"
-store=${SCALEOUT_STORE:-$work/store.sqlite3}
 cat >"$work/gateway.toml" <<TOML
 [gateway]
 exposure = "resolvable"
@@ -125,7 +149,12 @@ g2_port=$(free_port)
 port=$(free_port)
 
 pids=()
+postgres=
 cleanup() {
+    if [ -n "$postgres" ]; then
+        "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$postgres/data" -m fast stop >/dev/null 2>&1 || true
+        rm -rf "$postgres"
+    fi
     if [ -f "$work/nginx.pid" ]; then
         "$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log" -s stop 2>/dev/null || true
     fi
@@ -135,6 +164,38 @@ cleanup() {
     wait 2>/dev/null || true
 }
 trap cleanup EXIT
+
+case $SCALEOUT_STORE in
+sqlite) store=$work/store.sqlite3 ;;
+postgres)
+    pg_bin=$(postgres_bin)
+    if [ -z "$pg_bin" ]; then
+        echo "gateway scaleout: no PostgreSQL server binaries (apt-get install postgresql)"
+        exit 1
+    fi
+    # Outside the target directory, whose parents the server's user may not
+    # be let through; PostgreSQL refuses to run as root.
+    postgres=$(mktemp -d)
+    mkdir "$postgres/socket"
+    as_postgres=()
+    if [ "$(id -u)" = 0 ]; then
+        chown -R postgres:postgres "$postgres"
+        as_postgres=(runuser -u postgres --)
+    fi
+    pg_port=$(free_port)
+    "${as_postgres[@]}" "$pg_bin/initdb" --auth=trust --username=postgres --no-sync \
+        -D "$postgres/data" >/dev/null
+    "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$postgres/data" -l "$postgres/server.log" -w \
+        -o "-k $postgres/socket -p $pg_port -c listen_addresses= -c fsync=off -c max_connections=200" \
+        start >/dev/null
+    "$pg_bin/createdb" -h "$postgres/socket" -p "$pg_port" -U postgres scaleout
+    store="postgresql:///scaleout?host=$postgres/socket&port=$pg_port&user=postgres"
+    ;;
+*)
+    echo "gateway scaleout: SCALEOUT_STORE=$SCALEOUT_STORE: sqlite or postgres"
+    exit 2
+    ;;
+esac
 
 # Starts gateway process $1 on port $2; sets ${1}_pid.
 start_gateway() {
@@ -169,7 +230,7 @@ url=http://127.0.0.1:$port/mcp
 echo "gateway scaleout: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
     "$profile build, $("$nginx" -v 2>&1 | sed 's#.*/##'), $(rustc --version | cut -d' ' -f1-2)"
 echo "gateway scaleout: g1 :$g1_port, g2 :$g2_port, nginx :$port (legacy sessions by tag, 2026-07-28 anywhere)," \
-    "store: $([[ $store == postgres* ]] && echo PostgreSQL || echo SQLite)"
+    "store: $SCALEOUT_STORE"
 
 passed=0
 failed=0
@@ -331,5 +392,5 @@ read -r answered logged doubled missing <<<"$(reconcile modern-kill)"
 check "2026-07-28: the log holds all $answered answered calls ($logged logged, $missing missing, $doubled logged more often than sent)" \
     "$(yes_if [ "$missing" = 0 ] && [ "$doubled" = 0 ] && [ "$answered" -gt 0 ])"
 
-echo "gateway scaleout: $passed passed, $failed failed"
+echo "gateway scaleout ($SCALEOUT_STORE): $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
