@@ -11,7 +11,7 @@
 #
 # 1. The trifecta across processes: alice reads her mail in a session on g1,
 #    then tries to send through a session on g2, and through 2026-07-28
-#    requests: refused. bob, who read nothing, sends.
+#    requests: refused. bob, who read nothing, sends once he confirms.
 # 2. Legacy sessions under load (examples/gateway_load.rs), g2 killed with
 #    SIGKILL mid-run: every call answered (the client retries what the crash
 #    cut, and opens a new session when g2's sessions get 404 from g1),
@@ -20,6 +20,8 @@
 # 3. The same with 2026-07-28 requests.
 # 4. After the crash, g1 serves on and alice's risk is intact: her send is
 #    still refused.
+# 5. A confirmation asked on g2 survives g2's death: the host's retry with the
+#    person's yes proceeds through g1.
 #
 # It runs once with the store both processes share on SQLite (one file), then on
 # PostgreSQL (a throwaway server of Debian's binaries, on a unix socket), when
@@ -107,13 +109,15 @@ token() {
 }
 alice=$(token alice files:write)
 bob=$(token bob files:write)
+carol=$(token carol files:write)
 loader=$(token loader files:read)
 
 printf 'meet me at noon\n' >"$work/notes/todo"
 cat >"$work/gateway.toml" <<TOML
 [gateway]
 exposure = "resolvable"
-confirm = "host"
+# A send needs its caller's yes (the default policy), asked of the host.
+confirm = "ask"
 
 [upstream]
 command = "$examples/plain_server"
@@ -261,7 +265,7 @@ post() {
         headers+=(-H "mcp-session-id: $id" -H "mcp-protocol-version: 2025-11-25")
     fi
     status=$(curl -sS -o "$work/body" -D "$work/headers" -w '%{http_code}' "${headers[@]}" \
-        --data-binary "$body" "$url")
+        --data-binary "$body" "${post_url:-$url}")
     session=$(sed -nE 's/^mcp-session-id: *([^[:space:]]+).*/\1/Ip' "$work/headers")
     answer=$(sed -nE 's/^data: *//p' "$work/body" | tail -n 1)
     [ -n "$answer" ] || answer=$(cat "$work/body")
@@ -303,8 +307,21 @@ check "alice's send through g2 (session $alice_g2) is refused: $send" \
 send=$(call "$alice" - append)
 check "alice's send as a 2026-07-28 request (any process) is refused" \
     "$(yes_if grep -q "lethal trifecta" <<<"$send")"
-send=$(call "$bob" "$bob_g2" append)
-check "bob, who read nothing, sends through g2: $send" "$(yes_if [ "$send" = appended ])"
+# send TOKEN [STATE]: a 2026-07-28 send by a host whose person can be asked;
+# with STATE, the retry that carries the person's yes. Prints the result's
+# text, or "asks STATE" when the gateway asks for a confirmation.
+send() {
+    local bearer=$1 state=${2:-} extra=
+    [ -n "$state" ] && extra=",\"requestState\":\"$state\",\"inputResponses\":{\"confirm\":{\"action\":\"accept\",\"content\":{\"approve\":true}}}"
+    post "$bearer" - "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"notes\",\"arguments\":{\"action\":\"append\",\"name\":\"todo\",\"text\":\"hello\\n\"},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{}}}$extra}}"
+    jq -r 'if .result.resultType == "input_required" then "asks " + .result.requestState
+           else .result.content[0].text // .error.message // "no answer" end' <<<"$answer" 2>/dev/null ||
+        echo "HTTP $status"
+}
+asked=$(send "$bob")
+sent=$(send "$bob" "${asked#asks }")
+check "bob, who read nothing, is asked to confirm his send ($asked), says yes, and it goes: $sent" \
+    "$(yes_if [ "${asked%% *}" = asks ] && [ "$sent" = appended ])"
 
 # Runs the load client through nginx; $summary is its JSON line.
 load() {
@@ -379,11 +396,27 @@ send=$(call "$alice" - append)
 check "after the crash, alice's 2026-07-28 send is still refused" \
     "$(yes_if grep -q "lethal trifecta" <<<"$send")"
 
-# 3. 2026-07-28 requests, g2 (started again) killed mid-run.
-start_gateway g2 "$g2_port"
 # A reload forgets that nginx saw g2 fail.
-"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log" -s reload
-sleep 1
+restart_g2() {
+    start_gateway g2 "$g2_port"
+    "$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log" -s reload
+    sleep 1
+}
+
+# 5. A pending confirmation survives its process: carol's send waits for her
+# yes on g2 (asked of g2 directly: nginx could have picked either process), g2
+# dies, and her host's retry with the yes goes through nginx to g1, which
+# takes the confirmation from the store.
+restart_g2
+asked=$(post_url=http://127.0.0.1:$g2_port/mcp send "$carol")
+kill -KILL "$g2_pid"
+sent=$(send "$carol" "${asked#asks }")
+by=$(tail -n 1 "$work/access.log" | cut -d' ' -f3)
+check "carol's send waits for her yes on g2 ($asked); g2 is killed; her retry proceeds through $by: $sent" \
+    "$(yes_if [ "${asked%% *}" = asks ] && [ "$sent" = appended ] && [ "$by" = "\"127.0.0.1:$g1_port\"" ])"
+
+# 3. 2026-07-28 requests, g2 (started again) killed mid-run.
+restart_g2
 load modern-kill --era modern --kill "$g2_pid" --kill-after "$kill_after"
 check "2026-07-28: every one of $((clients * calls)) calls answered, g2 killed after $kill_after" "$(yes_if clean)"
 by_g2=$(grep -c "\"127.0.0.1:$g2_port\" \"200\"" "$work/access.log" || true)
