@@ -169,6 +169,21 @@ fn a_callers_risk_holds_across_requests_without_a_session() {
     let refused = &send.messages[0]["result"];
     assert_eq!(refused["isError"], json!(true), "{send:?}");
     assert!(text(refused).contains("lethal trifecta"), "{send:?}");
+    // Her sessions share her risk: the same send in a session is refused too.
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "legacy-host", "version": "1"}}});
+    let bearer = format!("Bearer {alice}");
+    let opened = gateway.post_raw(&initialize.to_string(), &[("authorization", &bearer)]);
+    let session = opened.session.expect("a session id");
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                         "params": notes("append", Some("leak\n"))});
+    let in_session = gateway.post_raw(
+        &message.to_string(),
+        &[("authorization", &bearer), ("mcp-session-id", &session)],
+    );
+    let refused = &in_session.messages[0]["result"];
+    assert!(text(refused).contains("lethal trifecta"), "{in_session:?}");
     // Bob read nothing: his message goes out.
     let sent = modern(
         &gateway,
@@ -196,12 +211,13 @@ fn a_callers_risk_holds_across_requests_without_a_session() {
     assert_eq!(none.status, 401, "{none:?}");
 
     drop(gateway);
-    let outcomes: Vec<Value> = exported(&setup.log())
+    let outcomes: Vec<Value> = exported(setup.log())
         .into_iter()
         .map(|call| call["outcome"].clone())
         .collect();
+    let (ok, refused) = (json!("ok"), json!("refused"));
     assert_eq!(
         outcomes,
-        [json!("ok"), json!("refused"), json!("ok"), json!("refused")]
+        [ok.clone(), refused.clone(), refused.clone(), ok, refused]
     );
 }
