@@ -167,4 +167,42 @@ impl Store {
     pub async fn spend_round_trip(&self, state: &str) -> Result<Option<String>, StoreError> {
         on_backend!(self, spend_round_trip(state))
     }
+
+    /// Puts a confirmation on the approvals queue.
+    pub async fn request_approval(&self, request: &ApprovalRequest) -> Result<(), StoreError> {
+        on_backend!(self, request_approval(request))
+    }
+
+    /// The approvals waiting for a person (before their deadline), oldest
+    /// first.
+    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
+        on_backend!(self, pending_approvals())
+    }
+
+    /// Approves or denies approval `id` as `by`: `true` when it was pending
+    /// and before its deadline, and is now decided (of two deciders, one).
+    pub async fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> Result<bool, StoreError> {
+        on_backend!(self, decide_approval(id, approve, by))
+    }
+
+    /// Where approval `id` stands; `None` for an id never asked.
+    pub async fn approval_state(&self, id: &str) -> Result<Option<ApprovalState>, StoreError> {
+        on_backend!(self, approval_state(id))
+    }
+
+    /// Spends an approved, unspent approval of the call of `call_digest` for
+    /// `risk_key`, before its deadline: its id, once (of two processes, one
+    /// gets it). This is how a confirmation outlives the process that asked.
+    pub async fn claim_approved(
+        &self,
+        call_digest: &str,
+        risk_key: &str,
+    ) -> Result<Option<String>, StoreError> {
+        on_backend!(self, claim_approved(call_digest, risk_key))
+    }
 }
