@@ -9,6 +9,8 @@
 //! server dropped is replaced on its next use, so a restarted server is used
 //! again without restarting the gateway.
 
+mod approvals;
+
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -19,8 +21,7 @@ use serde_json::{Value, json};
 use tokio_postgres::{NoTls, Row};
 
 use super::records::{
-    ApprovalRequest, ApprovalState, CALL_COLUMNS, CallRecord, CallRow, LoggedDecision, PinState,
-    Risk, StoreError, approval_state, now_ms,
+    CALL_COLUMNS, CallRecord, CallRow, LoggedDecision, PinState, Risk, StoreError, now_ms,
 };
 
 /// The PostgreSQL store.
@@ -134,10 +135,6 @@ fn call_row(row: &Row) -> Result<CallRow, StoreError> {
     })
 }
 
-fn json_text(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
-}
-
 impl PostgresStore {
     /// Connects to the server `url` names and creates the tables it lacks.
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
@@ -173,7 +170,7 @@ impl PostgresStore {
         Ok(store)
     }
 
-    async fn client(&self) -> Result<Object, StoreError> {
+    pub(super) async fn client(&self) -> Result<Object, StoreError> {
         self.pool.get().await.map_err(|error| match error {
             deadpool_postgres::PoolError::Backend(error) => StoreError::Postgres(error),
             other => StoreError::Invalid(format!("no connection to the server: {other}")),
@@ -413,131 +410,6 @@ impl PostgresStore {
                 "DELETE FROM round_trips WHERE state = $1 AND deadline_ms > $2 \
                  RETURNING call_digest",
                 &[&state, &now_ms()],
-            )
-            .await?;
-        Ok(row.map(|row| row.try_get(0)).transpose()?)
-    }
-
-    pub async fn request_approval(&self, request: &ApprovalRequest) -> Result<(), StoreError> {
-        self.client()
-            .await?
-            .execute(
-                "INSERT INTO approvals (id, call_digest, risk_key, session, upstream, tool, \
-                 arguments, annotations, source, reason, preview, created_ms, deadline_ms, \
-                 state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
-                 'pending')",
-                &[
-                    &request.id,
-                    &request.call_digest,
-                    &request.risk_key,
-                    &request.session,
-                    &request.upstream,
-                    &request.tool,
-                    &request.arguments.to_string(),
-                    &request.annotations.to_string(),
-                    &request.source,
-                    &request.reason,
-                    &request.preview,
-                    &request.created_ms,
-                    &request.deadline_ms,
-                ],
-            )
-            .await?;
-        Ok(())
-    }
-
-    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
-        let rows = self
-            .client()
-            .await?
-            .query(
-                "SELECT id, call_digest, risk_key, session, upstream, tool, arguments, \
-                 annotations, source, reason, preview, created_ms, deadline_ms FROM approvals \
-                 WHERE state = 'pending' AND deadline_ms > $1 ORDER BY created_ms, id",
-                &[&now_ms()],
-            )
-            .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(ApprovalRequest {
-                    id: row.try_get(0)?,
-                    call_digest: row.try_get(1)?,
-                    risk_key: row.try_get(2)?,
-                    session: row.try_get(3)?,
-                    upstream: row.try_get(4)?,
-                    tool: row.try_get(5)?,
-                    arguments: json_text(row.try_get(6)?),
-                    annotations: json_text(row.try_get(7)?),
-                    source: row.try_get(8)?,
-                    reason: row.try_get(9)?,
-                    preview: row.try_get(10)?,
-                    created_ms: row.try_get(11)?,
-                    deadline_ms: row.try_get(12)?,
-                })
-            })
-            .collect()
-    }
-
-    pub async fn decide_approval(
-        &self,
-        id: &str,
-        approve: bool,
-        by: &str,
-    ) -> Result<bool, StoreError> {
-        let state = if approve { "approved" } else { "denied" };
-        let changed = self
-            .client()
-            .await?
-            .execute(
-                "UPDATE approvals SET state = $2, decided_by = $3, decided_ms = $4 \
-                 WHERE id = $1 AND state = 'pending' AND deadline_ms > $4",
-                &[&id, &state, &by, &now_ms()],
-            )
-            .await?;
-        Ok(changed == 1)
-    }
-
-    pub async fn approval_state(&self, id: &str) -> Result<Option<ApprovalState>, StoreError> {
-        let now = now_ms();
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                "SELECT state, decided_by, spent_ms IS NOT NULL, deadline_ms FROM approvals \
-                 WHERE id = $1",
-                &[&id],
-            )
-            .await?;
-        row.map(|row| {
-            let state: String = row.try_get(0)?;
-            Ok(approval_state(
-                &state,
-                row.try_get(1)?,
-                row.try_get(2)?,
-                row.try_get(3)?,
-                now,
-            ))
-        })
-        .transpose()
-    }
-
-    pub async fn claim_approved(
-        &self,
-        call_digest: &str,
-        risk_key: &str,
-    ) -> Result<Option<String>, StoreError> {
-        // The row is locked by the first claimer; a second one skips it, and
-        // the outer `spent_ms IS NULL` is checked again on the row as
-        // committed, so one approval is spent once.
-        let row = self
-            .client()
-            .await?
-            .query_opt(
-                "UPDATE approvals SET spent_ms = $3 WHERE id = (SELECT id FROM approvals \
-                 WHERE call_digest = $1 AND risk_key = $2 AND state = 'approved' \
-                 AND spent_ms IS NULL AND deadline_ms > $3 ORDER BY created_ms LIMIT 1 \
-                 FOR UPDATE SKIP LOCKED) AND spent_ms IS NULL RETURNING id",
-                &[&call_digest, &risk_key, &now_ms()],
             )
             .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
