@@ -3,8 +3,9 @@
 
 use serde_json::json;
 
+use crate::rules::{SPLIT_NOTES, Setup};
 use crate::stores::{TestStore, on_each_store};
-use crate::support::{HttpGateway, text};
+use crate::support::{HttpGateway, exported, text};
 use crate::tokens::{Issuer, auth_section, claims};
 use crate::upstreams::{configured, gateway};
 
@@ -12,6 +13,7 @@ on_each_store!(
     a_second_process_refuses_what_completes_the_trifecta_begun_in_the_first,
     another_risk_key_starts_clean,
     one_token_subject_has_one_risk_across_http_gateways,
+    two_processes_calling_at_once_both_log_every_call,
 );
 
 /// Private data and untrusted content read through one process; the post
@@ -138,4 +140,39 @@ fn call(
     assert_eq!(reply.status, 200, "{reply:?}");
     let response = reply.messages.last().cloned().expect("a response");
     response["result"].clone()
+}
+
+/// Two processes writing one store at the same time (one SQLite file's
+/// writer lock, or one server): every call of both is answered and logged.
+fn two_processes_calling_at_once_both_log_every_call(store: &TestStore) {
+    let setup = Setup::on(SPLIT_NOTES, store);
+    let options = ["--exposure", "resolvable", "--confirm", "host"];
+    let hosts: Vec<_> = (0..2)
+        .map(|_| {
+            let mut host = setup.start(&options, &[]);
+            host.initialize(json!({}));
+            host
+        })
+        .collect();
+    let callers: Vec<_> = hosts
+        .into_iter()
+        .enumerate()
+        .map(|(index, mut host)| {
+            std::thread::spawn(move || {
+                for round in 0..15 {
+                    let line = format!("{index}-{round}\n");
+                    let arguments = json!({"action": "append", "name": "todo", "text": line});
+                    let result = host.call("notes", arguments);
+                    assert_eq!(text(&result), "appended", "{result}");
+                }
+                host.finish();
+            })
+        })
+        .collect();
+    for caller in callers {
+        caller.join().unwrap();
+    }
+    let calls = exported(setup.store());
+    assert_eq!(calls.len(), 30);
+    assert!(calls.iter().all(|call| call["outcome"] == json!("ok")));
 }
