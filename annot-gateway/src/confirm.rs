@@ -16,6 +16,7 @@ use annot_runtime::protocol::CLIENT_CAPABILITIES_META;
 
 use crate::digest;
 use crate::gateway::Gateway;
+use crate::store::now_ms;
 
 /// How long a person has to answer.
 const CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(300);
@@ -142,29 +143,33 @@ impl Gateway {
     /// and a fresh `requestState`; the retried call brings the answer under
     /// that state, which is spent on use and holds only for the call of the
     /// same digest.
-    pub(crate) fn confirm_by_round_trip(&self, question: Question, params: &Value) -> RoundTrip {
+    pub(crate) async fn confirm_by_round_trip(
+        &self,
+        question: Question,
+        params: &Value,
+    ) -> RoundTrip {
         let host_elicits = params
             .pointer("/_meta")
             .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
             .and_then(|capabilities| capabilities.get("elicitation"))
             .is_some();
         if let Some(state) = params.get("requestState").and_then(Value::as_str) {
-            let pending = self
-                .round_trips
-                .lock()
-                .expect("round-trips lock")
-                .remove(state);
-            let answered = match pending {
-                None => Confirmation::NotObtained(
+            let answered = match self.store().spend_round_trip(state).await {
+                Err(error) => Confirmation::NotObtained(format!(
+                    "the gateway's store failed, so the answer cannot be checked: {error}"
+                )),
+                Ok(None) => Confirmation::NotObtained(
                     "the answer came under a `requestState` the gateway did not issue or has \
                      already used (a replayed or forged answer)"
                         .to_owned(),
                 ),
-                Some(digest) if digest != question.digest => Confirmation::NotObtained(format!(
-                    "the answer was given for another call ({digest}, not {})",
-                    question.digest
-                )),
-                Some(digest) => match params.pointer("/inputResponses/confirm") {
+                Ok(Some(digest)) if digest != question.digest => {
+                    Confirmation::NotObtained(format!(
+                        "the answer was given for another call ({digest}, not {})",
+                        question.digest
+                    ))
+                }
+                Ok(Some(digest)) => match params.pointer("/inputResponses/confirm") {
                     Some(result) => read_answer(result, digest),
                     None => Confirmation::NotObtained("the retried call brought no answer".into()),
                 },
@@ -179,10 +184,17 @@ impl Gateway {
             ));
         }
         let state = digest::random_id();
-        self.round_trips
-            .lock()
-            .expect("round-trips lock")
-            .insert(state.clone(), question.digest);
+        // Kept in the store: the retried call may reach another process.
+        let deadline = now_ms() + CONFIRMATION_TIMEOUT.as_millis() as i64;
+        if let Err(error) = self
+            .store()
+            .issue_round_trip(&state, &question.digest, deadline)
+            .await
+        {
+            return RoundTrip::Answered(Confirmation::NotObtained(format!(
+                "the gateway's store failed, so the question cannot be asked: {error}"
+            )));
+        }
         RoundTrip::Ask(json!({
             "resultType": "input_required",
             "inputRequests": {"confirm": {"method": "elicitation/create", "params": question.params}},

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use annot_runtime::client::{ResolutionSupport, Session, SessionConfig};
+use annot_runtime::client::ResolutionSupport;
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
@@ -15,9 +15,9 @@ use crate::StartError;
 use crate::auth::{Authenticator, Caller};
 use crate::config::Settings;
 use crate::era::{self, HostIdentity, UpstreamEra};
-use crate::log::Log;
 use crate::message::{code, error_response, result_response};
 use crate::sources::{AuditRaise, Listed, RuleBook};
+use crate::store::Store;
 use crate::upstream::{Pending, Upstream, UpstreamError};
 
 tokio::task_local! {
@@ -49,8 +49,6 @@ pub(crate) struct State {
     pub requested_version: Option<String>,
     /// Every capability an upstream declared.
     pub capabilities: Map<String, Value>,
-    /// The lethal trifecta's legs so far, across every upstream.
-    pub session: Session,
 }
 
 /// What the gateway knows of one upstream.
@@ -88,20 +86,22 @@ pub(crate) enum HostWaiter {
 pub struct Shared {
     /// The settings.
     pub settings: Settings,
-    /// The decision log and pinned definitions.
-    pub log: Log,
+    /// The store: the decision log, pinned definitions, risk, confirmations.
+    pub store: Store,
     pub(crate) audit: AuditRaise,
     /// The bearer-token check of HTTP callers, when `[auth]` configures one.
     pub authenticator: Option<Authenticator>,
 }
 
 impl Shared {
-    /// Opens the log and reads the audit report the settings name.
-    pub fn open(settings: Settings) -> Result<Arc<Shared>, StartError> {
-        let log = Log::open(&settings.log).map_err(|source| StartError::Log {
-            path: settings.log.clone(),
-            source,
-        })?;
+    /// Opens the store and reads the audit report the settings name.
+    pub async fn open(settings: Settings) -> Result<Arc<Shared>, StartError> {
+        let store = Store::open(&settings.store)
+            .await
+            .map_err(|source| StartError::Store {
+                location: settings.store.describe(),
+                source,
+            })?;
         let audit = match &settings.audit {
             Some(path) => AuditRaise::read(path).map_err(StartError::Audit)?,
             None => AuditRaise::default(),
@@ -112,7 +112,7 @@ impl Shared {
         };
         Ok(Arc::new(Shared {
             settings,
-            log,
+            store,
             audit,
             authenticator,
         }))
@@ -142,9 +142,6 @@ pub struct Gateway {
     /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
     /// whether their result is a listing.
     modern: Mutex<HashMap<String, bool>>,
-    /// The 2026-07-28 confirmations asked and not yet answered:
-    /// `requestState` → the call's digest.
-    pub(crate) round_trips: Mutex<HashMap<String, String>>,
     /// Who calls, by their bearer token (HTTP with `[auth]`).
     caller: Mutex<Option<Caller>>,
 }
@@ -207,7 +204,6 @@ impl Gateway {
     /// [`drain`](Self::drain), an empty message marks the end.
     pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
         let settings = shared.settings.clone();
-        let on_trifecta = settings.on_trifecta;
         let several = settings.upstreams.len() > 1;
         let mut members = Vec::new();
         let mut receivers = Vec::new();
@@ -249,10 +245,6 @@ impl Gateway {
                 identity: HostIdentity::default(),
                 requested_version: None,
                 capabilities: Map::new(),
-                session: Session::new(SessionConfig {
-                    on_trifecta,
-                    ..SessionConfig::default()
-                }),
             }),
             waiters: Mutex::new(HashMap::new()),
             related: Mutex::new(HashMap::new()),
@@ -261,7 +253,6 @@ impl Gateway {
             cancelled: Mutex::new(HashSet::new()),
             active: Arc::default(),
             modern: Mutex::new(HashMap::new()),
-            round_trips: Mutex::new(HashMap::new()),
             caller: Mutex::new(None),
         });
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {
@@ -336,9 +327,9 @@ impl Gateway {
         Some((index, name))
     }
 
-    /// The decision log.
-    pub(crate) fn log(&self) -> &Log {
-        &self.shared.log
+    /// The store.
+    pub(crate) fn store(&self) -> &Store {
+        &self.shared.store
     }
 
     /// The audit's raised hints.
