@@ -15,10 +15,10 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::AuthSpec;
-use super::code;
-use super::dfa::serialized_dfa;
+use super::dfa_builder::serialized_dfa;
+use super::predicate_code;
 use super::{Checked, CheckedRule};
-use crate::ast::{Field, Shape, Tool, Variant};
+use crate::internals::ast::{Field, Shape, Tool, Variant};
 
 /// The generated pieces: items of the `const _` block, items of the
 /// `AnnotatedTool` impl, the body of `resolve`, and the fields of the
@@ -42,7 +42,7 @@ pub fn generate(tool: &Tool, p: &TokenStream) -> RulesCode {
         Shape::Single { fields, .. } => generator.single_shape(fields),
     };
     let ident = &tool.ident;
-    let view = super::view::view(tool, checked, p);
+    let view = super::borrowing_evaluation::view(tool, checked, p);
     let sets = (0..checked.patterns.len()).map(|index| format_ident!("__PATTERNS_{}", index));
     let trait_items = quote! {
         const RULES: &'static [#p::Rule] = __RULES;
@@ -300,7 +300,7 @@ impl Gen<'_> {
                 let ident = &field.ident;
                 quote!(#ident: #binding)
             });
-            let body = code::fire_rules(self.checked, &applicable, fields, None, p);
+            let body = predicate_code::fire_rules(self.checked, &applicable, fields, None, p);
             let tool_ident = &self.tool.ident;
             evaluate_arms.push(if applicable.is_empty() {
                 quote!(#tool_ident::#ident { .. } => (#position, 0, 0),)
@@ -351,7 +351,7 @@ pub(super) fn used_fields<'f>(rules: &[&CheckedRule], fields: &'f [Field]) -> Ve
     fields
         .iter()
         .filter(|field| {
-            let name = code::rust_name(field);
+            let name = predicate_code::rust_name(field);
             rules
                 .iter()
                 .any(|rule| rule.rule.predicate.fields().iter().any(|f| f.name == name))
@@ -361,5 +361,5 @@ pub(super) fn used_fields<'f>(rules: &[&CheckedRule], fields: &'f [Field]) -> Ve
 
 /// The local a field's value is bound to while its rules are evaluated.
 pub(super) fn binding(field: &Field) -> Ident {
-    format_ident!("__field_{}", code::rust_name(field))
+    format_ident!("__field_{}", predicate_code::rust_name(field))
 }

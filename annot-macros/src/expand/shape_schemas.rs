@@ -1,10 +1,10 @@
 //! The schema of each shape: an enum of actions (a), a struct with an action
 //! field (b), and an `#[mcp_actions]` enum's own schema.
 
-use crate::ast::{Field, Variant};
-use crate::attr::SchemaShape;
-use crate::json::Json;
-use crate::schema::{Builder, FillKind, describe};
+use crate::expand::input_schema::{Builder, FillKind, describe};
+use crate::expand::schema_json::Json;
+use crate::internals::ast::{Field, Variant};
+use crate::internals::attr::SchemaShape;
 
 impl Builder {
     /// Closes a root schema: with `$defs` when nested types need them.

@@ -1,5 +1,5 @@
 //! The `inputSchema`: field types mapped to JSON Schema 2020-12 at compile time
-//! (the schema of each shape is in `shapes`),
+//! (the schema of each shape is in `shape_schemas`),
 //! with holes for what only the compiler (an `#[mcp_actions]` enum's names) or
 //! the runtime (a `schemars` schema of a nested type) knows.
 //!
@@ -11,14 +11,14 @@
 //!
 //! Each field's schema accepts exactly what the generated parser accepts for
 //! it; how per-action rules are stated depends on the
-//! [`SchemaShape`](crate::attr::SchemaShape).
+//! [`SchemaShape`](crate::internals::attr::SchemaShape).
 
 use quote::ToTokens;
 use syn::Type;
 
-use crate::ast::Field;
-use crate::json::Json;
-use crate::types::{Class, classify, peel};
+use crate::expand::schema_json::Json;
+use crate::internals::ast::Field;
+use crate::internals::types::{Class, classify, peel};
 
 /// What goes into a hole of the schema text.
 pub enum FillKind {
@@ -242,9 +242,9 @@ mod tests {
     #[test]
     fn option_is_recognised_by_name() {
         let ty: Type = syn::parse_str("std::option::Option<u8>").unwrap();
-        assert!(crate::types::option_inner(&ty).is_some());
+        assert!(crate::internals::types::option_inner(&ty).is_some());
         let ty: Type = syn::parse_str("Vec<u8>").unwrap();
-        assert!(crate::types::option_inner(&ty).is_none());
+        assert!(crate::internals::types::option_inner(&ty).is_none());
     }
 
     #[test]

@@ -10,11 +10,11 @@ use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, ExprPath, Ident, LitStr};
 
-use crate::attr::is_serde;
-use crate::case::{RENAME_RULES, RenameRule};
-use crate::ctxt::Errors;
-use crate::meta::{RawValue, str_value, take_value};
-use crate::suggest::did_you_mean;
+use crate::internals::attr::is_serde;
+use crate::internals::case::{RENAME_RULES, RenameRule};
+use crate::internals::ctxt::Errors;
+use crate::internals::meta::{RawValue, str_value, take_value};
+use crate::internals::suggest::did_you_mean;
 
 /// Where a `#[serde]` attribute sits.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The borrowing path: code that reads a tool's arguments straight from their
 //! text into borrowed values of the fields rules test, then runs the same
-//! predicate code as `evaluate` (see `code::fire_rules`) and reads the same
+//! predicate code as `evaluate` (see `predicate_code::fire_rules`) and reads the same
 //! table. Anything it does not accept it leaves to the owned path (it
 //! answers `None`), which gives the error.
 
@@ -9,12 +9,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
-use super::code;
+use super::predicate_code;
 use super::{Checked, CheckedRule};
-use crate::ast::{Field, Shape, Tool};
-use crate::serde_attr::FieldDefault;
-use crate::slots::Slots;
-use crate::types::{Base, Class, IntRange, classify, holds_no_integer, kind_of};
+use crate::expand::member_slots::Slots;
+use crate::internals::ast::{Field, Shape, Tool};
+use crate::internals::serde_attr::FieldDefault;
+use crate::internals::types::{Base, Class, IntRange, classify, holds_no_integer, kind_of};
 
 /// The body of `fn __view(__text: &str, __split: Option<&SplitArguments>)
 /// -> Option<Outcome>`.
@@ -129,7 +129,7 @@ impl View<'_> {
         let p = self.p;
         let allowed = self.slots.allowed(fields, tag);
         let read = self.fields(fields, rules, action_field);
-        let body = code::fire_rules(self.checked, rules, fields, action_field, p);
+        let body = predicate_code::fire_rules(self.checked, rules, fields, action_field, p);
         quote! {
             if !#p::only(&__slots, #allowed) {
                 return #p::core::option::Option::None;
@@ -153,7 +153,7 @@ impl View<'_> {
                 let slot = self.slot(&field.name);
                 let raw = quote!(__slots[#slot]);
                 let tested = rules.iter().any(|rule| {
-                    let name = code::rust_name(field);
+                    let name = predicate_code::rust_name(field);
                     rule.rule.predicate.fields().iter().any(|f| f.name == name)
                 });
                 let simple = !matches!(kind_of(&field.ty, false).base, Base::Other);
@@ -220,7 +220,7 @@ impl View<'_> {
     /// A field a rule tests, borrowed into its binding.
     fn tested(&self, field: &Field, raw: &TokenStream) -> TokenStream {
         let p = self.p;
-        let binding = format_ident!("__field_{}", code::rust_name(field));
+        let binding = format_ident!("__field_{}", predicate_code::rust_name(field));
         let kind = kind_of(&field.ty, false);
         let none = quote!(return #p::core::option::Option::None);
         if kind.optional {

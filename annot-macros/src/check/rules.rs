@@ -1,20 +1,18 @@
 //! Checks of rules against the tool: every field exists and has a type its
 //! tests fit, every pattern compiles, scopes are consistent.
 
-use proc_macro2::Span;
 use syn::ext::IdentExt;
 
-use super::patterns::{check_pattern_sets, collect_patterns};
-use super::scopes::check_authorization;
-use super::{Checked, CheckedRule, Place, Rule};
-use crate::ast::{Actions, Field, Shape, Tool};
-use crate::ctxt::Errors;
-use crate::types::kind_of;
+use super::authorization::check_authorization;
+use crate::internals::ast::{Actions, Field, Shape, Tool};
+use crate::internals::ctxt::Errors;
+use crate::internals::types::kind_of;
+use crate::rules::{Checked, CheckedRule, Place, Rule};
 use annot_model::{Annotations, action_base};
 use annot_rules::check::{FieldKinds, check_predicate};
+use annot_rules::patterns::collect_patterns;
 
-use crate::hints::{HINTS, HintValue, READ_ONLY, is_write_only};
-use crate::suggest::did_you_mean;
+use crate::internals::suggest::did_you_mean;
 
 /// Where a rule was written.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -131,31 +129,12 @@ pub fn check_tool(tool: &Tool, errors: &Errors) -> Checked {
     checked
 }
 
-/// The hints a rule sets that only mean something for writes, when it does
-/// not also turn `read_only` off: on a read-only action they are dead.
-pub fn write_only_hints(rule: &Rule) -> Vec<(&'static str, Span)> {
-    let turns_read_only_off = matches!(
-        rule.hints.values[READ_ONLY],
-        Some(HintValue { value: false, .. })
-    );
-    if turns_read_only_off {
-        return Vec::new();
-    }
-    (0..HINTS.len())
-        .filter(|&index| is_write_only(index))
-        .filter_map(|index| {
-            let value = rule.hints.values[index]?;
-            Some((HINTS[index].key, value.span))
-        })
-        .collect()
-}
-
 /// A rule that sets write-only hints on a read-only action (its own, or the
 /// tool default's read-only) does nothing there: an error, so that no
 /// declaration silently does nothing.
 fn check_dead_hints(checked: &Checked, actions: &[(String, Annotations)], errors: &Errors) {
     for rule in &checked.rules {
-        let dead = write_only_hints(&rule.rule);
+        let dead = rule.rule.write_only_hints();
         if dead.is_empty() {
             continue;
         }
@@ -195,7 +174,7 @@ fn field_kinds(fields: &[Field], discriminator: Option<&str>) -> FieldKinds {
 /// types must agree.
 fn tool_rule_on_enum(
     rule: &Rule,
-    variants: &[crate::ast::Variant],
+    variants: &[crate::internals::ast::Variant],
     discriminator: &str,
     errors: &Errors,
 ) -> Vec<bool> {
@@ -205,7 +184,7 @@ fn tool_rule_on_enum(
         .iter()
         .map(|f| f.name.as_str())
         .collect();
-    let has = |variant: &crate::ast::Variant, name: &str| {
+    let has = |variant: &crate::internals::ast::Variant, name: &str| {
         variant.fields.iter().any(|f| f.ident.unraw() == name)
     };
     let applies: Vec<bool> = variants
@@ -288,4 +267,10 @@ fn tool_rule_on_enum(
     }
     check_predicate(&rule.predicate, &kinds, &Place::Tool, errors);
     applies
+}
+
+/// Each field's patterns together must compile as one set, as at run time.
+fn check_pattern_sets(checked: &Checked, errors: &Errors) {
+    let predicates = checked.rules.iter().map(|rule| &rule.rule.predicate);
+    annot_rules::patterns::check_pattern_sets(&checked.patterns, predicates, errors);
 }

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use regex::RegexSet;
 
-use super::dfa::serialized_dfa;
+use super::dfa_builder::serialized_dfa;
 
 /// `bytes` at a 4-aligned address, for the life of the test run.
 fn aligned(bytes: &[u8]) -> &'static [u8] {

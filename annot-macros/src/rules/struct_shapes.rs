@@ -7,9 +7,9 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::CheckedRule;
-use super::code;
-use super::expand::{Gen, binding, used_fields};
-use crate::ast::Field;
+use super::generate::{Gen, binding, used_fields};
+use super::predicate_code;
+use crate::internals::ast::Field;
 
 impl Gen<'_> {
     pub(super) fn struct_shape(&self, fields: &[Field]) -> (TokenStream, TokenStream, TokenStream) {
@@ -26,9 +26,9 @@ impl Gen<'_> {
             .checked
             .rules
             .iter()
-            .map(|rule| code::tri(&rule.rule.predicate, fields, discriminator, p));
+            .map(|rule| predicate_code::tri(&rule.rule.predicate, fields, discriminator, p));
         let rule_count = self.checked.rules.len();
-        let name_checks = code::action_name_checks(self.checked, action_field, ty, p);
+        let name_checks = predicate_code::action_name_checks(self.checked, action_field, ty, p);
         let dead_checks = self.dead_hint_checks(ty);
         let items = quote! {
             const __DECLARED_ACTIONS: &[#p::Action] = #declared_actions;
@@ -181,7 +181,7 @@ impl Gen<'_> {
             let ident = &used.ident;
             quote!(let #binding = &__tool.#ident;)
         });
-        let body = code::fire_rules(self.checked, &rules, fields, discriminator, self.p);
+        let body = predicate_code::fire_rules(self.checked, &rules, fields, discriminator, self.p);
         quote! {
             let mut __fired: u64 = 0;
             let mut __undecided: u64 = 0;
@@ -196,7 +196,7 @@ impl Gen<'_> {
     /// nothing.
     fn dead_hint_checks(&self, ty: &syn::Type) -> TokenStream {
         let checks = self.checked.rules.iter().filter_map(|rule| {
-            let dead = super::check::write_only_hints(&rule.rule);
+            let dead = rule.rule.write_only_hints();
             let (key, span) = *dead.first()?;
             let index = self
                 .checked
@@ -211,7 +211,7 @@ impl Gen<'_> {
                  actions (`method != \"GET\"`), or remove `{key}`",
                 quote!(#ty).to_string().replace(' ', "")
             );
-            let p = code::respan(self.p, span);
+            let p = predicate_code::respan(self.p, span);
             Some(quote_spanned! {span=>
                 const _: () = {
                     let mut __index = 0;

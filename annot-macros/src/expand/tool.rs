@@ -11,12 +11,12 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
-use crate::ast::{Field, Shape, Tool, Variant};
-use crate::attr::SchemaShape;
-use crate::json::{Json, Piece};
+use crate::expand::input_schema::{Builder, FillKind};
+use crate::expand::schema_json::{Json, Piece};
+use crate::internals::ast::{Field, Shape, Tool, Variant};
+use crate::internals::attr::SchemaShape;
+use crate::internals::serde_attr::FieldDefault;
 use crate::rules::{self, RulesCode};
-use crate::schema::{Builder, FillKind};
-use crate::serde_attr::FieldDefault;
 
 /// `use <crate>::__private as __annot;`, with `::annot` unless overridden. Each
 /// generated `const _` block starts with it and names everything through
@@ -50,7 +50,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let ident = &tool.ident;
     let name = match &tool.options.name {
         Some(name) => name.value(),
-        None => crate::check::derived_tool_name(ident),
+        None => crate::internals::case::derived_tool_name(ident),
     };
     let title = tool.options.title.as_ref().map(|title| title.value());
     let title_tokens = option_str(title.clone(), &p);
@@ -107,7 +107,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let action_fields = action_fields_item(&tool.shape);
     let display = display_items(tool, &p);
     let (result_claims_items, result_claims) = result_claims_fn(tool, &p);
-    let from_members = crate::members::from_members(tool, &p);
+    let from_members = crate::expand::from_members::from_members(tool, &p);
     let output_schema = tool
         .options
         .output
@@ -196,7 +196,7 @@ fn field_value(field: &Field, p: &TokenStream) -> TokenStream {
         return default;
     }
     // Integral floats are read as integers only where an integer can be.
-    let (required, optional) = if crate::types::holds_no_integer(ty) {
+    let (required, optional) = if crate::internals::types::holds_no_integer(ty) {
         (quote!(required_verbatim), quote!(optional_verbatim))
     } else {
         (quote!(required), quote!(optional))
@@ -464,7 +464,7 @@ pub fn tool_fallback(ident: &Ident, krate: Option<&syn::Path>) -> TokenStream {
 /// `result_claims`, which needs no evaluation.
 fn result_claims_fn(tool: &Tool, p: &TokenStream) -> (TokenStream, TokenStream) {
     let tool_ident = &tool.ident;
-    let declared = |claims: Option<&crate::results::ResultClaims>| {
+    let declared = |claims: Option<&crate::internals::result_claims::ResultClaims>| {
         claims.map_or((false, false), |claims| {
             (claims.sensitive, claims.untrusted)
         })
@@ -504,7 +504,7 @@ fn result_claims_fn(tool: &Tool, p: &TokenStream) -> (TokenStream, TokenStream) 
         }
         Shape::Single { .. } => None,
     };
-    let mask = |claimed: fn(&crate::results::ResultClaims) -> bool| {
+    let mask = |claimed: fn(&crate::internals::result_claims::ResultClaims) -> bool| {
         tool.checked
             .rules
             .iter()

@@ -5,11 +5,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Attribute, Ident};
 
-use crate::ast::Actions;
-use crate::attr::derives;
-use crate::expand::{import_private, private};
-use crate::json::Json;
-use crate::shapes::actions_schema;
+use crate::expand::schema_json::Json;
+use crate::expand::shape_schemas::actions_schema;
+use crate::expand::tool::{import_private, private};
+use crate::internals::ast::Actions;
+use crate::internals::attr::derives;
 
 /// `Clone` and `Copy`, which the trait needs, unless the enum derives them.
 fn copy_impls(
@@ -161,7 +161,7 @@ fn result_claims_fn(actions: &Actions, p: &TokenStream) -> TokenStream {
     }
 }
 
-/// What is emitted when the input has errors (see `expand::tool_fallback`).
+/// What is emitted when the input has errors (see `tool::tool_fallback`).
 pub fn actions_fallback(
     ident: &Ident,
     attrs: &[Attribute],

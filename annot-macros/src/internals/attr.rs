@@ -4,19 +4,19 @@
 //! Every key is parsed with `parse_nested_meta`. A key's handler records its
 //! problems in [`Errors`] and consumes the key's value, so one bad key never
 //! hides the next. Rules on argument values (`when(...) => (...)`) and
-//! authorization (`scopes`, `no_auth`) are parsed by `rules::parse`.
+//! authorization (`scopes`, `no_auth`) are parsed by `rules::from_attribute`.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Expr, Ident, Lit, LitStr};
+use syn::{Attribute, Data, DeriveInput, Expr, Ident, Lit, LitStr};
 
-use crate::ctxt::Errors;
-use crate::hints::{HINTS, HintSet, hint_index, key_of_wire_name};
-use crate::meta::{bool_value, set_hint, str_value, take_value, type_value};
-use crate::results::{Claimant, ResultClaims};
+use crate::internals::ctxt::Errors;
+use crate::internals::hints::{HINTS, HintSet, hint_index, key_of_wire_name};
+use crate::internals::meta::{bool_value, set_hint, str_value, take_value, type_value};
+use crate::internals::result_claims::{Claimant, ResultClaims};
+use crate::internals::suggest::did_you_mean;
 use crate::rules::{AuthSpec, Rule, parse_auth, parse_rule};
-use crate::suggest::did_you_mean;
 
 /// The single identifier of a key, or an error naming the whole path.
 fn key_ident(meta: &ParseNestedMeta, errors: &Errors) -> Option<Ident> {
@@ -71,10 +71,10 @@ pub struct ToolOptions {
     pub single: Option<Ident>,
     /// `schema = "portable" | "exact"`: the `inputSchema` shape (checked here).
     pub schema: Option<LitStr>,
-    /// `display = "..."`: the call preview listed on the tool (see `display`).
+    /// `display = "..."`: the call preview listed on the tool (see `check::display_templates`).
     pub display: Option<LitStr>,
     /// `results(sensitive, untrusted)`: what the results of every action
-    /// claim under the trust-annotations extension (see `results`).
+    /// claim under the trust-annotations extension (see `result_claims`).
     pub results: Option<ResultClaims>,
     /// `output = Type`: the type of the tool's structured results, whose
     /// JSON Schema is its `outputSchema`.
@@ -178,7 +178,9 @@ pub fn parse_options(args: TokenStream, of: OptionsOf, errors: &Errors) -> ToolO
         } else if !valid.contains(&name.as_str()) {
             unknown_key(&key, what, &valid, errors);
         } else if name == "results" {
-            if let Some(results) = crate::results::parse(&key, raw, Claimant::Tool, errors) {
+            if let Some(results) =
+                crate::internals::result_claims::parse(&key, raw, Claimant::Tool, errors)
+            {
                 set_once(&mut options.results, results, &key, errors);
             }
         } else if name == "single" {
@@ -231,7 +233,7 @@ pub struct Annotate {
     /// `display = "..."`: this action's call preview.
     pub display: Option<LitStr>,
     /// `results(sensitive, untrusted)`: what this action's results claim
-    /// under the trust-annotations extension (see `results`).
+    /// under the trust-annotations extension (see `result_claims`).
     pub results: Option<ResultClaims>,
     pub hints: HintSet,
     /// Rules on this action's fields.
@@ -283,7 +285,9 @@ pub fn parse_annotate(attrs: &[Attribute], errors: &Errors) -> Option<Annotate> 
                     set_once(&mut current.display, display, &key, errors);
                 }
             } else if name == "results" {
-                if let Some(results) = crate::results::parse(&key, raw, Claimant::Action, errors) {
+                if let Some(results) =
+                    crate::internals::result_claims::parse(&key, raw, Claimant::Action, errors)
+                {
                     set_once(&mut current.results, results, &key, errors);
                 }
             } else if TOOL_KEYS.contains(&name.as_str()) {
@@ -359,4 +363,35 @@ pub fn derives(attrs: &[Attribute], trait_name: &str) -> bool {
             });
             found
         })
+}
+
+/// Removes `#[annotate]` everywhere, and `#[serde]` too unless the item derives
+/// serde's traits (an attribute macro, unlike a derive, registers no helper
+/// attributes, so the compiler would reject them).
+pub fn strip_helper_attributes(item: &mut DeriveInput) {
+    let keep_serde = derives_serde(&item.attrs);
+    let strip = |attrs: &mut Vec<syn::Attribute>| {
+        attrs.retain(|attr| !is_annotate(attr) && (keep_serde || !is_serde(attr)));
+    };
+    strip(&mut item.attrs);
+    match &mut item.data {
+        Data::Enum(data) => {
+            for variant in &mut data.variants {
+                strip(&mut variant.attrs);
+                for field in variant.fields.iter_mut() {
+                    strip(&mut field.attrs);
+                }
+            }
+        }
+        Data::Struct(data) => {
+            for field in data.fields.iter_mut() {
+                strip(&mut field.attrs);
+            }
+        }
+        Data::Union(data) => {
+            for field in data.fields.named.iter_mut() {
+                strip(&mut field.attrs);
+            }
+        }
+    }
 }

@@ -8,13 +8,13 @@ use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{
+use crate::internals::attr::{
     Annotate, OptionsOf, ToolOptions, derives, doc_string, is_annotate, parse_annotate,
 };
-use crate::case::RenameRule;
-use crate::ctxt::Errors;
+use crate::internals::case::RenameRule;
+use crate::internals::ctxt::Errors;
+use crate::internals::serde_attr::{FieldDefault, Level, Serde, parse_serde};
 use crate::rules::Checked;
-use crate::serde_attr::{FieldDefault, Level, Serde, parse_serde};
 
 /// One named field: an argument of the tool.
 pub struct Field {
@@ -38,7 +38,7 @@ impl Field {
 
     /// Whether the field's type is `Option<_>` (as serde decides it: by name).
     pub fn is_option(&self) -> bool {
-        crate::types::option_inner(&self.ty).is_some()
+        crate::internals::types::option_inner(&self.ty).is_some()
     }
 }
 
@@ -94,7 +94,7 @@ pub struct Actions {
     pub derives_deserialize: bool,
 }
 
-/// The call previews of a tool, completed by the checks (see `display`).
+/// The call previews of a tool, completed by the checks (see `check::display_templates`).
 #[derive(Default)]
 pub struct Display {
     /// Each action's template, in the order of its actions.

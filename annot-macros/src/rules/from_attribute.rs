@@ -6,10 +6,10 @@ use syn::Ident;
 use syn::meta::ParseNestedMeta;
 
 use super::Rule;
-use crate::ctxt::Errors;
-use crate::hints::HintSet;
-use crate::meta::RawValue;
-use crate::results::{Claimant, ResultClaims};
+use crate::internals::ctxt::Errors;
+use crate::internals::hints::HintSet;
+use crate::internals::meta::RawValue;
+use crate::internals::result_claims::{Claimant, ResultClaims};
 pub use annot_rules::parse::parse_auth;
 
 /// Parses a rule whose `when` key has just been read with its `(...)`: the
@@ -22,7 +22,7 @@ pub fn parse_rule(
 ) -> Option<Rule> {
     let mut results: Option<ResultClaims> = None;
     let mut on_results = |key: &Ident, raw: RawValue| {
-        let parsed = crate::results::parse(key, raw, Claimant::Rule, errors);
+        let parsed = crate::internals::result_claims::parse(key, raw, Claimant::Rule, errors);
         match (&results, parsed) {
             (Some(_), _) => errors.spanned(key, "duplicate `results`"),
             (None, parsed) => results = parsed,

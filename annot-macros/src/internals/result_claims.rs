@@ -12,9 +12,9 @@ use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::{Ident, Token};
 
-use crate::ctxt::Errors;
-use crate::meta::RawValue;
-use crate::suggest::did_you_mean;
+use crate::internals::ctxt::Errors;
+use crate::internals::meta::RawValue;
+use crate::internals::suggest::did_you_mean;
 
 /// The claims one action declares.
 #[derive(Clone)]

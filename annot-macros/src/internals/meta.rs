@@ -4,8 +4,8 @@
 
 use syn::{Ident, Lit};
 
-use crate::ctxt::Errors;
-use crate::hints::HintSet;
+use crate::internals::ctxt::Errors;
+use crate::internals::hints::HintSet;
 use annot_rules::meta::describe;
 pub use annot_rules::meta::{RawValue, bool_value, str_value, take_value};
 

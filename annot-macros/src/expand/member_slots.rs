@@ -1,10 +1,10 @@
 //! The member slots of a tool's argument object, shared by the two readers
 //! generated over the members the request reader split: the borrowing
-//! evaluation (`rules/view.rs`) and `from_members` (`members.rs`). Slot `i`
+//! evaluation (`rules/borrowing_evaluation.rs`) and `from_members` (`from_members.rs`). Slot `i`
 //! is the `i`th distinct wire name: the discriminator of shape (a) first,
 //! then every field not skipped, in declaration order.
 
-use crate::ast::{Field, Shape, Tool};
+use crate::internals::ast::{Field, Shape, Tool};
 
 /// A tool's member names, at most 64 (one bit of a mask each).
 pub struct Slots {

@@ -1,10 +1,9 @@
 //! Checks of authorization: valid scope names, a table of at most 64, and a
 //! requirement to start from for every call once the tool declares any.
 
-use super::AuthSpec;
-use super::Checked;
-use crate::ast::{Shape, Tool};
-use crate::ctxt::Errors;
+use crate::internals::ast::{Shape, Tool};
+use crate::internals::ctxt::Errors;
+use crate::rules::{AuthSpec, Checked};
 
 /// OAuth scope tokens: printable ASCII but space, `"` and `\` (RFC 6749, 3.3).
 fn valid_scope(scope: &str) -> bool {
@@ -23,7 +22,7 @@ pub fn check_authorization(tool: &Tool, checked: &mut Checked, errors: &Errors) 
             .iter()
             .filter_map(|rule| rule.rule.auth.as_ref()),
     );
-    let variants: &[crate::ast::Variant] = match &tool.shape {
+    let variants: &[crate::internals::ast::Variant] = match &tool.shape {
         Shape::Enum(variants) => variants,
         Shape::Struct(_) | Shape::Single { .. } => &[],
     };

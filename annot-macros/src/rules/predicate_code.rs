@@ -9,8 +9,8 @@ use syn::{Ident, Type};
 
 use super::{Checked, CheckedRule};
 use super::{Comparison, Haystack, Literal, Predicate, SqlTest, Test};
-use crate::ast::Field;
-use crate::types::{Base, Kind, kind_of};
+use crate::internals::ast::Field;
+use crate::internals::types::{Base, Kind, kind_of};
 
 /// A field's Rust name, unrawed, as rules name it.
 pub fn rust_name(field: &Field) -> String {

@@ -26,6 +26,12 @@ pub const RENAME_RULES: [(&str, RenameRule); 8] = [
     ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
 ];
 
+/// The tool name of a type without `name = "..."`: the snake_case of its name.
+pub fn derived_tool_name(ident: &syn::Ident) -> String {
+    use syn::ext::IdentExt;
+    RenameRule::Snake.apply_to_variant(&ident.unraw().to_string())
+}
+
 impl RenameRule {
     pub fn from_name(name: &str) -> Option<RenameRule> {
         RENAME_RULES

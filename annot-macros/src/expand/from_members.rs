@@ -15,10 +15,10 @@ use quote::{quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
-use crate::ast::{Field, Shape, Tool};
-use crate::serde_attr::FieldDefault;
-use crate::slots::Slots;
-use crate::types::{Class, classify, holds_no_integer, peel};
+use crate::expand::member_slots::Slots;
+use crate::internals::ast::{Field, Shape, Tool};
+use crate::internals::serde_attr::FieldDefault;
+use crate::internals::types::{Class, classify, holds_no_integer, peel};
 
 /// `fn __from_members`, an item of the `const _` block: the `from_members`
 /// of the tool's `Generated` table.
@@ -145,7 +145,7 @@ impl Reader<'_> {
     }
 
     /// `ident: value` of one field, as the owned path reads it
-    /// (`field_value` in `expand.rs`): its default when skipped or absent
+    /// (`field_value` in `tool.rs`): its default when skipped or absent
     /// and not required, else its member read as its type.
     fn field(&self, field: &Field) -> TokenStream {
         let p = self.p;

@@ -10,9 +10,9 @@
 use syn::LitStr;
 use syn::ext::IdentExt;
 
-use crate::ast::{Display, Field, Shape, Tool, Variant};
-use crate::ctxt::Errors;
-use crate::suggest::did_you_mean;
+use crate::internals::ast::{Display, Field, Shape, Tool, Variant};
+use crate::internals::ctxt::Errors;
+use crate::internals::suggest::did_you_mean;
 
 /// One piece of a template.
 #[derive(Debug, PartialEq, Eq)]
@@ -304,8 +304,7 @@ fn action_template(variant: &Variant, errors: &Errors) -> String {
 fn tool_name(tool: &Tool) -> String {
     match &tool.options.name {
         Some(name) => name.value(),
-        // As `check::derived_tool_name`, which runs this module.
-        None => crate::case::RenameRule::Snake.apply_to_variant(&tool.ident.unraw().to_string()),
+        None => crate::internals::case::derived_tool_name(&tool.ident),
     }
 }
 

@@ -1,14 +1,24 @@
-//! Checks that look across the whole model: annotations of every action,
-//! names on the wire, the discriminator; then the rules' checks, whose
-//! findings complete the model.
+//! The second phase: every check of the model, which completes it. Here,
+//! the checks that look across the whole model (annotations of every
+//! action, names on the wire, the discriminator); then those of the rules
+//! and authorization (`rules`, `authorization`) and of the call previews
+//! (`display_templates`), whose findings complete the model.
+//!
+//! What the first phase refuses while it reads the item (an unknown key, a
+//! generic item, a `#[serde]` key the schema could not follow) is reported
+//! there, in `internals`.
+
+mod authorization;
+mod display_templates;
+mod rules;
 
 use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use crate::ast::{Actions, Field, Model, Shape, Tool, Variant};
-use crate::attr::ToolOptions;
-use crate::ctxt::Errors;
+use crate::internals::ast::{Actions, Field, Model, Shape, Tool, Variant};
+use crate::internals::attr::ToolOptions;
+use crate::internals::ctxt::Errors;
 
 /// Every check of the model, completing it: a tool's rules and
 /// authorization are checked into `Tool::checked`, which code generation reads.
@@ -16,12 +26,12 @@ pub fn model(mut model: Model, errors: &Errors) -> Model {
     match &mut model {
         Model::Tool(built) => {
             tool(built, errors);
-            built.checked = crate::rules::check_tool(built, errors);
-            built.display = crate::display::tool(built, errors);
+            built.checked = rules::check_tool(built, errors);
+            built.display = display_templates::tool(built, errors);
         }
         Model::Actions(built) => {
             actions(built, errors);
-            crate::rules::check_actions_enum(built, errors);
+            rules::check_actions_enum(built, errors);
         }
     }
     model
@@ -37,7 +47,7 @@ fn tool(tool: &Tool, errors: &Errors) {
         }
         None => {
             // The derived name is checked like an explicit one.
-            let derived = derived_tool_name(&tool.ident);
+            let derived = crate::internals::case::derived_tool_name(&tool.ident);
             if let Err(problem) = valid_tool_name(&derived) {
                 errors.spanned(
                     &tool.ident,
@@ -213,12 +223,6 @@ fn unique_field_names(fields: &[Field], errors: &Errors) {
             );
         }
     }
-}
-
-/// The tool name of a type without `name = "..."`: the snake_case of its name.
-pub fn derived_tool_name(ident: &syn::Ident) -> String {
-    use syn::ext::IdentExt;
-    crate::case::RenameRule::Snake.apply_to_variant(&ident.unraw().to_string())
 }
 
 /// MCP tool names (`annot_model::check_tool_name`, which the runtime's
