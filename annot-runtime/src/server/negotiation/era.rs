@@ -107,7 +107,7 @@ fn meta_error(key: &str, problem: String) -> RpcError {
 
 /// `-32022 { supported, requested }`.
 fn unsupported_version(requested: &str) -> RpcError {
-    let quoted = super::params::quote(requested);
+    let quoted = crate::server::transport::request_params::quote(requested);
     RpcError::new(
         error_code::UNSUPPORTED_PROTOCOL_VERSION,
         format!("unsupported protocol version `{quoted}`"),

@@ -1,10 +1,10 @@
 //! The rmcp adapter's reader of a resolution request: `tools/resolve` and
 //! `tools/annotations` read from the tree rmcp hands over and answered by
-//! the [`resolution`](super::resolution) core as a tree, with no JSON text
+//! the [`resolution`](crate::server::answers::resolution) core as a tree, with no JSON text
 //! written or read in between.
 //!
 //! Only params of the plain shape are read here (see [`resolve_tree`]); any
-//! other goes to [`answer_resolution`](super::shared::answer_resolution),
+//! other goes to [`answer_resolution`](crate::server::rmcp_bridge::answer_resolution),
 //! which reads their text as a `Connection` reads it, errors included.
 
 use std::borrow::Cow;
@@ -12,16 +12,16 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use super::extras::result_meta_tree;
-use super::render::{from_bits, to_bits};
-use super::resolution::{
-    self, Answer, Arguments, Asker, ClientExtensions, Method, ResolutionParams,
-};
-use super::state::Server;
 use crate::Annotations;
 use crate::protocol::{
     ANNOT_META, CLIENT_CAPABILITIES_META, Dialect, ResolvedToolAnnotations, RpcError,
 };
+use crate::server::answers::annotation_json::{from_bits, to_bits};
+use crate::server::answers::resolution::{
+    self, Answer, Arguments, Asker, ClientExtensions, Method, ResolutionParams,
+};
+use crate::server::answers::resolution_meta::result_meta_tree;
+use crate::server::registry::server_state::Server;
 
 /// Answers `tools/annotations` or `tools/resolve` of a session whose
 /// capabilities say `session`, from `params` and the request's `_meta` as
@@ -29,7 +29,7 @@ use crate::protocol::{
 /// `Value` rmcp sends.
 ///
 /// `None` for what it leaves to
-/// [`answer_resolution`](super::shared::answer_resolution): another method,
+/// [`answer_resolution`](crate::server::rmcp_bridge::answer_resolution): another method,
 /// or params that are not an object with a string `name` and an object
 /// `arguments`, or that still hold a `_meta`.
 pub(crate) fn resolve_tree(

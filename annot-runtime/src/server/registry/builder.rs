@@ -6,20 +6,20 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::build_error::BuildError;
-use super::call::Call;
-use super::erased::ErasedTool;
-use super::exposure::{self, ActionNaming, Exposed, Exposure};
-use super::extras::AnnotExtensions;
-use super::modern::{ModernForms, ServerInfo};
-use super::negotiation::DialectSet;
-use super::output::{ToolError, ToolOutput};
-use super::pagination::ToolPages;
-use super::profile::Profile;
-use super::registry::ToolEntry;
-use super::state::{Server, ServerState};
 use crate::AnnotatedTool;
 use crate::protocol::{Dialect, PROTOCOL_VERSIONS};
+use crate::server::answers::call_context::Call;
+use crate::server::answers::list_pages::ToolPages;
+use crate::server::answers::profile::Profile;
+use crate::server::answers::resolution_meta::AnnotExtensions;
+use crate::server::answers::tool_output::{ToolError, ToolOutput};
+use crate::server::negotiation::dialects::DialectSet;
+use crate::server::negotiation::era::{ModernForms, ServerInfo};
+use crate::server::registry::build_error::BuildError;
+use crate::server::registry::erased_tool::ErasedTool;
+use crate::server::registry::exposure::{self, ActionNaming, Exposed, Exposure};
+use crate::server::registry::server_state::{Server, ServerState};
+use crate::server::registry::tool_entry::ToolEntry;
 
 /// The page size of `tools/list` unless [`ServerBuilder::page_size`] says otherwise.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -65,7 +65,7 @@ pub struct ServerBuilder {
 }
 
 impl ServerBuilder {
-    pub(super) fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+    pub(crate) fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         ServerBuilder {
             name: name.into(),
             version: version.into(),
@@ -111,7 +111,7 @@ impl ServerBuilder {
     /// The longest line, in bytes, that [`Server::serve`] reads as one message
     /// ([`DEFAULT_MAX_MESSAGE_SIZE`] by default). A longer line is discarded
     /// without being held in memory and answered with `-32600`; the session
-    /// goes on. [`Connection::handle`](super::Connection::handle) has no such
+    /// goes on. [`Connection::handle`](crate::server::Connection::handle) has no such
     /// cap: its caller already holds the bytes.
     pub fn max_message_size(mut self, bytes: usize) -> Self {
         self.max_message_size = bytes;
@@ -209,7 +209,7 @@ impl ServerBuilder {
     }
 
     /// The naming scheme of per-action tools: their name from the tool's and
-    /// the action's wire names; [`default_action_name`](super::default_action_name)
+    /// the action's wire names; [`default_action_name`](crate::server::default_action_name)
     /// (`<tool>_<action>`) unless set. A name outside MCP's tool-name rules
     /// ([`check_tool_name`](crate::check_tool_name): 1 to 128 ASCII letters,
     /// digits, `_`, `-`, `.`), or that another tool (registered or

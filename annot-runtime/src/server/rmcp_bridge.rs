@@ -1,34 +1,36 @@
 //! What the rmcp adapter ([`crate::rmcp`]) takes from this server, so that both
 //! runtimes answer alike: the rendered listing, the `initialize` capabilities,
-//! the resolution answers exactly as a [`Connection`](super::Connection) gives
-//! them (read from the tree rmcp hands over, see `tree.rs`), and the pieces
+//! the resolution answers exactly as a [`Connection`](crate::server::Connection) gives
+//! them (read from the tree rmcp hands over, see `answers/resolution_tree.rs`), and the pieces
 //! of a `tools/call` answer.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::negotiation::Stance;
-use super::params;
-use super::resolution::{self, Asker, Method};
-use super::state::Server;
 use crate::protocol::{Dialect, RpcError, error_code};
 use crate::read::ParamsSlot;
+use crate::server::answers::resolution::{self, Asker, Method};
+use crate::server::negotiation::dialects::Stance;
+use crate::server::registry::server_state::Server;
+use crate::server::transport::request_params;
 
-pub(crate) use super::resolution::ClientExtensions;
-use super::tree::into_tree;
-pub(crate) use super::tree::resolve_tree;
+pub(crate) use crate::server::answers::resolution::ClientExtensions;
+use crate::server::answers::resolution_tree::into_tree;
+pub(crate) use crate::server::answers::resolution_tree::resolve_tree;
 
-pub(crate) use super::erased::panic_message;
-pub(crate) use super::negotiation::argument_errors_are_tool_errors;
-pub(crate) use super::params::{invalid_arguments, quote_message, unknown_tool};
+pub(crate) use crate::server::negotiation::versions::argument_errors_are_tool_errors;
+pub(crate) use crate::server::registry::erased_tool::panic_message;
+pub(crate) use crate::server::transport::request_params::{
+    invalid_arguments, quote_message, unknown_tool,
+};
 
-pub(crate) use super::erased::FixedAction;
-pub(crate) use super::listing::Listing;
-pub(crate) use super::structured::DeclaredOutput;
+pub(crate) use crate::server::answers::output_schema::DeclaredOutput;
+pub(crate) use crate::server::answers::tool_forms::Listing;
+pub(crate) use crate::server::registry::erased_tool::FixedAction;
 
 /// Every tool's name and its `tools/list` JSON in the form `listing`, in
-/// listing order: the tools the server's [`Exposure`](super::Exposure) lists
+/// listing order: the tools the server's [`Exposure`](crate::server::Exposure) lists
 /// to that kind of client, and for [`Listing::All`] every tool a call may
 /// name.
 pub(crate) fn listed_tools(
@@ -70,7 +72,7 @@ pub(crate) fn called_tool(
         .map(|tool| (tool.tool(), tool.fixed()))
 }
 
-/// The form of `tools/list` a [`Connection`](super::Connection) gives a
+/// The form of `tools/list` a [`Connection`](crate::server::Connection) gives a
 /// request: `modern` for a 2026-07-28 request, `extension` what the client's
 /// capabilities (the request's own, or else the session's) say about the
 /// tool-resolution extension. Only a client that takes it up sees its marker.
@@ -120,7 +122,7 @@ pub(crate) fn answer_resolution(
             )));
         }
     };
-    let answer = params::read(&slot).and_then(|params| {
+    let answer = request_params::read(&slot).and_then(|params| {
         let asker = Asker {
             modern: false,
             session,

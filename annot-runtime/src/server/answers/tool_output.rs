@@ -1,12 +1,12 @@
 //! What a tool handler returns, and how it becomes a `CallToolResult` (the
-//! trust claims it may carry are `claims.rs`'s).
+//! trust claims it may carry are `trust_claims.rs`'s).
 
 use core::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::claims::{self, Blocks, Floor, OutputClaims};
+use crate::server::answers::trust_claims::{self, Blocks, Floor, OutputClaims};
 use crate::trust::TrustClaims;
 
 /// One block of a tool result's `content`.
@@ -54,9 +54,9 @@ pub struct ToolOutput {
     pub content: Vec<Content>,
     /// A JSON object for clients that read structured results.
     pub structured_content: Option<Map<String, Value>>,
-    /// Only ever added to: see `claims.rs`. Boxed: most outputs claim
+    /// Only ever added to: see `trust_claims.rs`. Boxed: most outputs claim
     /// nothing of their own.
-    pub(super) claims: Option<Box<OutputClaims>>,
+    pub(crate) claims: Option<Box<OutputClaims>>,
     /// The display-templates result-side text: see
     /// [`with_display_text`](Self::with_display_text).
     display_text: Option<Box<str>>,
@@ -159,7 +159,7 @@ impl ToolOutput {
 }
 
 // The trust claims a handler adds, which only ever strengthen (see
-// `claims.rs` for how they are written).
+// `trust_claims.rs` for how they are written).
 impl ToolOutput {
     /// Adds `claims` to the whole result. Claims only add up: each holds when
     /// any call to this method (or the call's floor) makes it, so passing
@@ -168,7 +168,7 @@ impl ToolOutput {
     ///
     /// The server sends the claims only to a client that negotiated the
     /// trust-annotations extension, joined with the call's floor
-    /// ([`Call::trust_floor`](super::Call::trust_floor)).
+    /// ([`Call::trust_floor`](crate::server::Call::trust_floor)).
     ///
     /// ```
     /// # use annot_runtime as annot;
@@ -326,7 +326,7 @@ pub(crate) fn write_success(
         },
     );
     let blocks = output.content.len();
-    floor.and_then(|floor| claims::result_meta(floor, output.claims.as_deref(), blocks))
+    floor.and_then(|floor| trust_claims::result_meta(floor, output.claims.as_deref(), blocks))
 }
 
 /// Appends the `CallToolResult` JSON of a failed call (`isError: true`) to `out`.

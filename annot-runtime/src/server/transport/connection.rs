@@ -7,22 +7,23 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::erased::panic_message;
-use super::extras::Negotiated;
-use super::inflight::{CallControl, RequestKey};
-use super::jsonrpc::{self, Incoming};
-use super::modern::{Era, METHOD_DISCOVER, capabilities_object, classify};
-use super::negotiation::{self, Stance, negotiate_version, stance};
-use super::pagination::PageForm;
-use super::params::Params;
-use super::resolution::{ClientExtensions, Method};
-use super::state::{Server, ServerState};
-use super::tools::Asker;
-use super::{params, tools};
 use crate::protocol::{
     Dialect, METHOD_RESOLVE, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, error_code,
 };
 use crate::read::{self, Envelope, Json, ReadMemo};
+use crate::server::answers::call::Asker;
+use crate::server::answers::list_pages::PageForm;
+use crate::server::answers::resolution::{ClientExtensions, Method};
+use crate::server::answers::resolution_meta::Negotiated;
+use crate::server::answers::{call, list_pages, resolution};
+use crate::server::negotiation::dialects::{Stance, stance};
+use crate::server::negotiation::era::{Era, METHOD_DISCOVER, capabilities_object, classify};
+use crate::server::negotiation::versions::{self, negotiate_version};
+use crate::server::registry::erased_tool::panic_message;
+use crate::server::registry::server_state::{Server, ServerState};
+use crate::server::transport::in_flight::{CallControl, RequestKey};
+use crate::server::transport::jsonrpc::{self, Incoming};
+use crate::server::transport::request_params::{self, Params};
 
 /// One client session of a [`Server`].
 ///
@@ -82,7 +83,7 @@ struct Session {
 }
 
 impl Connection {
-    pub(super) fn new(state: Arc<ServerState>) -> Self {
+    pub(crate) fn new(state: Arc<ServerState>) -> Self {
         Connection {
             state,
             session: Session::default(),
@@ -176,7 +177,7 @@ impl Connection {
         if !self
             .session
             .protocol_version
-            .is_some_and(negotiation::allows_batches)
+            .is_some_and(versions::allows_batches)
         {
             let error = RpcError::new(
                 error_code::INVALID_REQUEST,
@@ -252,7 +253,7 @@ impl Connection {
             Ok(Incoming::Request { id, method, params }) => (*id, &**method, *params),
         };
         let start = out.len();
-        let answered = match params::read(params) {
+        let answered = match request_params::read(params) {
             Err(error) => Ok(Err(error)),
             Ok(params) => catch_unwind(AssertUnwindSafe(|| self.request(out, id, method, params))),
         };
@@ -398,7 +399,13 @@ impl Connection {
                 let per_request = params.stance().map(|stance| stance == Stance::Offered);
                 let extension = dialects.contains(Dialect::ToolResolutionExtension)
                     && per_request.unwrap_or(self.session.extensions.stance == Stance::Offered);
-                tools::list(out, state, id, params, PageForm::of(false, extension))
+                list_pages::answer(
+                    out,
+                    &state.pages,
+                    id,
+                    params,
+                    PageForm::of(false, extension),
+                )
             }
             "tools/call" if self.defer_call(id, params, asker) => Ok(()),
             _ => tool_method(out, &self.state, id, method, params, &asker),
@@ -428,7 +435,7 @@ impl Connection {
             }
             "tools/list" => {
                 let extension = extension && dialects.contains(Dialect::ToolResolutionExtension);
-                tools::list(out, state, id, params, PageForm::of(true, extension))
+                list_pages::answer(out, &state.pages, id, params, PageForm::of(true, extension))
             }
             "tools/call" if self.defer_call(id, params, asker) => Ok(()),
             // 2026-07-28 has no handshake and no ping.
@@ -449,14 +456,17 @@ impl Connection {
             ));
         }
         let fields = &params.fields;
-        let requested = params::raw_required_string(fields.protocol_version, "protocolVersion")?;
+        let requested =
+            request_params::raw_required_string(fields.protocol_version, "protocolVersion")?;
         // Kept as trees: read once per session.
         let tree = |text: &str| -> Value {
             serde_json::from_str(text).unwrap_or_else(|_| Value::Object(Map::new()))
         };
-        let capabilities = params::raw_optional_object(fields.capabilities, "capabilities")?
-            .map_or_else(|| Value::Object(Map::new()), tree);
-        let client_info = params::raw_optional_object(fields.client_info, "clientInfo")?.map(tree);
+        let capabilities =
+            request_params::raw_optional_object(fields.capabilities, "capabilities")?
+                .map_or_else(|| Value::Object(Map::new()), tree);
+        let client_info =
+            request_params::raw_optional_object(fields.client_info, "clientInfo")?.map(tree);
 
         let version = negotiate_version(&requested);
         self.session = Session {
@@ -489,10 +499,10 @@ fn tool_method(
     asker: &Asker<'_>,
 ) -> Result<(), RpcError> {
     if method == "tools/call" {
-        return tools::call(out, state, id, params, asker, None);
+        return call::answer(out, state, id, params, asker, None);
     }
     match Method::offered(method, state.dialects) {
-        Some(resolution) => tools::resolution(out, state, id, resolution, params, asker),
+        Some(method) => resolution::answer(out, state, id, method, params, asker.resolution()),
         None => Err(method_not_found(method)),
     }
 }
@@ -500,7 +510,7 @@ fn tool_method(
 fn method_not_found(method: &str) -> RpcError {
     RpcError::new(
         error_code::METHOD_NOT_FOUND,
-        format!("method not found: `{}`", params::quote(method)),
+        format!("method not found: `{}`", request_params::quote(method)),
     )
 }
 
@@ -545,10 +555,10 @@ fn answer_call_in(
         }
     };
     let start = out.len();
-    let answered = match params::read(params) {
+    let answered = match request_params::read(params) {
         Err(error) => Ok(Err(error)),
         Ok(params) => catch_unwind(AssertUnwindSafe(|| {
-            tools::call(out, state, id, &params, &call.asker, Some(control))
+            call::answer(out, state, id, &params, &call.asker, Some(control))
         })),
     };
     let error = match answered {

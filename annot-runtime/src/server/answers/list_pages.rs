@@ -1,12 +1,29 @@
-//! The pages of `tools/list`, rendered once, and their cursors.
+//! `tools/list`: its pages, rendered once, their cursors, and the answer.
 
 use std::hash::Hasher;
 
-use super::exposure::Exposed;
-use super::listing::Listing;
-use super::registry::ToolEntry;
-use super::render::FxHasher;
 use crate::protocol::{RpcError, error_code};
+use crate::read::Json;
+use crate::server::answers::annotation_json::FxHasher;
+use crate::server::answers::tool_forms::Listing;
+use crate::server::registry::exposure::Exposed;
+use crate::server::registry::tool_entry::ToolEntry;
+use crate::server::transport::jsonrpc;
+use crate::server::transport::request_params::{self, Params};
+
+/// `tools/list`: a pre-rendered page of `pages` in `form`.
+pub(crate) fn answer(
+    out: &mut Vec<u8>,
+    pages: &ToolPages,
+    id: Json<'_>,
+    params: &Params<'_>,
+    form: PageForm,
+) -> Result<(), RpcError> {
+    let cursor = request_params::raw_optional_string(params.fields.cursor, "cursor")?;
+    let page = pages.page(cursor.as_deref(), form)?;
+    jsonrpc::result(out, id, page);
+    Ok(())
+}
 
 /// Which `tools/list` results a request gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +81,7 @@ pub(crate) struct ToolPages {
     /// `cursors[form as usize][i]` is the cursor that fetches page `i`
     /// (`[0]` is never issued: the first page is asked for without one). A
     /// form's cursors name its own tool set, so a cursor of a listing of
-    /// another [`Exposure`](super::Exposure) form is refused.
+    /// another [`Exposure`](crate::server::Exposure) form is refused.
     cursors: [Vec<Box<str>>; 4],
 }
 

@@ -6,14 +6,14 @@ use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use super::call::Call;
-use super::claims::Floor;
-use super::inflight::CallControl;
-use super::output::{ToolError, ToolOutput};
-use super::profile::{Profile, ProfileViolation};
 use crate::read::SplitArguments;
 use crate::rules::Explanation;
 use crate::rules::table::{Outcome, RuleTable};
+use crate::server::answers::call_context::Call;
+use crate::server::answers::profile::{Profile, ProfileViolation};
+use crate::server::answers::tool_output::{ToolError, ToolOutput};
+use crate::server::answers::trust_claims::Floor;
+use crate::server::transport::in_flight::CallControl;
 use crate::{Action, AnnotatedTool, Annotations, ArgumentError, Authorization, Rule};
 
 /// What a handler call came to.
@@ -35,7 +35,7 @@ pub(crate) enum CallOutcome {
 /// the request reader split them), unless its resolved annotations are
 /// outside the profile. Shared by a tool and the per-action tools exposed for
 /// it.
-pub(super) type ErasedCall = Arc<
+pub(crate) type ErasedCall = Arc<
     dyn Fn(&str, Option<&SplitArguments<'_>>, Profile, Invocation<'_>) -> CallOutcome + Send + Sync,
 >;
 
@@ -52,36 +52,36 @@ pub(crate) struct Invocation<'a> {
 /// constant or a function pointer.
 pub(crate) struct ErasedTool {
     /// The name it is listed and called by.
-    pub(super) name: Cow<'static, str>,
+    pub(crate) name: Cow<'static, str>,
     /// The registered tool's name ([`AnnotatedTool::NAME`]).
-    pub(super) tool: &'static str,
-    pub(super) title: Option<Cow<'static, str>>,
-    pub(super) description: Option<Cow<'static, str>>,
-    pub(super) input_schema: Cow<'static, str>,
+    pub(crate) tool: &'static str,
+    pub(crate) title: Option<Cow<'static, str>>,
+    pub(crate) description: Option<Cow<'static, str>>,
+    pub(crate) input_schema: Cow<'static, str>,
     /// The `outputSchema` (`AnnotatedTool::output_schema`), the same for
     /// each per-action tool.
-    pub(super) output_schema: Option<&'static str>,
-    pub(super) discriminator: Option<&'static str>,
+    pub(crate) output_schema: Option<&'static str>,
+    pub(crate) discriminator: Option<&'static str>,
     /// The call preview listed on the tool (`AnnotatedTool::DISPLAY_TEMPLATE`).
-    pub(super) display_template: Option<&'static str>,
+    pub(crate) display_template: Option<&'static str>,
     /// Each action's call preview (`AnnotatedTool::DISPLAY_TEMPLATES`), listed
     /// on its per-action tool.
-    pub(super) display_templates: &'static [&'static str],
-    pub(super) static_annotations: Annotations,
-    pub(super) static_authorization: Option<Authorization>,
-    pub(super) has_rules: bool,
-    pub(super) rules: &'static [Rule],
-    pub(super) rule_table: Option<&'static RuleTable>,
-    pub(super) actions: &'static [Action],
-    pub(super) narrowed_schema: fn(&[usize]) -> String,
-    pub(super) resolve: ErasedResolve,
+    pub(crate) display_templates: &'static [&'static str],
+    pub(crate) static_annotations: Annotations,
+    pub(crate) static_authorization: Option<Authorization>,
+    pub(crate) has_rules: bool,
+    pub(crate) rules: &'static [Rule],
+    pub(crate) rule_table: Option<&'static RuleTable>,
+    pub(crate) actions: &'static [Action],
+    pub(crate) narrowed_schema: fn(&[usize]) -> String,
+    pub(crate) resolve: ErasedResolve,
     /// The same resolution of arguments rmcp handed over as a tree.
     #[cfg(feature = "rmcp")]
-    pub(super) resolve_tree: ResolveTree,
-    pub(super) call: ErasedCall,
+    pub(crate) resolve_tree: ResolveTree,
+    pub(crate) call: ErasedCall,
     /// For a per-action tool: the action of the registered tool it stands
     /// for, whose discriminator its calls leave out.
-    pub(super) fixed: Option<FixedAction>,
+    pub(crate) fixed: Option<FixedAction>,
 }
 
 /// The action a per-action tool stands for.
@@ -99,32 +99,32 @@ pub(crate) struct FixedAction {
 
 /// Resolves arguments (their JSON text, an object, and its members when the
 /// request reader split them), explaining the resolution when asked.
-pub(super) type ErasedResolve =
+pub(crate) type ErasedResolve =
     fn(&str, Option<&SplitArguments<'_>>, bool) -> Result<Evaluation, ArgumentError>;
 
 /// Resolves arguments rmcp handed over as a tree (an object), explaining the
 /// resolution when asked: the arguments parsed by `T::from_arguments`, the
 /// value a `tools/call` hands its handler.
 #[cfg(feature = "rmcp")]
-pub(super) type ResolveTree = fn(&serde_json::Value, bool) -> Result<Evaluation, ArgumentError>;
+pub(crate) type ResolveTree = fn(&serde_json::Value, bool) -> Result<Evaluation, ArgumentError>;
 
 /// One call's resolution and what comes with it.
 pub(crate) struct Evaluation {
-    pub(super) annotations: Annotations,
-    pub(super) authorization: Option<Authorization>,
+    pub(crate) annotations: Annotations,
+    pub(crate) authorization: Option<Authorization>,
     /// Boxed: built only when asked for, and a large value otherwise moved
     /// along with every resolution.
-    pub(super) explanation: Option<Box<Explanation>>,
+    pub(crate) explanation: Option<Box<Explanation>>,
     /// The rule table `annotations` were read from, on a row it has: one
     /// whose every resolution was found within the tool's bound when the
     /// server was built needs no check of its own.
-    pub(super) table: Option<&'static RuleTable>,
+    pub(crate) table: Option<&'static RuleTable>,
 }
 
 impl Evaluation {
     /// The evaluation `outcome` gives, explained when `explain` is set.
     #[inline]
-    pub(super) fn of(outcome: &Outcome, explain: bool) -> Self {
+    pub(crate) fn of(outcome: &Outcome, explain: bool) -> Self {
         Evaluation {
             annotations: outcome.annotations(),
             authorization: outcome.authorization(),

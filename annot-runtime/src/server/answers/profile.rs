@@ -1,7 +1,7 @@
 //! Profiles: what a server lets through, judged on resolved annotations.
 //!
 //! A [`Profile`] is a predicate over a call's resolved annotations (defaults
-//! applied). [`ServerBuilder::profile`](super::ServerBuilder::profile) applies
+//! applied). [`ServerBuilder::profile`](crate::server::ServerBuilder::profile) applies
 //! it at two moments:
 //!
 //! - **When the server is built**, per tool: an action that can never satisfy
@@ -27,7 +27,7 @@ use crate::{Annotations, Hint, Rule};
 /// [`and`](Profile::and). The empty set, [`Profile::any`], lets everything
 /// through.
 ///
-/// A server built with one ([`ServerBuilder::profile`](super::ServerBuilder::profile))
+/// A server built with one ([`ServerBuilder::profile`](crate::server::ServerBuilder::profile))
 /// drops from `tools/list` the actions that can never pass
 /// ([`can_satisfy_action`](Profile::can_satisfy_action)), lists the `inputSchema` narrowed to
 /// the others ([`AnnotatedTool::input_schema_for`](crate::AnnotatedTool::input_schema_for))

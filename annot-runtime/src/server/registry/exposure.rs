@@ -15,13 +15,13 @@ use std::sync::Arc;
 
 use serde::de::IgnoredAny;
 
-use super::call::normalise;
-use super::erased::{ErasedTool, FixedAction};
 use crate::ArgumentError;
 use crate::action_schema::{action_description, without_member};
+use crate::server::answers::annotation_json::normalise;
+use crate::server::registry::erased_tool::{ErasedTool, FixedAction};
 
 /// How a server exposes each tool of several actions
-/// ([`ServerBuilder::exposure`](super::ServerBuilder::exposure)). A tool of
+/// ([`ServerBuilder::exposure`](crate::server::ServerBuilder::exposure)). A tool of
 /// one action is listed as it is in every mode.
 ///
 /// Most hosts judge a tool by its static annotations and never resolve it:
@@ -81,7 +81,7 @@ impl Exposure {
 
     /// Whether a client that negotiated the extension (`extension`) or not
     /// is listed the per-action tools.
-    pub(super) fn per_action_for(self, extension: bool) -> bool {
+    pub(crate) fn per_action_for(self, extension: bool) -> bool {
         match self {
             Exposure::Resolvable => false,
             Exposure::PerAction => true,
@@ -90,12 +90,12 @@ impl Exposure {
     }
 
     /// Whether the resolvable tools are listed to some client.
-    pub(super) fn lists_resolvable(self) -> bool {
+    pub(crate) fn lists_resolvable(self) -> bool {
         self != Exposure::PerAction
     }
 
     /// Whether the per-action tools are listed to some client.
-    pub(super) fn lists_per_action(self) -> bool {
+    pub(crate) fn lists_per_action(self) -> bool {
         self != Exposure::Resolvable
     }
 }
@@ -136,7 +136,7 @@ impl Exposed {
 }
 
 /// The name of the per-action tool of `action` of `tool` unless
-/// [`ServerBuilder::action_names`](super::ServerBuilder::action_names) says
+/// [`ServerBuilder::action_names`](crate::server::ServerBuilder::action_names) says
 /// otherwise: `<tool>_<action>`, the action's wire name as it is.
 ///
 /// ```
@@ -152,11 +152,11 @@ pub fn default_action_name(tool: &str, action: &str) -> String {
 
 /// A naming scheme: the per-action tool's name from the tool's and the
 /// action's.
-pub(super) type ActionNaming = Box<dyn Fn(&str, &str) -> String + Send + Sync>;
+pub(crate) type ActionNaming = Box<dyn Fn(&str, &str) -> String + Send + Sync>;
 
 /// The per-action tools of `tool`, in action order; none for a tool of fewer
 /// than two actions or without a discriminator.
-pub(super) fn per_action_tools(tool: &ErasedTool, naming: &ActionNaming) -> Vec<ErasedTool> {
+pub(crate) fn per_action_tools(tool: &ErasedTool, naming: &ActionNaming) -> Vec<ErasedTool> {
     let Some(discriminator) = tool.discriminator else {
         return Vec::new();
     };

@@ -8,21 +8,23 @@
 //! and checks the arguments, and decides what the result's `_meta` carries.
 //! The [`Answer`] is then written as the reader needs it: appended to a
 //! response's bytes ([`Answer::write`]) or built as a tree
-//! (`tree.rs`, for rmcp). Nothing about a resolution's meaning is
+//! (`resolution_tree.rs`, for rmcp); [`answer`] writes it into the built-in
+//! server's response. Nothing about a resolution's meaning is
 //! decided anywhere else.
 
 use std::borrow::Cow;
 
-use super::extras::{Extras, Negotiated, extras, result_meta};
-use super::modern::ModernForms;
-use super::negotiation::{DialectSet, Stance, extension_stance, resolve_dialect};
-use super::params::{self, Params};
-use super::profile::ProfileViolation;
-pub(crate) use super::registry::Arguments;
-use super::registry::{Resolution, ResolveFailure, ToolEntry};
-use super::state::ServerState;
 use crate::protocol::{Dialect, METHOD_ANNOTATIONS, METHOD_RESOLVE, RpcError, error_code};
-use crate::read::{self, Extensions};
+use crate::read::{self, Extensions, Json};
+use crate::server::answers::profile::ProfileViolation;
+use crate::server::answers::resolution_meta::{Extras, Negotiated, extras, result_meta};
+use crate::server::negotiation::dialects::{DialectSet, Stance, extension_stance, resolve_dialect};
+use crate::server::negotiation::era::ModernForms;
+use crate::server::registry::server_state::ServerState;
+pub(crate) use crate::server::registry::tool_entry::Arguments;
+use crate::server::registry::tool_entry::{Resolution, ResolveFailure, ToolEntry};
+use crate::server::transport::jsonrpc;
+use crate::server::transport::request_params::{self, Params};
 
 /// A resolution method, as the server offers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,11 +131,11 @@ pub(crate) trait ResolutionParams<'a> {
 /// The `Connection`'s params, read from the message's own bytes.
 impl<'a> ResolutionParams<'a> for Params<'a> {
     fn name(&self) -> Result<Cow<'a, str>, RpcError> {
-        params::name(self.fields)
+        request_params::name(self.fields)
     }
 
     fn arguments(&self) -> Result<Option<Arguments<'a>>, RpcError> {
-        let arguments = params::raw_optional_object(self.fields.arguments, "arguments")?;
+        let arguments = request_params::raw_optional_object(self.fields.arguments, "arguments")?;
         Ok(arguments.map(|text| Arguments::Text(text, self.fields.split_arguments.as_ref())))
     }
 
@@ -149,12 +151,29 @@ impl<'a> ResolutionParams<'a> for Params<'a> {
 
 /// A resolution, checked and ready to be written in its dialect.
 pub(crate) struct Answer<'r> {
-    pub(super) tool: &'r ToolEntry,
-    pub(super) dialect: Dialect,
-    pub(super) resolution: &'r Resolution,
-    pub(super) extras: Extras,
+    pub(crate) tool: &'r ToolEntry,
+    pub(crate) dialect: Dialect,
+    pub(crate) resolution: &'r Resolution,
+    pub(crate) extras: Extras,
     /// The server's 2026-07-28 forms, for a 2026-07-28 request.
-    pub(super) modern: Option<&'r ModernForms>,
+    pub(crate) modern: Option<&'r ModernForms>,
+}
+
+/// `tools/annotations` or `tools/resolve`: the [`resolve`] core's answer,
+/// written into the response.
+pub(crate) fn answer(
+    out: &mut Vec<u8>,
+    state: &ServerState,
+    id: Json<'_>,
+    method: Method,
+    params: &Params<'_>,
+    asker: Asker,
+) -> Result<(), RpcError> {
+    resolve(state, method, params, asker, |answer| {
+        jsonrpc::start_result(out, id, answer.capacity());
+        answer.write(out);
+        jsonrpc::finish(out);
+    })
 }
 
 /// Answers a resolution request: chooses its dialect (before the params are
@@ -166,7 +185,7 @@ pub(crate) struct Answer<'r> {
 /// The answer is lent to `respond` rather than returned: the resolution is
 /// read where the tool returned it, and a request pays no copy of it (the
 /// copy, just after the resolver wrote it field by field, stalled).
-// Inlined into the built-in server's one caller (`tools::resolution`), as
+// Inlined into the built-in server's one caller ([`answer`]), as
 // it was before calls ran beside the session: out of line, a request paid
 // about 35 more instructions.
 #[inline]
@@ -191,7 +210,7 @@ pub(crate) fn resolve<'a, R>(
     };
     let name = params.name()?;
     let Some(arguments) = params.arguments()? else {
-        return Err(params::invalid("missing `arguments`")
+        return Err(request_params::invalid("missing `arguments`")
             .with_data(serde_json::json!({ "path": "arguments" })));
     };
     let extras = extras(
@@ -203,7 +222,7 @@ pub(crate) fn resolve<'a, R>(
     );
     let tool = state
         .tool(&name)
-        .ok_or_else(|| params::unknown_tool(&name))?;
+        .ok_or_else(|| request_params::unknown_tool(&name))?;
     if !tool.resolvable() {
         // A profile's refusal is what the client should hear about, as for a
         // call: the tool may be one the profile dropped.
@@ -212,7 +231,7 @@ pub(crate) fn resolve<'a, R>(
         {
             return Err(outside_profile(tool, violation));
         }
-        return Err(params::not_resolvable(tool.name()));
+        return Err(request_params::not_resolvable(tool.name()));
     }
     let resolved = tool.resolve(arguments, extras.explanation);
     let resolution = match resolved {
@@ -270,7 +289,7 @@ fn resolve_failure(tool: &ToolEntry, failure: ResolveFailure) -> RpcError {
         )
     };
     match failure {
-        ResolveFailure::Invalid(error) => params::invalid_arguments(tool.name(), &error),
+        ResolveFailure::Invalid(error) => request_params::invalid_arguments(tool.name(), &error),
         ResolveFailure::OutsideProfile(violation) => outside_profile(tool, violation),
         ResolveFailure::OutsideBound(violation) => {
             eprintln!(
@@ -291,5 +310,5 @@ fn resolve_failure(tool: &ToolEntry, failure: ResolveFailure) -> RpcError {
 
 /// `-32602` for a resolution outside the server's profile.
 fn outside_profile(tool: &ToolEntry, violation: ProfileViolation) -> RpcError {
-    params::invalid(format!("this call of `{}` is {violation}", tool.name()))
+    request_params::invalid(format!("this call of `{}` is {violation}", tool.name()))
 }

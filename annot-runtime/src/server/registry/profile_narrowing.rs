@@ -1,13 +1,13 @@
 //! What a [`Profile`] leaves of a tool: the actions kept, and the
 //! `inputSchema` narrowed to them (by [`crate::action_schema`]).
 
-use super::call::normalise;
-use super::erased::ErasedTool;
-use super::profile::Profile;
+use crate::server::answers::annotation_json::normalise;
+use crate::server::answers::profile::Profile;
+use crate::server::registry::erased_tool::ErasedTool;
 use crate::{Action, Annotations, Authorization};
 
 /// What a profile leaves of a tool.
-pub(super) struct Narrowed {
+pub(crate) struct Narrowed {
     /// The actions kept, in declaration order.
     pub actions: Vec<Action>,
     /// The `inputSchema` to list.
@@ -23,7 +23,7 @@ pub(super) struct Narrowed {
 /// actions (a single-action tool) is kept or dropped whole on its static
 /// annotations. Without a profile, or when every action is kept, the tool is
 /// unchanged.
-pub(super) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
+pub(crate) fn narrow(tool: &mut ErasedTool, profile: Profile) -> Narrowed {
     let whole = |listed| Narrowed {
         actions: tool.actions.to_vec(),
         schema: tool.input_schema.trim().to_owned(),

@@ -2,7 +2,7 @@
 //! handler's view of cancellation and progress ([`CallControl`]), the id it is
 //! known by ([`RequestKey`]), and the lines it sends ([`Outgoing`]).
 //!
-//! The stdio transport ([`super::stdio`]) runs each call on a worker thread;
+//! The stdio transport ([`super::stdio`](crate::server::transport::stdio)) runs each call on a worker thread;
 //! the reading thread keeps answering the session's other requests, and
 //! reads `notifications/cancelled` to set the flag of the call it names.
 

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use super::claims::Floor;
-use super::inflight::CallControl;
-use super::profile::Profile;
+use crate::server::answers::annotation_json;
+use crate::server::answers::profile::Profile;
+use crate::server::answers::trust_claims::Floor;
+use crate::server::transport::in_flight::CallControl;
 use crate::trust::TrustClaims;
 use crate::{AnnotatedTool, Annotations, Authorization};
 
@@ -15,7 +16,7 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// which is what `tools/resolve` answered for them.
 ///
 /// A handler receives it when registered with
-/// [`ServerBuilder::tool_with_call`](super::ServerBuilder::tool_with_call)
+/// [`ServerBuilder::tool_with_call`](crate::server::ServerBuilder::tool_with_call)
 /// (or, through the rmcp adapter, from the request's extensions with
 /// `annot::rmcp::resolved_call`). By the time the handler runs, the
 /// call has passed the profile, so [`annotations`](Self::annotations) is
@@ -27,7 +28,7 @@ use crate::{AnnotatedTool, Annotations, Authorization};
 /// extension ([`emits_trust_claims`](Self::emits_trust_claims)), so that a
 /// handler computes costly evidence only when it will be sent.
 ///
-/// Served over stdio ([`Server::serve`](super::Server::serve)), a call runs
+/// Served over stdio ([`Server::serve`](crate::server::Server::serve)), a call runs
 /// beside the session's other requests, and its `Call` also says whether the
 /// client cancelled it ([`is_cancelled`](Self::is_cancelled)) and sends
 /// progress to a client that asked for it ([`progress`](Self::progress)). A
@@ -106,7 +107,7 @@ impl Call {
     /// negotiated; a server sets it per request.
     pub fn of<T: AnnotatedTool>(arguments: &T, profile: Profile) -> Call {
         let outcome = (T::GENERATED.evaluate)(arguments);
-        let annotations = normalise(outcome.annotations(), &T::STATIC_ANNOTATIONS);
+        let annotations = annotation_json::normalise(outcome.annotations(), &T::STATIC_ANNOTATIONS);
         // The declared claims read the rules from the same evaluation.
         let declared = (T::GENERATED.result_claims_of)(arguments, &outcome);
         let floor = TrustClaims::derived(&annotations).union(&declared);
@@ -163,7 +164,7 @@ impl Call {
     /// `sensitiveDataHint: true` is `sensitive`, an open-world call
     /// `untrusted`) joined with what the tool declares for these arguments
     /// ([`AnnotatedTool::result_claims`]). A handler's own claims
-    /// ([`ToolOutput::with_claims`](super::ToolOutput::with_claims)) are
+    /// ([`ToolOutput::with_claims`](crate::server::ToolOutput::with_claims)) are
     /// joined with it, so nothing it returns can claim less.
     ///
     /// ```
@@ -195,7 +196,7 @@ impl Call {
     }
 
     /// [`trust_floor`](Self::trust_floor), small.
-    pub(super) fn floor(&self) -> Floor {
+    pub(crate) fn floor(&self) -> Floor {
         self.floor
     }
 
@@ -214,7 +215,7 @@ impl Call {
     ///
     /// Always `false` for a call that no transport runs beside its session:
     /// one made with [`Call::of`], one answered by
-    /// [`Connection::handle`](super::Connection::handle), and one served
+    /// [`Connection::handle`](crate::server::Connection::handle), and one served
     /// through the rmcp adapter (whose `RequestContext` carries rmcp's own
     /// cancellation token).
     ///
@@ -279,15 +280,4 @@ impl Call {
             .as_ref()
             .is_some_and(|control| control.reports_progress())
     }
-}
-
-/// The form a resolution is rendered and compared in: defaults applied, and the
-/// tool's title kept when the resolution names none, so a client showing
-/// `annotations.title` shows the same name before and after resolving.
-pub(super) fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
-    let mut annotations = resolved.effective();
-    if annotations.title.is_none() {
-        annotations.title = static_annotations.title;
-    }
-    annotations
 }

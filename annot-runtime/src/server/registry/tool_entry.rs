@@ -6,23 +6,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
-use super::build_error::BuildError;
-use super::call::normalise;
-#[cfg(feature = "rmcp")]
-use super::erased::ResolveTree;
-use super::erased::{
-    CallOutcome, ErasedCall, ErasedResolve, ErasedTool, Evaluation, FixedAction, Invocation,
-};
-use super::listing::{self, Listing, ToolParts, resolved_tool_tail};
-use super::narrow::{Narrowed, narrow};
-use super::negotiation::DialectSet;
-use super::profile::{Profile, ProfileViolation};
-use super::render::{self, ExtensionResults, Fragments};
-use super::structured::DeclaredOutput;
 use crate::protocol::{Dialect, ResolvedToolAnnotations};
 use crate::read::SplitArguments;
 use crate::rules::Explanation;
 use crate::rules::table::{RuleTable, table_within};
+use crate::server::answers::annotation_json::normalise;
+use crate::server::answers::annotation_json::{self, ExtensionResults, Fragments};
+use crate::server::answers::output_schema::DeclaredOutput;
+use crate::server::answers::profile::{Profile, ProfileViolation};
+use crate::server::answers::tool_forms::{self, Listing, ToolParts, resolved_tool_tail};
+use crate::server::negotiation::dialects::DialectSet;
+use crate::server::registry::build_error::BuildError;
+#[cfg(feature = "rmcp")]
+use crate::server::registry::erased_tool::ResolveTree;
+use crate::server::registry::erased_tool::{
+    CallOutcome, ErasedCall, ErasedResolve, ErasedTool, Evaluation, FixedAction, Invocation,
+};
+use crate::server::registry::profile_narrowing::{Narrowed, narrow};
 use crate::{Action, Annotations, ArgumentError, Authorization, Bound, BoundViolation};
 
 /// Why a resolution could not be answered.
@@ -144,7 +144,7 @@ impl ToolEntry {
             .get(&tool.static_annotations)
             .expect("the static annotations were rendered above");
         let resolvable = can_vary(&tool, &actions);
-        let listed = listing::render(
+        let listed = tool_forms::render(
             &ToolParts {
                 head: &head,
                 annotations: static_json,
@@ -168,7 +168,7 @@ impl ToolEntry {
         let annotations = fragments.longest().max(every_hint.to_string().len());
         let extra = r#","resultType":"complete"}}"#.len();
         let schemes = tool.static_authorization.map_or(0, |declared| {
-            listing::security_schemes(Some(declared)).len()
+            tool_forms::security_schemes(Some(declared)).len()
         });
         let result_capacity = [
             r#"{"annotations":"#.len() + annotations + extra,
@@ -337,7 +337,7 @@ impl ToolEntry {
         match self.fragments.get(annotations) {
             Some(json) => out.extend_from_slice(json.as_bytes()),
             // Straight into the response, which has room for it.
-            None => render::write_annotations(out, annotations),
+            None => annotation_json::write_annotations(out, annotations),
         }
     }
 
@@ -363,7 +363,7 @@ impl ToolEntry {
                 out.extend_from_slice(self.head.as_bytes());
                 self.write_annotations(out, &resolution.annotations);
                 if self.static_authorization.is_some() {
-                    listing::write_security_schemes(out, resolution.authorization);
+                    annotation_json::write_security_schemes(out, resolution.authorization);
                 }
                 out.extend_from_slice(self.tail.as_bytes());
             }

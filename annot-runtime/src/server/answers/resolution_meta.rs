@@ -169,7 +169,7 @@ mod tests {
     use super::*;
     use crate::protocol::TOOL_RESOLUTION_EXTENSION;
     use crate::read::{self, Meta};
-    use crate::server::resolution::ClientExtensions;
+    use crate::server::answers::resolution::ClientExtensions;
 
     /// [`extras`] of a request whose `_meta` is `meta`, read as a
     /// `Connection` reads it.

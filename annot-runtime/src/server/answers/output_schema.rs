@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::build_error::BuildError;
+use crate::server::registry::build_error::BuildError;
 
 /// The output schema of one tool, ready to check results against.
 pub(crate) struct DeclaredOutput {

@@ -1,10 +1,22 @@
-//! Annotation JSON rendered once, looked up per request.
+//! Annotation JSON rendered once, looked up per request, and the form it is
+//! rendered in (`normalise`).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::protocol::{ExtensionResolveResult, ResolvedToolAnnotations};
-use crate::{Annotations, Hint};
+use crate::{Annotations, Authorization, Hint};
+
+/// The form a resolution is rendered and compared in: defaults applied, and the
+/// tool's title kept when the resolution names none, so a client showing
+/// `annotations.title` shows the same name before and after resolving.
+pub(crate) fn normalise(resolved: Annotations, static_annotations: &Annotations) -> Annotations {
+    let mut annotations = resolved.effective();
+    if annotations.title.is_none() {
+        annotations.title = static_annotations.title;
+    }
+    annotations
+}
 
 /// The annotation JSON of every value seen at start-up, keyed by the value.
 ///
@@ -72,6 +84,15 @@ pub(crate) fn write_annotations(out: &mut Vec<u8>, annotations: &Annotations) {
         }
     }
     out.push(b'}');
+}
+
+/// `,"securitySchemes":[...]` of a resolution that needs authorization,
+/// appended to `out` (as `tool_forms::security_schemes` renders it).
+pub(crate) fn write_security_schemes(out: &mut Vec<u8>, authorization: Option<Authorization>) {
+    if let Some(authorization) = authorization {
+        out.extend_from_slice(b",\"securitySchemes\":");
+        serde_json::to_writer(out, &authorization).expect("an authorization always serializes");
+    }
 }
 
 /// The ten hints, two bits each: 0 unset, 1 false, 2 true. Distinct hints give
@@ -142,8 +163,8 @@ impl ExtensionResults {
 }
 
 /// The index of `hints` among the 16 combinations of the four hints, as
-/// the results prepared for each (here and in `tree.rs`) are kept.
-pub(super) fn to_bits(hints: ResolvedToolAnnotations) -> u8 {
+/// the results prepared for each (here and in `resolution_tree.rs`) are kept.
+pub(crate) fn to_bits(hints: ResolvedToolAnnotations) -> u8 {
     u8::from(hints.read_only_hint)
         | u8::from(hints.destructive_hint) << 1
         | u8::from(hints.idempotent_hint) << 2
@@ -151,7 +172,7 @@ pub(super) fn to_bits(hints: ResolvedToolAnnotations) -> u8 {
 }
 
 /// The hints of index `bits`: [`to_bits`] back.
-pub(super) fn from_bits(bits: u8) -> ResolvedToolAnnotations {
+pub(crate) fn from_bits(bits: u8) -> ResolvedToolAnnotations {
     ResolvedToolAnnotations {
         read_only_hint: bits & 1 != 0,
         destructive_hint: bits & 2 != 0,

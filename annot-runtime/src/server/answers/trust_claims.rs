@@ -2,9 +2,9 @@
 //! get claims, the claims a handler adds to its output, and how they are
 //! written into `_meta` objects.
 //!
-//! A result claims at least its floor ([`Call::trust_floor`](super::Call::trust_floor)):
+//! A result claims at least its floor ([`Call::trust_floor`](crate::server::Call::trust_floor)):
 //! what the call's resolution implies, joined with what the tool declares.
-//! Nothing a handler does can lower it: [`ToolOutput`](super::ToolOutput)
+//! Nothing a handler does can lower it: [`ToolOutput`](crate::server::ToolOutput)
 //! has no way to take a claim back, and every claim is joined with the
 //! others (the extension's union semantics).
 
@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::read::{self, Meta};
 use crate::trust::TrustClaims;
 
-/// The floor of a call's claims, as [`Call::trust_floor`](super::Call::trust_floor)
+/// The floor of a call's claims, as [`Call::trust_floor`](crate::server::Call::trust_floor)
 /// gives it: small, since a floor carries no evidence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Floor {
@@ -37,7 +37,7 @@ impl Floor {
 /// What a handler claimed on its output: for the whole result, and for some
 /// content blocks, by index. Only ever joined with more.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct OutputClaims {
+pub(crate) struct OutputClaims {
     result: TrustClaims,
     blocks: Vec<(usize, TrustClaims)>,
 }
@@ -72,7 +72,7 @@ impl OutputClaims {
 /// the request's own capabilities when it carries some (a 2026-07-28 request
 /// always does, and is judged by them alone), else in `initialize`
 /// (`session`).
-pub(super) fn negotiated(offered: bool, session: bool, request_meta: Option<&Meta<'_>>) -> bool {
+pub(crate) fn negotiated(offered: bool, session: bool, request_meta: Option<&Meta<'_>>) -> bool {
     offered
         && match request_meta.and_then(Meta::extensions) {
             Some(extensions) => extensions
@@ -86,7 +86,7 @@ pub(super) fn negotiated(offered: bool, session: bool, request_meta: Option<&Met
 /// what the handler claimed (`own`, absent for a handler's error) for the
 /// whole result and for blocks the result, of `blocks` blocks, does not
 /// have: a claim is never dropped. `None` when they say nothing.
-pub(super) fn result_meta(
+pub(crate) fn result_meta(
     floor: Floor,
     own: Option<&OutputClaims>,
     blocks: usize,
@@ -105,7 +105,7 @@ pub(super) fn result_meta(
 
 /// A result's `content` as written: each block with the `_meta` of its own
 /// claims, if it has any.
-pub(super) struct Blocks<'a, C> {
+pub(crate) struct Blocks<'a, C> {
     content: &'a [C],
     claims: &'a [(usize, TrustClaims)],
     /// The display-templates text, on the first block.

@@ -4,7 +4,7 @@
 use crate::{BoundViolation, ToolNameError};
 
 /// A server's configuration is inconsistent. Returned by
-/// [`ServerBuilder::build`](super::ServerBuilder::build).
+/// [`ServerBuilder::build`](crate::server::ServerBuilder::build).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
@@ -15,7 +15,7 @@ pub enum BuildError {
         name: String,
     },
     /// The name of a per-action tool
-    /// ([`ServerBuilder::exposure`](super::ServerBuilder::exposure)) is one
+    /// ([`ServerBuilder::exposure`](crate::server::ServerBuilder::exposure)) is one
     /// another tool, registered or per-action, already has.
     #[error(
         "`{name}`, the per-action tool of action `{action}` of `{tool}`, is another tool's name"
@@ -38,7 +38,7 @@ pub enum BuildError {
         problem: ToolNameError,
     },
     /// The name a naming scheme gave a per-action tool
-    /// ([`ServerBuilder::action_names`](super::ServerBuilder::action_names))
+    /// ([`ServerBuilder::action_names`](crate::server::ServerBuilder::action_names))
     /// breaks MCP's tool-name rules.
     #[error(
         "`{name}`, the per-action tool of action `{action}` of `{tool}`, is not an MCP tool name: \

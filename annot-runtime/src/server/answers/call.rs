@@ -1,22 +1,21 @@
-//! The `tools/*` methods: listing, calling, and resolving (the [`resolution`]
-//! core's answer, written).
+//! `tools/call`: the call's answer, written into the response.
 //!
-//! Each reads the request's params as borrowed slices ([`Fields`](crate::read::Fields), [`Meta`](crate::read::Meta))
+//! It reads the request's params as borrowed slices ([`Fields`](crate::read::Fields), [`Meta`](crate::read::Meta))
 //! and hands the arguments to the tool's parser as text.
 
 use std::sync::Arc;
 
-use super::claims;
-use super::erased::{CallOutcome, Invocation};
-use super::inflight::CallControl;
-use super::negotiation::argument_errors_are_tool_errors;
-use super::pagination::PageForm;
-use super::params::{self, Params};
-use super::resolution::{self, ClientExtensions, Method};
-use super::state::ServerState;
-use super::{jsonrpc, output};
 use crate::protocol::RpcError;
 use crate::read::Json;
+use crate::server::answers::resolution::{self, ClientExtensions};
+use crate::server::answers::tool_output;
+use crate::server::answers::trust_claims;
+use crate::server::negotiation::versions::argument_errors_are_tool_errors;
+use crate::server::registry::erased_tool::{CallOutcome, Invocation};
+use crate::server::registry::server_state::ServerState;
+use crate::server::transport::in_flight::CallControl;
+use crate::server::transport::jsonrpc;
+use crate::server::transport::request_params::{self, Params};
 
 /// Who asks, as far as the answer's shape goes.
 #[derive(Clone, Copy, Debug)]
@@ -41,27 +40,13 @@ impl Asker<'_> {
     }
 }
 
-/// `tools/list`: a pre-rendered page in `form`.
-pub(crate) fn list(
-    out: &mut Vec<u8>,
-    state: &ServerState,
-    id: Json<'_>,
-    params: &Params<'_>,
-    form: PageForm,
-) -> Result<(), RpcError> {
-    let cursor = params::raw_optional_string(params.fields.cursor, "cursor")?;
-    let page = state.pages.page(cursor.as_deref(), form)?;
-    jsonrpc::result(out, id, page);
-    Ok(())
-}
-
 /// `tools/call`: validates the arguments, runs the handler (under `control`,
 /// when the call runs beside its session), and reports its failure or panic
 /// as an `isError` result.
 // Out of line: a call runs a handler, and the resolution methods beside it in
-// `tool_method` stay small enough to be inlined there.
+// the connection's `tool_method` stay small enough to be inlined there.
 #[inline(never)]
-pub(crate) fn call(
+pub(crate) fn answer(
     out: &mut Vec<u8>,
     state: &ServerState,
     id: Json<'_>,
@@ -69,13 +54,13 @@ pub(crate) fn call(
     asker: &Asker<'_>,
     control: Option<&Arc<CallControl>>,
 ) -> Result<(), RpcError> {
-    let name = params::name(params.fields)?;
-    let arguments = params::raw_optional_object(params.fields.arguments, "arguments")?;
+    let name = request_params::name(params.fields)?;
+    let arguments = request_params::raw_optional_object(params.fields.arguments, "arguments")?;
     let tool = state
         .tool(&name)
-        .ok_or_else(|| params::unknown_tool(&name))?;
+        .ok_or_else(|| request_params::unknown_tool(&name))?;
 
-    let trust = claims::negotiated(
+    let trust = trust_claims::negotiated(
         state.extensions.trust_annotations,
         asker.session.negotiated.trust_annotations,
         params.meta,
@@ -91,27 +76,27 @@ pub(crate) fn call(
             let declared = tool.declared_output();
             let structured = output.structured_content.as_ref();
             match declared.map_or(Ok(()), |declared| declared.check(structured)) {
-                Ok(()) => claims_meta = output::write_success(out, &output, floor),
+                Ok(()) => claims_meta = tool_output::write_success(out, &output, floor),
                 Err(message) => {
                     // The message may quote the content: it claims the floor.
-                    output::write_failure(out, &message);
-                    claims_meta = floor.and_then(|floor| claims::result_meta(floor, None, 0));
+                    tool_output::write_failure(out, &message);
+                    claims_meta = floor.and_then(|floor| trust_claims::result_meta(floor, None, 0));
                 }
             }
         }
         CallOutcome::Returned(Err(error), floor) => {
             // A handler's message may quote what the call brought back, so
             // it claims the floor.
-            output::write_failure(out, error.message());
-            claims_meta = floor.and_then(|floor| claims::result_meta(floor, None, 0));
+            tool_output::write_failure(out, error.message());
+            claims_meta = floor.and_then(|floor| trust_claims::result_meta(floor, None, 0));
         }
-        CallOutcome::Refused(violation) => output::write_failure(
+        CallOutcome::Refused(violation) => tool_output::write_failure(
             out,
             &format!("refused: this call of `{}` is {violation}", tool.name()),
         ),
         CallOutcome::Panicked(message) => {
             eprintln!("annot: tool `{}` panicked: {message}", tool.name());
-            output::write_failure(
+            tool_output::write_failure(
                 out,
                 &format!(
                     "internal error: the tool `{}` failed unexpectedly",
@@ -122,33 +107,18 @@ pub(crate) fn call(
         // From 2025-11-25 on (SEP-1303) the model should see what is wrong with
         // its arguments, so it can correct them; earlier versions want -32602.
         CallOutcome::Invalid(error) if argument_errors_are_tool_errors(asker.protocol_version) => {
-            let message = params::quote_message(&error.to_string()).into_owned();
-            output::write_failure(out, &format!("invalid arguments: {message}"));
+            let message = request_params::quote_message(&error.to_string()).into_owned();
+            tool_output::write_failure(out, &format!("invalid arguments: {message}"));
         }
-        CallOutcome::Invalid(error) => return Err(params::invalid_arguments(tool.name(), &error)),
+        CallOutcome::Invalid(error) => {
+            return Err(request_params::invalid_arguments(tool.name(), &error));
+        }
     }
     match (asker.modern, claims_meta) {
         (true, meta) => state.modern.close_with(out, meta.as_deref()),
-        (false, Some(meta)) => output::append_meta(out, &meta),
+        (false, Some(meta)) => tool_output::append_meta(out, &meta),
         (false, None) => {}
     }
     jsonrpc::finish(out);
     Ok(())
-}
-
-/// `tools/annotations` or `tools/resolve`: the [`resolution`] core's answer,
-/// written into the response.
-pub(crate) fn resolution(
-    out: &mut Vec<u8>,
-    state: &ServerState,
-    id: Json<'_>,
-    method: Method,
-    params: &Params<'_>,
-    asker: &Asker<'_>,
-) -> Result<(), RpcError> {
-    resolution::resolve(state, method, params, asker.resolution(), |answer| {
-        jsonrpc::start_result(out, id, answer.capacity());
-        answer.write(out);
-        jsonrpc::finish(out);
-    })
 }

@@ -5,10 +5,10 @@ use std::borrow::Cow;
 use crate::read::Json;
 use serde_json::{Map, Value, json};
 
-use super::negotiation::{Stance, extension_stance};
 use crate::ArgumentError;
 use crate::protocol::{RpcError, error_code};
 use crate::read::{self, Fields, Meta, MetaSlot, ParamsSlot};
+use crate::server::negotiation::dialects::{Stance, extension_stance};
 
 /// The longest piece of client input quoted back in an error message.
 const QUOTE_LIMIT: usize = 64;

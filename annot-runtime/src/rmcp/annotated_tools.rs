@@ -27,7 +27,7 @@ use super::client::Client;
 use super::convert::{SERVER_NAME, ToolConversionError, listing, runs_through_rmcp};
 use crate::protocol::MODERN_PROTOCOL_VERSION;
 use crate::protocol::{Dialect, RpcError};
-use crate::server::shared::{
+use crate::server::rmcp_bridge::{
     ClientExtensions, DeclaredOutput, Listing, answer_resolution, argument_errors_are_tool_errors,
     called_tool, capabilities, declared_output, invalid_arguments, listed_tools, listing_for,
     panic_message, quote_message, resolve_tree, unknown_tool,

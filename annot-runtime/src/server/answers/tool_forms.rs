@@ -15,11 +15,11 @@
 //! is in every form: the extension asks for no negotiation, and a client that
 //! does not know it ignores it.
 
-use super::negotiation::DialectSet;
 use crate::Authorization;
 use crate::protocol::{
     AUTHORIZATION_EXTENSION, DISPLAY_TEMPLATES_EXTENSION, Dialect, TOOL_RESOLUTION_EXTENSION,
 };
+use crate::server::negotiation::dialects::DialectSet;
 
 /// The kind of client a listing is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,19 +112,12 @@ fn render_one(parts: &ToolParts<'_>, dialects: DialectSet, listing: Listing) -> 
     json
 }
 
-/// `,"securitySchemes":[...]` of a tool that declares authorization, else nothing.
+/// `,"securitySchemes":[...]` of a tool that declares authorization, else
+/// nothing (what `annotation_json::write_security_schemes` appends).
 pub(crate) fn security_schemes(authorization: Option<Authorization>) -> String {
     match authorization {
         Some(authorization) => format!(",\"securitySchemes\":{}", schemes_json(authorization)),
         None => String::new(),
-    }
-}
-
-/// [`security_schemes`], appended to `out`.
-pub(crate) fn write_security_schemes(out: &mut Vec<u8>, authorization: Option<Authorization>) {
-    if let Some(authorization) = authorization {
-        out.extend_from_slice(b",\"securitySchemes\":");
-        serde_json::to_writer(out, &authorization).expect("an authorization always serializes");
     }
 }
 

@@ -8,12 +8,12 @@ use std::thread;
 
 use serde_json::json;
 
-use super::connection::{Deferred, PendingCall, answer_call};
-use super::inflight::{CallControl, Outgoing, RequestKey};
-use super::state::{Server, ServerState};
-use super::{Connection, jsonrpc};
 use crate::protocol::{RpcError, error_code};
 use crate::read::Json;
+use crate::server::registry::server_state::{Server, ServerState};
+use crate::server::transport::connection::{Connection, Deferred, PendingCall, answer_call};
+use crate::server::transport::in_flight::{CallControl, Outgoing, RequestKey};
+use crate::server::transport::jsonrpc;
 
 /// What the next line of input holds.
 #[derive(Debug, PartialEq, Eq)]
@@ -428,19 +428,19 @@ impl Server {
     /// answered) or the peer closes the output.
     ///
     /// `tools/call`s run beside the session, each on a worker thread, at most
-    /// [`ServerBuilder::max_concurrent_calls`](super::ServerBuilder::max_concurrent_calls)
+    /// [`ServerBuilder::max_concurrent_calls`](crate::server::ServerBuilder::max_concurrent_calls)
     /// at once: a slow call holds up nothing else, and its answer comes when
     /// it is ready, possibly after answers to later requests (JSON-RPC
     /// matches them by id). `notifications/cancelled` sets the call's
-    /// [`Call::is_cancelled`](super::Call::is_cancelled) and drops its
+    /// [`Call::is_cancelled`](crate::server::Call::is_cancelled) and drops its
     /// answer; a handler sends progress with
-    /// [`Call::progress`](super::Call::progress). Every other request is
+    /// [`Call::progress`](crate::server::Call::progress). Every other request is
     /// answered on the reading thread, in order. A batch is answered as one
     /// array, its calls run within it. See the serving chapter, "Concurrent
     /// calls".
     ///
     /// A line longer than
-    /// [`ServerBuilder::max_message_size`](super::ServerBuilder::max_message_size)
+    /// [`ServerBuilder::max_message_size`](crate::server::ServerBuilder::max_message_size)
     /// is skipped without being buffered whole and answered with a `-32600`
     /// error without an id.
     pub fn serve(&self, reader: impl BufRead, writer: impl Write + Send) -> io::Result<()> {
