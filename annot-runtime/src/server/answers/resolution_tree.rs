@@ -1,6 +1,6 @@
 //! The rmcp adapter's reader of a resolution request: `tools/resolve` and
 //! `tools/annotations` read from the tree rmcp hands over and answered by
-//! the [`resolution`](crate::server::answers::resolution) core as a tree, with no JSON text
+//! the [`resolution`] core as a tree, with no JSON text
 //! written or read in between.
 //!
 //! Only params of the plain shape are read here (see [`resolve_tree`]); any
