@@ -32,10 +32,13 @@ pub enum StoreLocation {
 }
 
 impl StoreLocation {
-    /// `postgres://…` or `postgresql://…` is a PostgreSQL server; anything
-    /// else a SQLite file's path (`sqlite://` may prefix it).
+    /// `postgres://…` or `postgresql://…` is a PostgreSQL server, and so is
+    /// libpq's key-value form when it starts with `host=` (`host=/run/postgresql
+    /// dbname=annot`); anything else a SQLite file's path (`sqlite://` may
+    /// prefix it).
     pub fn parse(text: &str) -> StoreLocation {
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        let postgres = ["postgres://", "postgresql://", "host="];
+        if postgres.iter().any(|prefix| text.starts_with(prefix)) {
             return StoreLocation::Postgres(text.to_owned());
         }
         let path = text.strip_prefix("sqlite://").unwrap_or(text);
@@ -51,10 +54,18 @@ impl StoreLocation {
     }
 }
 
-/// `url` with the password of its user info, if any, replaced by `***`.
+/// `url` with the password of its user info (or a key-value string's
+/// `password=`), if any, replaced by `***`.
 fn redact_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+        let pairs = url.split_whitespace().map(|pair| {
+            if pair.starts_with("password=") {
+                "password=***"
+            } else {
+                pair
+            }
+        });
+        return pairs.collect::<Vec<_>>().join(" ");
     };
     let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(authority_end);
@@ -166,5 +177,80 @@ impl Store {
     /// was never issued, is spent (by any process) or expired.
     pub async fn spend_round_trip(&self, state: &str) -> Result<Option<String>, StoreError> {
         on_backend!(self, spend_round_trip(state))
+    }
+
+    /// Puts a confirmation on the approvals queue.
+    pub async fn request_approval(&self, request: &ApprovalRequest) -> Result<(), StoreError> {
+        on_backend!(self, request_approval(request))
+    }
+
+    /// The approvals waiting for a person (before their deadline), oldest
+    /// first.
+    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
+        on_backend!(self, pending_approvals())
+    }
+
+    /// Approves or denies approval `id` as `by`: `true` when it was pending
+    /// and before its deadline, and is now decided (of two deciders, one).
+    pub async fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> Result<bool, StoreError> {
+        on_backend!(self, decide_approval(id, approve, by))
+    }
+
+    /// Where approval `id` stands; `None` for an id never asked.
+    pub async fn approval_state(&self, id: &str) -> Result<Option<ApprovalState>, StoreError> {
+        on_backend!(self, approval_state(id))
+    }
+
+    /// Spends an approved, unspent approval of the call of `call_digest` for
+    /// `risk_key`, before its deadline: its id, once (of two processes, one
+    /// gets it). This is how a confirmation outlives the process that asked.
+    pub async fn claim_approved(
+        &self,
+        call_digest: &str,
+        risk_key: &str,
+    ) -> Result<Option<String>, StoreError> {
+        on_backend!(self, claim_approved(call_digest, risk_key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_location_is_a_url_a_key_value_string_or_a_path() {
+        let url = "postgresql://annot:secret@db:5432/annot?sslmode=disable";
+        assert_eq!(
+            StoreLocation::parse(url),
+            StoreLocation::Postgres(url.into())
+        );
+        let socket = "host=/run/postgresql dbname=annot";
+        assert_eq!(
+            StoreLocation::parse(socket),
+            StoreLocation::Postgres(socket.into())
+        );
+        assert_eq!(
+            StoreLocation::parse("sqlite://state/log.sqlite3"),
+            StoreLocation::Sqlite("state/log.sqlite3".into())
+        );
+        assert_eq!(
+            StoreLocation::parse("log.sqlite3"),
+            StoreLocation::Sqlite("log.sqlite3".into())
+        );
+    }
+
+    #[test]
+    fn a_described_url_leaves_its_password_out() {
+        let described = StoreLocation::parse("postgres://annot:secret@db/annot").describe();
+        assert_eq!(described, "postgres://annot:***@db/annot");
+        let described = StoreLocation::parse("postgres://annot@db/annot").describe();
+        assert_eq!(described, "postgres://annot@db/annot");
+        let described = StoreLocation::parse("host=db password=secret dbname=annot").describe();
+        assert_eq!(described, "host=db password=*** dbname=annot");
     }
 }

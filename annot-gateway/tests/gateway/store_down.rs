@@ -50,3 +50,27 @@ fn postgres_going_away_refuses_calls_and_coming_back_serves_them() {
     // had been.
     assert_eq!(outcomes, ["ok", "ok"]);
 }
+
+/// A store that cannot be reached at start stops the gateway with the
+/// reason, and without the URL's password.
+#[test]
+fn a_store_out_of_reach_at_start_stops_the_gateway_with_the_reason() {
+    let nowhere = tempfile::tempdir().unwrap();
+    let url = format!(
+        "postgres://annot:secret@localhost/annot?host={}",
+        nowhere.path().display()
+    );
+    let output = std::process::Command::new(crate::support::GATEWAY)
+        .args(["--store", &url, "--", "true"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("annot-gateway runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot open the store postgres://annot:***@localhost")
+            && stderr.contains("No such file or directory"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("secret"), "{stderr}");
+}
