@@ -73,6 +73,8 @@ pub struct UpstreamEntry {
     /// Headers sent with every request to `url`.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Certificates (PEM) trusted for an `https://` `url` beside the system's.
+    pub ca_file: Option<PathBuf>,
     /// Rules per tool, by the tool's upstream name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolRules>,
@@ -92,20 +94,31 @@ pub struct UpstreamSpec {
     /// Environment variables set for it, beside the gateway's own.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
-    /// The Streamable HTTP endpoint (`http://`), instead of a command.
+    /// The Streamable HTTP endpoint (`http://` or `https://`), instead of a
+    /// command.
     pub url: Option<String>,
     /// Headers sent with every request to `url` (an `Authorization`, say).
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Certificates (PEM) trusted for an `https://` `url` beside the
+    /// system's: an upstream behind a company's own certificate authority.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl UpstreamSpec {
     /// Checks that the spec names one way to reach the upstream.
     pub fn check(&self, name: &str) -> Result<(), ConfigError> {
+        if self.ca_file.is_some() && self.url.is_none() {
+            return Err(ConfigError::Invalid(format!(
+                "{name}: `ca_file` is for an https:// `url`"
+            )));
+        }
         match (&self.url, self.command.is_empty()) {
-            (Some(url), true) if url.starts_with("http://") => Ok(()),
+            (Some(url), true) if url.starts_with("http://") || url.starts_with("https://") => {
+                self.http_client(name).map(drop)
+            }
             (Some(url), true) => Err(ConfigError::Invalid(format!(
-                "{name}: `{url}` is not an http:// URL (HTTPS upstreams are not supported yet)"
+                "{name}: `{url}` is not an http:// or https:// URL"
             ))),
             (None, false) => Ok(()),
             (Some(_), false) => Err(ConfigError::Invalid(format!(
@@ -115,6 +128,35 @@ impl UpstreamSpec {
                 "{name}: give a `command` (stdio) or a `url` (Streamable HTTP)"
             ))),
         }
+    }
+
+    /// The HTTP client for `url`: TLS by rustls, verifying with the system's
+    /// roots and those of `ca_file`.
+    pub fn http_client(&self, name: &str) -> Result<reqwest::Client, ConfigError> {
+        install_crypto_provider();
+        let mut builder = reqwest::Client::builder();
+        if let Some(path) = &self.ca_file {
+            let pem = std::fs::read(path).map_err(|source| ConfigError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|error| {
+                ConfigError::Parse {
+                    path: path.clone(),
+                    message: format!("not PEM certificates: {error}"),
+                }
+            })?;
+            if certificates.is_empty() {
+                return Err(ConfigError::Parse {
+                    path: path.clone(),
+                    message: "no certificate in it".into(),
+                });
+            }
+            builder = builder.tls_certs_merge(certificates);
+        }
+        builder
+            .build()
+            .map_err(|error| ConfigError::Invalid(format!("{name}: no HTTP client: {error}")))
     }
 
     /// How the upstream is named in messages.
@@ -465,4 +507,14 @@ pub struct AuthSection {
     /// The protected-resource metadata URL (RFC 9728) `WWW-Authenticate`
     /// points clients to.
     pub resource_metadata: Option<String>,
+}
+
+/// rustls's cryptography, once per process: *ring*, which builds with a C
+/// compiler alone.
+fn install_crypto_provider() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // Err only when a provider is installed already, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }

@@ -235,6 +235,7 @@ fn upstreams(
                         env: entry.env,
                         url: entry.url,
                         headers: entry.headers,
+                        ca_file: entry.ca_file,
                     },
                     tools: entry.tools,
                 })
