@@ -12,6 +12,7 @@ use annot_runtime::trust::TrustClaims;
 use annot_runtime::{Annotations, Hint};
 use serde_json::{Map, Value, json};
 
+use crate::approvals::queue::ApprovalRequest;
 use crate::config::ConfirmMode;
 use crate::confirm::{Question, RoundTrip};
 use crate::digest;
@@ -209,7 +210,7 @@ impl Gateway {
                     );
                     return self.refuse(id, record, "confirm", reason, &resolved, "policy");
                 }
-                ConfirmMode::Ask => {
+                ConfirmMode::Ask | ConfirmMode::Page => {
                     let binding = json!({
                         "upstream": self.upstream(listed.upstream).name(),
                         "tool": listed.tool.name,
@@ -219,7 +220,22 @@ impl Gateway {
                     let preview = self.preview(listed, &arguments);
                     let question =
                         Question::new(&binding, tool, preview.as_deref(), &decision.to_string());
-                    let answer = if crate::era::is_modern("tools/call", params) {
+                    let answer = if self.page_decides(params) {
+                        let request = ApprovalRequest {
+                            digest: question.digest,
+                            session: self.session_id.clone(),
+                            requested_by: self.caller().and_then(|caller| caller.subject),
+                            upstream: record.upstream.clone(),
+                            tool: tool.clone(),
+                            arguments: Value::Object(arguments.clone()),
+                            annotations: annotations_json(resolved.annotations),
+                            source: resolved.source.clone(),
+                            reason: decision.to_string(),
+                            preview,
+                            ..ApprovalRequest::default()
+                        };
+                        self.confirm_on_page(request).await
+                    } else if crate::era::is_modern("tools/call", params) {
                         match self.confirm_by_round_trip(question, params) {
                             RoundTrip::Answered(answer) => answer,
                             RoundTrip::Ask(result) => {

@@ -14,11 +14,21 @@ use serde_json::{Value, json};
 
 use annot_runtime::protocol::CLIENT_CAPABILITIES_META;
 
+use crate::approvals::queue::{ApprovalRequest, ApprovalState, now_ms};
+use crate::config::ConfirmMode;
 use crate::digest;
 use crate::gateway::Gateway;
 
 /// How long a person has to answer.
 const CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How often a call waiting on the approvals page looks at the queue
+/// besides being woken: a shared store's decisions may come from another
+/// process.
+const PAGE_POLL: Duration = Duration::from_millis(500);
+
+/// Who denies a call nobody decided on in time.
+const TIMED_OUT: &str = "the gateway (nobody decided in time)";
 
 /// What a confirmation came to.
 pub(crate) enum Confirmation {
@@ -28,13 +38,21 @@ pub(crate) enum Confirmation {
     Declined,
     /// The person dismissed the question.
     Cancelled,
+    /// Approved on the approvals page, by this approver, for the call of
+    /// this digest.
+    ApprovedOnPage { digest: String, by: String },
+    /// Denied on the approvals page, by this approver.
+    DeniedOnPage(String),
     /// Nobody could be asked, or no answer came.
     NotObtained(String),
 }
 
 impl Confirmation {
     pub(crate) fn is_accepted(&self) -> bool {
-        matches!(self, Confirmation::Accepted(_))
+        matches!(
+            self,
+            Confirmation::Accepted(_) | Confirmation::ApprovedOnPage { .. }
+        )
     }
 
     /// What the log and the refusal say.
@@ -43,6 +61,10 @@ impl Confirmation {
             Confirmation::Accepted(digest) => format!("accepted for {digest}"),
             Confirmation::Declined => "the person declined it".to_owned(),
             Confirmation::Cancelled => "the person dismissed the question".to_owned(),
+            Confirmation::ApprovedOnPage { digest, by } => {
+                format!("approved by {by} on the approvals page, for {digest}")
+            }
+            Confirmation::DeniedOnPage(by) => format!("{by} denied it on the approvals page"),
             Confirmation::NotObtained(why) => why.clone(),
         }
     }
@@ -104,6 +126,83 @@ pub(crate) enum RoundTrip {
 }
 
 impl Gateway {
+    /// Whether the approvals page decides this call rather than the host:
+    /// always with `--confirm page`, and with `ask` when the page is on and
+    /// the host cannot be asked.
+    pub(crate) fn page_decides(&self, params: &Value) -> bool {
+        match self.settings.confirm {
+            ConfirmMode::Page => true,
+            ConfirmMode::Ask if self.settings.approvals.is_some() => {
+                let host_elicits = if crate::era::is_modern("tools/call", params) {
+                    declares_elicitation(params)
+                } else {
+                    self.state.lock().expect("state lock").host_elicits
+                };
+                !host_elicits
+            }
+            _ => false,
+        }
+    }
+
+    /// Queues the call `request` describes on the approvals page and waits,
+    /// without holding anything another request needs, until a person
+    /// approves or denies it there or its time runs out.
+    pub(crate) async fn confirm_on_page(&self, mut request: ApprovalRequest) -> Confirmation {
+        let Some(page) = &self.settings.approvals else {
+            return Confirmation::NotObtained("the approvals page is off".to_owned());
+        };
+        let queue = &self.shared.approvals;
+        request.id = digest::random_id();
+        request.requested_ms = now_ms();
+        request.expires_ms = request.requested_ms + page.wait.as_millis() as i64;
+        if let Err(error) = queue.request_approval(&request) {
+            return Confirmation::NotObtained(format!("the approvals queue failed: {error}"));
+        }
+        let deadline = tokio::time::Instant::now() + page.wait;
+        loop {
+            // Armed before the look, so a decision in between still wakes it.
+            let changed = queue.changed().notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            match queue.approval_state(&request.id) {
+                Ok(ApprovalState::Pending) => {}
+                Ok(ApprovalState::Approved(by)) => {
+                    return Confirmation::ApprovedOnPage {
+                        digest: request.digest,
+                        by,
+                    };
+                }
+                Ok(ApprovalState::Denied(by)) => return Confirmation::DeniedOnPage(by),
+                Ok(ApprovalState::Unknown) => {
+                    return Confirmation::NotObtained(
+                        "the call left the approvals queue undecided".to_owned(),
+                    );
+                }
+                Err(error) => {
+                    return Confirmation::NotObtained(format!(
+                        "the approvals queue failed: {error}"
+                    ));
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                // A decision taken at the last moment wins over the timeout:
+                // then the next look reads it.
+                if let Ok(true) = queue.decide_approval(&request.id, false, TIMED_OUT) {
+                    return Confirmation::NotObtained(format!(
+                        "nobody decided on the approvals page within {}",
+                        spoken(page.wait)
+                    ));
+                }
+                continue;
+            }
+            let wake = deadline.min(tokio::time::Instant::now() + PAGE_POLL);
+            tokio::select! {
+                () = &mut changed => {}
+                () = tokio::time::sleep_until(wake) => {}
+            }
+        }
+    }
+
     /// Asks the host's person whether to make the call `question` is about,
     /// with `elicitation/create`, and waits for the answer to that request.
     pub(crate) async fn confirm(&self, question: Question) -> Confirmation {
@@ -143,11 +242,7 @@ impl Gateway {
     /// that state, which is spent on use and holds only for the call of the
     /// same digest.
     pub(crate) fn confirm_by_round_trip(&self, question: Question, params: &Value) -> RoundTrip {
-        let host_elicits = params
-            .pointer("/_meta")
-            .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
-            .and_then(|capabilities| capabilities.get("elicitation"))
-            .is_some();
+        let host_elicits = declares_elicitation(params);
         if let Some(state) = params.get("requestState").and_then(Value::as_str) {
             let pending = self
                 .round_trips
@@ -188,5 +283,23 @@ impl Gateway {
             "inputRequests": {"confirm": {"method": "elicitation/create", "params": question.params}},
             "requestState": state,
         }))
+    }
+}
+
+/// Whether a 2026-07-28 request's capabilities declare `elicitation`.
+fn declares_elicitation(params: &Value) -> bool {
+    params
+        .pointer("/_meta")
+        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
+        .and_then(|capabilities| capabilities.get("elicitation"))
+        .is_some()
+}
+
+/// A wait as a person reads it: `2 s`, `1500 ms`.
+fn spoken(wait: Duration) -> String {
+    if wait.subsec_millis() == 0 {
+        format!("{} s", wait.as_secs())
+    } else {
+        format!("{} ms", wait.as_millis())
     }
 }

@@ -12,6 +12,8 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::StartError;
+use crate::approvals::catalog::ToolCatalog;
+use crate::approvals::queue::ApprovalQueue;
 use crate::auth::{Authenticator, Caller};
 use crate::config::Settings;
 use crate::era::{self, HostIdentity, UpstreamEra};
@@ -93,6 +95,10 @@ pub struct Shared {
     pub(crate) audit: AuditRaise,
     /// The bearer-token check of HTTP callers, when `[auth]` configures one.
     pub authenticator: Option<Authenticator>,
+    /// The calls waiting on the approvals page.
+    pub(crate) approvals: ApprovalQueue,
+    /// Each upstream's tools as last listed, for the approvals page.
+    pub(crate) catalog: ToolCatalog,
 }
 
 impl Shared {
@@ -115,6 +121,8 @@ impl Shared {
             log,
             audit,
             authenticator,
+            approvals: ApprovalQueue::default(),
+            catalog: ToolCatalog::default(),
         }))
     }
 }

@@ -286,4 +286,25 @@ impl Log {
         })?;
         rows.collect()
     }
+
+    /// The latest calls, newest first: when, the tool as called, the
+    /// decision, the confirmation (who approved on the page) and the outcome.
+    pub fn recent_decisions(&self, limit: usize) -> Result<Vec<Value>, LogError> {
+        let connection = self.connection.lock().expect("log lock");
+        let mut statement = connection.prepare(
+            "SELECT strftime('%Y-%m-%d %H:%M:%S', time_ms / 1000.0, 'unixepoch'), upstream, \
+             called_as, decision, confirmation, outcome FROM calls ORDER BY seq DESC LIMIT ?1",
+        )?;
+        let rows = statement.query_map(params![limit as i64], |row| {
+            Ok(json!({
+                "time": row.get::<_, String>(0)?,
+                "upstream": row.get::<_, String>(1)?,
+                "tool": row.get::<_, String>(2)?,
+                "decision": row.get::<_, String>(3)?,
+                "confirmation": row.get::<_, Option<String>>(4)?,
+                "outcome": row.get::<_, String>(5)?,
+            }))
+        })?;
+        rows.collect()
+    }
 }
