@@ -67,16 +67,25 @@ const BADGES: [(&str, &str, &str); 5] = [
     ("sensitiveDataHint", "sensitive data", "notice"),
 ];
 
-/// The badges of resolved annotations (wire names, defaults applied). A
+/// The badges of resolved annotations (wire names, defaults applied): one
+/// per true hint, and `writes` for a call that is not read-only. A
 /// read-only call is never destructive, whatever its default says.
 fn badges(annotations: &Value) -> Vec<Badge> {
     let hint = |name: &str| annotations.get(name).and_then(Value::as_bool);
     let read_only = hint("readOnlyHint") == Some(true);
-    BADGES
-        .iter()
-        .filter(|(name, ..)| hint(name) == Some(true))
-        .filter(|(name, ..)| !(read_only && *name == "destructiveHint"))
-        .map(|(_, label, kind)| Badge { label, kind })
+    let writes = (!read_only).then_some(Badge {
+        label: "writes",
+        kind: "notice",
+    });
+    writes
+        .into_iter()
+        .chain(
+            BADGES
+                .iter()
+                .filter(|(name, ..)| hint(name) == Some(true))
+                .filter(|(name, ..)| !(read_only && *name == "destructiveHint"))
+                .map(|(_, label, kind)| Badge { label, kind }),
+        )
         .collect()
 }
 
@@ -212,7 +221,7 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("token\"><b>"), "{html}");
-        assert!(html.contains("destructive"), "{html}");
+        assert!(html.contains("badge danger\">destructive"), "{html}");
     }
 
     #[test]
