@@ -333,7 +333,8 @@ fn html(status: StatusCode, body: String) -> Response {
         ),
         ("x-frame-options", "DENY"),
         ("x-content-type-options", "nosniff"),
-        ("referrer-policy", "no-referrer"),
+        // Not `no-referrer`: with it a browser sends `Origin: null` on the page's own forms.
+        ("referrer-policy", "same-origin"),
         ("cache-control", "no-store"),
     ] {
         headers.insert(name, HeaderValue::from_static(value));
