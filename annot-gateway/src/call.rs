@@ -12,14 +12,13 @@ use annot_runtime::trust::TrustClaims;
 use annot_runtime::{Annotations, Hint};
 use serde_json::{Map, Value, json};
 
-use crate::approvals::queue::ApprovalRequest;
 use crate::config::ConfirmMode;
 use crate::confirm::{Question, RoundTrip};
 use crate::digest;
 use crate::gateway::Gateway;
-use crate::log::CallRecord;
 use crate::message::{code, error_response, refusal};
 use crate::sources::{self, Listed};
+use crate::store::{ApprovalRequest, CallRecord};
 use crate::upstream::Upstream;
 
 /// A call's annotations and where they came from.
@@ -90,7 +89,7 @@ impl Gateway {
             .as_ref()
             .filter(|claims| !claims.is_empty())
             .map(|claims| serde_json::to_value(claims).expect("claims serialize"));
-        if let Err(error) = self.log().record(&record) {
+        if let Err(error) = self.store().record(&record, None).await {
             // A call the log cannot keep is not answered as if it were.
             tracing::error!("the decision log failed: {error}");
             return self.to_host(&error_response(
@@ -221,17 +220,18 @@ impl Gateway {
                     let question =
                         Question::new(&binding, tool, preview.as_deref(), &decision.to_string());
                     let answer = if self.page_decides(params) {
+                        let arguments = Value::Object(arguments.clone());
                         let request = ApprovalRequest {
-                            digest: question.digest,
+                            call_digest: question.digest,
+                            risk_key: self.risk_key(),
                             session: self.session_id.clone(),
-                            requested_by: self.caller().and_then(|caller| caller.subject),
                             upstream: record.upstream.clone(),
-                            tool: tool.clone(),
-                            arguments: Value::Object(arguments.clone()),
+                            tool: listed.tool.name.clone(),
+                            preview: preview.unwrap_or_else(|| format!("{tool} {arguments}")),
+                            arguments,
                             annotations: annotations_json(resolved.annotations),
                             source: resolved.source.clone(),
                             reason: decision.to_string(),
-                            preview,
                             ..ApprovalRequest::default()
                         };
                         self.confirm_on_page(request).await
@@ -405,13 +405,17 @@ impl Gateway {
                         let stated = outcome.annotations();
                         let overridden = compiled.lowers && sources::lowers_any(stated, declared);
                         if overridden {
-                            let _ = self.log().event(
-                                self.upstream(listed.upstream).name(),
-                                "override",
-                                &json!({"tool": tool.name, "stated": annotations_json(stated),
-                                    "upstream": annotations_json(declared.effective())})
-                                .to_string(),
-                            );
+                            let detail = json!({"tool": tool.name,
+                                "stated": annotations_json(stated),
+                                "upstream": annotations_json(declared.effective())});
+                            let _ = self
+                                .store()
+                                .event(
+                                    self.upstream(listed.upstream).name(),
+                                    "override",
+                                    &detail.to_string(),
+                                )
+                                .await;
                         }
                         Ok(Resolved {
                             annotations: raise(sources::bounded(stated, declared, compiled.lowers)),

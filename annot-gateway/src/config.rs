@@ -9,6 +9,8 @@ use annot_runtime::server::{Exposure, Profile};
 use annot_runtime::{Annotations, Hint};
 use serde::Deserialize;
 
+use crate::store::StoreLocation;
+
 /// Everything the gateway runs with, from the file and the command line.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -28,8 +30,12 @@ pub struct Settings {
     pub on_trifecta: Verdict,
     /// How long the upstream may take to answer one request.
     pub timeout: Duration,
-    /// The decision log's SQLite file.
-    pub log: PathBuf,
+    /// The store: the decision log, pins, risk and confirmations.
+    pub store: StoreLocation,
+    /// The risk key of callers without a token (stdio, or HTTP without
+    /// `[auth]`): gateways given the same key share one trifecta. `None`:
+    /// each gateway session has its own.
+    pub risk_key: Option<String>,
     /// Whether the log keeps the arguments themselves, not only their digest.
     pub log_arguments: bool,
     /// An `annot-audit` JSON report of the upstream.
@@ -298,6 +304,19 @@ pub struct ConfigFile {
     pub auth: Option<AuthSection>,
     /// The approvals page.
     pub approvals: Option<ApprovalsSection>,
+    /// Where the state every gateway process shares is kept.
+    #[serde(default)]
+    pub store: StoreSection,
+}
+
+/// `[store]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreSection {
+    /// A SQLite file's path, or a `postgres://` URL.
+    pub url: Option<String>,
+    /// The risk key of callers without a token.
+    pub risk_key: Option<String>,
 }
 
 /// `[policy]`: a verdict per class of call (`allow`, `confirm-light`,
@@ -400,7 +419,7 @@ pub struct GatewaySection {
     pub confirm: Option<ConfirmMode>,
     /// Seconds the upstream may take per request.
     pub timeout_seconds: Option<u64>,
-    /// The decision log's file.
+    /// The decision log's file (SQLite): `[store] url` by its older name.
     pub log: Option<PathBuf>,
     /// Keep the arguments in the log (default true).
     pub log_arguments: Option<bool>,

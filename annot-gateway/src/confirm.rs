@@ -14,10 +14,10 @@ use serde_json::{Value, json};
 
 use annot_runtime::protocol::CLIENT_CAPABILITIES_META;
 
-use crate::approvals::queue::{ApprovalRequest, ApprovalState, now_ms};
 use crate::config::ConfirmMode;
 use crate::digest;
 use crate::gateway::Gateway;
+use crate::store::{ApprovalRequest, ApprovalState, now_ms};
 
 /// How long a person has to answer.
 const CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(300);
@@ -26,9 +26,6 @@ const CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(300);
 /// besides being woken: a shared store's decisions may come from another
 /// process.
 const PAGE_POLL: Duration = Duration::from_millis(500);
-
-/// Who denies a call nobody decided on in time.
-const TIMED_OUT: &str = "the gateway (nobody decided in time)";
 
 /// What a confirmation came to.
 pub(crate) enum Confirmation {
@@ -153,27 +150,34 @@ impl Gateway {
         };
         let queue = &self.shared.approvals;
         request.id = digest::random_id();
-        request.requested_ms = now_ms();
-        request.expires_ms = request.requested_ms + page.wait.as_millis() as i64;
-        if let Err(error) = queue.request_approval(&request) {
+        request.created_ms = now_ms();
+        request.deadline_ms = request.created_ms + page.wait.as_millis() as i64;
+        if let Err(error) = queue.request_approval(&request).await {
             return Confirmation::NotObtained(format!("the approvals queue failed: {error}"));
         }
-        let deadline = tokio::time::Instant::now() + page.wait;
         loop {
             // Armed before the look, so a decision in between still wakes it.
             let changed = queue.changed().notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            match queue.approval_state(&request.id) {
-                Ok(ApprovalState::Pending) => {}
-                Ok(ApprovalState::Approved(by)) => {
+            match queue.approval_state(&request.id).await {
+                Ok(Some(ApprovalState::Pending)) => {}
+                Ok(Some(ApprovalState::Approved { by, .. })) => {
                     return Confirmation::ApprovedOnPage {
-                        digest: request.digest,
+                        digest: request.call_digest,
                         by,
                     };
                 }
-                Ok(ApprovalState::Denied(by)) => return Confirmation::DeniedOnPage(by),
-                Ok(ApprovalState::Unknown) => {
+                Ok(Some(ApprovalState::Denied { by })) => {
+                    return Confirmation::DeniedOnPage(by);
+                }
+                Ok(Some(ApprovalState::Expired)) => {
+                    return Confirmation::NotObtained(format!(
+                        "nobody decided on the approvals page within {}",
+                        spoken(page.wait)
+                    ));
+                }
+                Ok(None) => {
                     return Confirmation::NotObtained(
                         "the call left the approvals queue undecided".to_owned(),
                     );
@@ -184,23 +188,23 @@ impl Gateway {
                     ));
                 }
             }
-            if tokio::time::Instant::now() >= deadline {
-                // A decision taken at the last moment wins over the timeout:
-                // then the next look reads it.
-                if let Ok(true) = queue.decide_approval(&request.id, false, TIMED_OUT) {
-                    return Confirmation::NotObtained(format!(
-                        "nobody decided on the approvals page within {}",
-                        spoken(page.wait)
-                    ));
-                }
-                continue;
-            }
-            let wake = deadline.min(tokio::time::Instant::now() + PAGE_POLL);
+            // Until just past the deadline, when the store reads it as expired.
+            let left = (request.deadline_ms - now_ms()).max(0) as u64 + 1;
+            let wake = PAGE_POLL.min(Duration::from_millis(left));
             tokio::select! {
                 () = &mut changed => {}
-                () = tokio::time::sleep_until(wake) => {}
+                () = tokio::time::sleep(wake) => {}
             }
         }
+    }
+
+    /// The key of the risk this call adds to: the caller's token subject,
+    /// else the configured key, else the session.
+    pub(crate) fn risk_key(&self) -> String {
+        self.caller()
+            .and_then(|caller| caller.subject)
+            .or_else(|| self.settings.risk_key.clone())
+            .unwrap_or_else(|| self.session_id.clone())
     }
 
     /// Asks the host's person whether to make the call `question` is about,

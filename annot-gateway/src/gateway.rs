@@ -17,9 +17,9 @@ use crate::approvals::queue::ApprovalQueue;
 use crate::auth::{Authenticator, Caller};
 use crate::config::Settings;
 use crate::era::{self, HostIdentity, UpstreamEra};
-use crate::log::Log;
 use crate::message::{code, error_response, result_response};
 use crate::sources::{AuditRaise, Listed, RuleBook};
+use crate::store::Store;
 use crate::upstream::{Pending, Upstream, UpstreamError};
 
 tokio::task_local! {
@@ -90,8 +90,8 @@ pub(crate) enum HostWaiter {
 pub struct Shared {
     /// The settings.
     pub settings: Settings,
-    /// The decision log and pinned definitions.
-    pub log: Log,
+    /// The store: the decision log, pinned definitions, risk, confirmations.
+    pub store: Store,
     pub(crate) audit: AuditRaise,
     /// The bearer-token check of HTTP callers, when `[auth]` configures one.
     pub authenticator: Option<Authenticator>,
@@ -102,12 +102,14 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Opens the log and reads the audit report the settings name.
-    pub fn open(settings: Settings) -> Result<Arc<Shared>, StartError> {
-        let log = Log::open(&settings.log).map_err(|source| StartError::Log {
-            path: settings.log.clone(),
-            source,
-        })?;
+    /// Opens the store and reads the audit report the settings name.
+    pub async fn open(settings: Settings) -> Result<Arc<Shared>, StartError> {
+        let store = Store::open(&settings.store)
+            .await
+            .map_err(|source| StartError::Store {
+                location: settings.store.describe(),
+                source,
+            })?;
         let audit = match &settings.audit {
             Some(path) => AuditRaise::read(path).map_err(StartError::Audit)?,
             None => AuditRaise::default(),
@@ -118,7 +120,7 @@ impl Shared {
         };
         Ok(Arc::new(Shared {
             settings,
-            log,
+            store,
             audit,
             authenticator,
             approvals: ApprovalQueue::default(),
@@ -344,9 +346,9 @@ impl Gateway {
         Some((index, name))
     }
 
-    /// The decision log.
-    pub(crate) fn log(&self) -> &Log {
-        &self.shared.log
+    /// The store.
+    pub(crate) fn store(&self) -> &Store {
+        &self.shared.store
     }
 
     /// The audit's raised hints.

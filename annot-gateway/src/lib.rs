@@ -24,11 +24,11 @@ mod handshake;
 pub mod http;
 mod http_upstream;
 mod listing;
-pub mod log;
 mod message;
 mod resolving;
 mod route;
 mod sources;
+pub mod store;
 mod upstream;
 
 use std::time::Duration;
@@ -39,20 +39,20 @@ use tokio::sync::mpsc;
 pub use config::{ConfigError, ConfirmMode, Settings, UpstreamSpec};
 pub use gateway::{Gateway, Shared};
 pub use http::{HttpOptions, serve_http};
-pub use log::Log;
+pub use store::{Store, StoreLocation};
 
 use message::{MAX_MESSAGE_SIZE, code, error_response, read_line};
 
 /// Why the gateway could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    /// The log could not be opened.
-    #[error("cannot open the decision log {path}: {source}")]
-    Log {
-        /// The file.
-        path: std::path::PathBuf,
+    /// The store could not be opened.
+    #[error("cannot open the store {location}: {source}")]
+    Store {
+        /// Where it is (a URL without its password).
+        location: String,
         /// Why.
-        source: log::LogError,
+        source: store::StoreError,
     },
     /// The audit report could not be read.
     #[error("{0}")]
@@ -80,7 +80,7 @@ pub enum StartError {
 /// until the host closes stdin; answers every request still in flight
 /// before returning.
 pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
-    let shared = Shared::open(settings)?;
+    let shared = Shared::open(settings).await?;
     let (host, mut to_host) = mpsc::unbounded_channel::<Vec<u8>>();
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();

@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 
 use crate::digest;
 use crate::gateway::{Gateway, State};
-use crate::log::PinState;
 use crate::message::{code, error_response, result_response};
 use crate::sources::{self, CompiledRules, Listed};
+use crate::store::{PinState, StoreError};
 use crate::upstream::UpstreamError;
 
 impl Gateway {
@@ -83,7 +83,7 @@ impl Gateway {
                 .and_then(Value::as_array_mut)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            shown.extend(self.expose(index, tools));
+            shown.extend(self.expose(index, tools).await);
             cursor = response.pointer("/result/nextCursor").cloned();
             if cursor.is_none() {
                 break;
@@ -95,14 +95,10 @@ impl Gateway {
         Ok(shown)
     }
 
-    fn expose(&self, index: usize, upstream_tools: Vec<Value>) -> Vec<Value> {
-        let mut state = self.state.lock().expect("state lock");
-        let per_action = match self.settings.exposure {
-            Exposure::PerAction => true,
-            Exposure::Auto => !state.host_resolves,
-            _ => false,
-        };
-        let mut shown = Vec::new();
+    async fn expose(&self, index: usize, upstream_tools: Vec<Value>) -> Vec<Value> {
+        // Each definition checked against its pin first, without the state's
+        // lock (the store may be across the network).
+        let mut checked = Vec::new();
         for definition in upstream_tools {
             let tool: Tool = match serde_json::from_value(definition.clone()) {
                 Ok(tool) => tool,
@@ -111,7 +107,44 @@ impl Gateway {
                     continue;
                 }
             };
-            if !self.pinned(&mut state, index, &tool.name, &definition) {
+            let digest = digest::of(&definition);
+            let pin = self
+                .store()
+                .pin(
+                    self.upstream(index).name(),
+                    &tool.name,
+                    &digest,
+                    &definition,
+                )
+                .await;
+            checked.push((tool, definition, digest, pin));
+        }
+        let mut rules_errors = Vec::new();
+        let shown = self.expose_checked(index, checked, &mut rules_errors);
+        for error in rules_errors {
+            let _ = self
+                .store()
+                .event(self.upstream(index).name(), "rules-error", &error)
+                .await;
+        }
+        shown
+    }
+
+    fn expose_checked(
+        &self,
+        index: usize,
+        checked: Vec<(Tool, Value, String, Result<PinState, StoreError>)>,
+        rules_errors: &mut Vec<String>,
+    ) -> Vec<Value> {
+        let mut state = self.state.lock().expect("state lock");
+        let per_action = match self.settings.exposure {
+            Exposure::PerAction => true,
+            Exposure::Auto => !state.host_resolves,
+            _ => false,
+        };
+        let mut shown = Vec::new();
+        for (tool, definition, digest, pin) in checked {
+            if !self.pinned(&mut state, index, &tool.name, &digest, pin) {
                 continue;
             }
             let rules = state.upstreams[index]
@@ -120,9 +153,7 @@ impl Gateway {
                 .map_err(|error| error.to_string());
             if let Err(error) = &rules {
                 tracing::error!("{error}");
-                let _ = self
-                    .log()
-                    .event(self.upstream(index).name(), "rules-error", error);
+                rules_errors.push(error.clone());
             }
             let tool = Arc::new(tool);
             let split = match &rules {
@@ -167,11 +198,17 @@ impl Gateway {
     }
 
     /// Whether `definition` is the pinned one; a changed one is withheld.
-    fn pinned(&self, state: &mut State, index: usize, name: &str, definition: &Value) -> bool {
-        let digest = digest::of(definition);
+    fn pinned(
+        &self,
+        state: &mut State,
+        index: usize,
+        name: &str,
+        digest: &str,
+        pin: Result<PinState, StoreError>,
+    ) -> bool {
         let upstream = self.upstream(index).name();
         let shown = self.shown_name(index, name);
-        match self.log().pin(upstream, name, &digest, definition) {
+        match pin {
             Ok(PinState::Pinned) => {
                 state.withheld.remove(&shown);
                 true

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use annot_gateway::config::{
     self, ConfigFile, ConfirmMode, Settings, UpstreamConfig, UpstreamSpec,
 };
-use annot_gateway::{ConfigError, Log};
+use annot_gateway::{ConfigError, Store, StoreLocation};
 use clap::{Parser, Subcommand};
 
 /// An MCP gateway: argument-specific annotations, profiles, confirmations
@@ -50,10 +50,16 @@ struct ServeOptions {
     /// The configuration file (TOML).
     #[arg(long)]
     config: Option<PathBuf>,
-    /// The decision log (SQLite). Default: annot-gateway/log.sqlite3 in the
-    /// user's state directory.
-    #[arg(long)]
-    log: Option<PathBuf>,
+    /// The store every gateway process shares (the decision log, pinned
+    /// definitions, risk, confirmations): a SQLite file's path or a
+    /// postgres:// URL. Default: annot-gateway/log.sqlite3 in the user's
+    /// state directory. --log is its older name.
+    #[arg(long, alias = "log", value_name = "URL")]
+    store: Option<String>,
+    /// The risk key of callers without a token: gateways given the same key
+    /// share one lethal trifecta (default: each session its own).
+    #[arg(long, value_name = "KEY")]
+    risk_key: Option<String>,
     /// Keep only the arguments' digest in the log, not the arguments.
     #[arg(long)]
     no_log_arguments: bool,
@@ -89,15 +95,15 @@ enum Command {
     Pins {
         #[command(subcommand)]
         action: PinsAction,
-        /// The decision log (SQLite).
-        #[arg(long, global = true)]
-        log: Option<PathBuf>,
+        /// The store (a SQLite file's path or a postgres:// URL).
+        #[arg(long, alias = "log", global = true, value_name = "URL")]
+        store: Option<String>,
     },
     /// Prints the decision log as JSON Lines, one call a line.
     Export {
-        /// The decision log (SQLite).
-        #[arg(long)]
-        log: Option<PathBuf>,
+        /// The store (a SQLite file's path or a postgres:// URL).
+        #[arg(long, alias = "log", value_name = "URL")]
+        store: Option<String>,
     },
 }
 
@@ -125,8 +131,8 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Some(Command::Pins { action, log }) => pins(action, log),
-        Some(Command::Export { log }) => export(log),
+        Some(Command::Pins { action, store }) => pins(action, store),
+        Some(Command::Export { store }) => export(store),
         None => serve(cli.serve),
     };
     match outcome {
@@ -195,9 +201,10 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
                 .settings(wait.as_deref())?,
         ),
     };
-    let log = match options.log.or(section.log) {
-        Some(path) => path,
-        None => default_log()?,
+    let gateway_log = section.log.map(|path| path.to_string_lossy().into_owned());
+    let store = match options.store.or(file.store.url).or(gateway_log) {
+        Some(text) => StoreLocation::parse(&text),
+        None => StoreLocation::Sqlite(default_log()?),
     };
     Ok(Settings {
         upstreams,
@@ -207,7 +214,8 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         policy: file.policy.policy(),
         on_trifecta: file.policy.on_trifecta(),
         timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
-        log,
+        store,
+        risk_key: options.risk_key.or(file.store.risk_key),
         log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
         audit: options.audit.or(section.audit),
         auth: file.auth,
@@ -294,7 +302,9 @@ fn default_log() -> Result<PathBuf, ConfigError> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".local/state")))
         .ok_or_else(|| {
-            ConfigError::Invalid("no state directory (set HOME or XDG_STATE_HOME, or --log)".into())
+            ConfigError::Invalid(
+                "no state directory (set HOME or XDG_STATE_HOME, or --store)".into(),
+            )
         })?;
     let directory = state.join("annot-gateway");
     std::fs::create_dir_all(&directory).map_err(|error| {
@@ -303,37 +313,56 @@ fn default_log() -> Result<PathBuf, ConfigError> {
     Ok(directory.join("log.sqlite3"))
 }
 
-fn open_log(log: Option<PathBuf>) -> Result<Log, String> {
-    let path = match log {
-        Some(path) => path,
-        None => default_log().map_err(|error| error.to_string())?,
+/// Runs `work` on the store `store` names (or the default one), on a
+/// runtime of its own.
+fn with_store<T>(
+    store: Option<String>,
+    work: impl AsyncFnOnce(&Store) -> Result<T, String>,
+) -> Result<T, String> {
+    let location = match store {
+        Some(text) => StoreLocation::parse(&text),
+        None => StoreLocation::Sqlite(default_log().map_err(|error| error.to_string())?),
     };
-    Log::open(&path).map_err(|error| format!("cannot open {}: {error}", path.display()))
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))?;
+    runtime.block_on(async {
+        let opened = Store::open(&location)
+            .await
+            .map_err(|error| format!("cannot open {}: {error}", location.describe()))?;
+        work(&opened).await
+    })
 }
 
-fn pins(action: PinsAction, log: Option<PathBuf>) -> Result<(), String> {
-    let log = open_log(log)?;
-    match action {
+fn pins(action: PinsAction, store: Option<String>) -> Result<(), String> {
+    with_store(store, async |store| match action {
         PinsAction::List => {
-            for (upstream, tool, digest) in log.pending_pins().map_err(|e| e.to_string())? {
+            let pending = store.pending_pins().await.map_err(|e| e.to_string())?;
+            for (upstream, tool, digest) in pending {
                 println!("{upstream}\t{tool}\t{digest}");
             }
+            Ok(())
         }
         PinsAction::Accept { tool, upstream } => {
-            let accepted = log.accept(&upstream, &tool).map_err(|e| e.to_string())?;
+            let accepted = store
+                .accept(&upstream, &tool)
+                .await
+                .map_err(|e| e.to_string())?;
             if accepted == 0 {
                 return Err(format!("`{tool}` has no changed definition waiting"));
             }
             println!("accepted the new definition of `{tool}`");
+            Ok(())
         }
-    }
-    Ok(())
+    })
 }
 
-fn export(log: Option<PathBuf>) -> Result<(), String> {
-    let log = open_log(log)?;
-    for call in log.export().map_err(|error| error.to_string())? {
-        println!("{call}");
-    }
-    Ok(())
+fn export(store: Option<String>) -> Result<(), String> {
+    with_store(store, async |store| {
+        for call in store.export().await.map_err(|error| error.to_string())? {
+            println!("{call}");
+        }
+        Ok(())
+    })
 }

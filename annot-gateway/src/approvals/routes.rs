@@ -89,7 +89,7 @@ async fn show(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response {
         return refused;
     }
     match page.sessions.find(&headers) {
-        Some((id, session)) => page.render(&id, &session),
+        Some((id, session)) => page.render(&id, &session).await,
         None if page.shared.authenticator.is_none() => {
             // On loopback without [auth], whoever reaches the page may decide.
             let cookie = page.sessions.open(LOCAL_APPROVER.to_owned(), u64::MAX);
@@ -111,7 +111,7 @@ async fn pending(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response 
     let Some((_, session)) = page.sessions.find(&headers) else {
         return text(StatusCode::UNAUTHORIZED, "sign in at /approvals");
     };
-    match page.shared.approvals.pending_approvals() {
+    match page.shared.approvals.pending_approvals().await {
         Ok(pending) => html(StatusCode::OK, page.views.pending(&pending, &session.csrf)),
         Err(error) => text(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -193,16 +193,16 @@ async fn decide(
         }
     };
     let queue = &page.shared.approvals;
-    let tool = queue.pending_approvals().ok().and_then(|pending| {
+    let tool = queue.pending_approvals().await.ok().and_then(|pending| {
         pending
             .into_iter()
             .find(|request| request.id == form.id)
             .map(|request| request.tool)
     });
-    let line = match (
-        tool,
-        queue.decide_approval(&form.id, approve, &session.approver),
-    ) {
+    let decided = queue
+        .decide_approval(&form.id, approve, &session.approver)
+        .await;
+    let line = match (tool, decided) {
         (Some(tool), Ok(true)) if approve => format!("Approved `{tool}`: the call runs."),
         (Some(tool), Ok(true)) => format!("Denied `{tool}`: the call is refused."),
         (_, Err(error)) => format!("The approvals queue failed: {error}."),
@@ -221,9 +221,9 @@ async fn script() -> Response {
 }
 
 impl Page {
-    fn render(&self, id: &str, session: &PageSession) -> Response {
-        let queue = self.shared.approvals.pending_approvals();
-        let recent = self.shared.log.recent_decisions(RECENT);
+    async fn render(&self, id: &str, session: &PageSession) -> Response {
+        let queue = self.shared.approvals.pending_approvals().await;
+        let recent = self.shared.store.recent_decisions(RECENT).await;
         let (pending, recent) = match (queue, recent) {
             (Ok(pending), Ok(recent)) => (pending, recent),
             (Err(error), _) | (_, Err(error)) => {

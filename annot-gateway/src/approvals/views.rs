@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::approvals::catalog::ToolCard;
-use crate::approvals::queue::ApprovalRequest;
+use crate::store::{ApprovalRequest, LoggedDecision, rfc3339};
 
 /// The page's stylesheet and script, served beside it (the page's content
 /// security policy allows no inline script or style).
@@ -40,8 +40,20 @@ struct PendingCall<'a> {
     badges: Vec<Badge>,
     source: &'a str,
     reason: &'a str,
-    requested_by: Option<&'a str>,
+    caller: &'a str,
     refused_at: String,
+}
+
+/// A call of the decision log.
+#[derive(Serialize)]
+struct RecentCall<'a> {
+    /// `YYYY-MM-DD HH:MM:SS`, UTC.
+    time: String,
+    upstream: &'a str,
+    tool: &'a str,
+    decision: &'a str,
+    confirmation: Option<&'a str>,
+    outcome: &'a str,
 }
 
 /// An upstream's tool cards.
@@ -139,7 +151,7 @@ impl Views {
         csrf: &str,
         pending: &[ApprovalRequest],
         catalog: BTreeMap<String, Vec<ToolCard>>,
-        recent: &[Value],
+        recent: &[LoggedDecision],
         notice: Option<&str>,
     ) -> String {
         let calls = pending_calls(pending);
@@ -155,6 +167,21 @@ impl Views {
                         description: card.description,
                     })
                     .collect(),
+            })
+            .collect();
+        let recent: Vec<RecentCall> = recent
+            .iter()
+            .map(|call| RecentCall {
+                time: rfc3339(call.time_ms)
+                    .replace('T', " ")
+                    .chars()
+                    .take(19)
+                    .collect(),
+                upstream: &call.upstream,
+                tool: &call.called_as,
+                decision: &call.decision,
+                confirmation: call.confirmation.as_deref(),
+                outcome: &call.outcome,
             })
             .collect();
         self.render(
@@ -182,17 +209,14 @@ fn pending_calls(pending: &[ApprovalRequest]) -> Vec<PendingCall<'_>> {
             id: &request.id,
             tool: &request.tool,
             upstream: &request.upstream,
-            preview: request
-                .preview
-                .clone()
-                .unwrap_or_else(|| format!("{} {}", request.tool, request.arguments)),
+            preview: request.preview.clone(),
             arguments: serde_json::to_string_pretty(&request.arguments)
                 .unwrap_or_else(|_| request.arguments.to_string()),
             badges: badges(&request.annotations),
             source: &request.source,
             reason: &request.reason,
-            requested_by: request.requested_by.as_deref(),
-            refused_at: clock(request.expires_ms),
+            caller: &request.risk_key,
+            refused_at: clock(request.deadline_ms),
         })
         .collect()
 }
@@ -209,7 +233,7 @@ mod tests {
             id: "abc".into(),
             tool: "notes".into(),
             arguments: json!({"text": "<script>alert(1)</script>"}),
-            preview: Some("<img src=x onerror=alert(1)>".into()),
+            preview: "<img src=x onerror=alert(1)>".into(),
             annotations: json!({"readOnlyHint": false, "destructiveHint": true}),
             ..ApprovalRequest::default()
         };

@@ -82,7 +82,7 @@ pub struct HttpOptions {
 /// SIGTERM, then ends every session (stopping its upstream). Writes the
 /// address it listens on to stderr (useful with port 0).
 pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), StartError> {
-    let shared = Shared::open(settings)?;
+    let shared = Shared::open(settings).await?;
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(StartError::Signal)?;
     let (stop, stopping) = tokio::sync::watch::channel(false);
