@@ -86,7 +86,7 @@ struct SignOut {
 
 async fn show(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response {
     if let Err(refused) = page.check_host(&headers) {
-        return refused;
+        return refused.into_response();
     }
     match page.sessions.find(&headers) {
         Some((id, session)) => page.render(&id, &session).await,
@@ -106,7 +106,7 @@ async fn show(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response {
 
 async fn pending(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response {
     if let Err(refused) = page.check_host(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let Some((_, session)) = page.sessions.find(&headers) else {
         return text(StatusCode::UNAUTHORIZED, "sign in at /approvals");
@@ -126,7 +126,7 @@ async fn sign_in(
     Form(form): Form<SignIn>,
 ) -> Response {
     if let Err(refused) = page.check_post(&headers) {
-        return refused;
+        return refused.into_response();
     }
     let (approver, until) = match &page.shared.authenticator {
         None => (LOCAL_APPROVER.to_owned(), u64::MAX),
@@ -165,7 +165,7 @@ async fn sign_out(
 ) -> Response {
     let (id, _) = match page.check_action(&headers, &form.csrf) {
         Ok(signed_in) => signed_in,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let cookie = page.sessions.close(&id);
     let mut response = redirect();
@@ -180,7 +180,7 @@ async fn decide(
 ) -> Response {
     let (id, session) = match page.check_action(&headers, &form.csrf) {
         Ok(signed_in) => signed_in,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let approve = match form.decision.as_str() {
         "approve" => true,
@@ -245,7 +245,7 @@ impl Page {
         html(StatusCode::OK, body)
     }
 
-    fn check_host(&self, headers: &HeaderMap) -> Result<(), Response> {
+    fn check_host(&self, headers: &HeaderMap) -> Result<(), Refused> {
         let allowed = headers
             .get(header::HOST)
             .and_then(|host| host.to_str().ok())
@@ -253,7 +253,7 @@ impl Page {
         if allowed {
             Ok(())
         } else {
-            Err(text(
+            Err(Refused(
                 StatusCode::FORBIDDEN,
                 "the Host is not a loopback name, and the gateway listens on loopback",
             ))
@@ -262,9 +262,9 @@ impl Page {
 
     /// A POST from this page only: the browser's own word on where it came
     /// from, when it gives one.
-    fn check_post(&self, headers: &HeaderMap) -> Result<(), Response> {
+    fn check_post(&self, headers: &HeaderMap) -> Result<(), Refused> {
         self.check_host(headers)?;
-        let cross_site = |why: &str| Err(text(StatusCode::FORBIDDEN, why));
+        let cross_site = |why| Err(Refused(StatusCode::FORBIDDEN, why));
         if let Some(site) = headers.get("sec-fetch-site")
             && site.as_bytes() != b"same-origin"
         {
@@ -291,21 +291,30 @@ impl Page {
         &self,
         headers: &HeaderMap,
         csrf: &str,
-    ) -> Result<(String, PageSession), Response> {
+    ) -> Result<(String, PageSession), Refused> {
         self.check_post(headers)?;
         let Some((id, session)) = self.sessions.find(headers) else {
-            return Err(text(
+            return Err(Refused(
                 StatusCode::UNAUTHORIZED,
                 "sign in at /approvals first",
             ));
         };
         if !same_token(csrf, &session.csrf) {
-            return Err(text(
+            return Err(Refused(
                 StatusCode::FORBIDDEN,
                 "the form's token is missing or not this session's",
             ));
         }
         Ok((id, session))
+    }
+}
+
+/// Why a request is refused: its status and a line saying why.
+struct Refused(StatusCode, &'static str);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        text(self.0, self.1)
     }
 }
 

@@ -54,6 +54,9 @@ fn started(wait: &str) -> Approvals {
     }
 }
 
+/// Form fields or headers: names and values.
+type Fields<'a> = Vec<(&'a str, &'a str)>;
+
 /// A page answer: status, `Set-Cookie`, body.
 struct PageReply {
     status: u16,
@@ -266,7 +269,7 @@ fn an_approved_call_runs_once_the_csrf_checks_pass_and_the_log_names_the_approve
     let before = snapshot(&page.setup.notes());
 
     let origin = page.own_origin();
-    let attempts: [(&str, Vec<(&str, &str)>, Vec<(&str, &str)>); 4] = [
+    let attempts: [(&str, Fields, Fields); 4] = [
         (
             "no form token",
             vec![("id", &id), ("decision", "approve")],
