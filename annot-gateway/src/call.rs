@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use annot_runtime::client::{
-    PreflightError, ProposedCall, RequestError, Requester, Trust, Verdict,
+    PreflightError, ProposedCall, RequestError, Requester, Session, SessionConfig, Trust, Verdict,
 };
 use annot_runtime::protocol::{DISPLAY_TEMPLATES_EXTENSION, RpcError};
 use annot_runtime::trust::TrustClaims;
@@ -18,7 +18,7 @@ use crate::digest;
 use crate::gateway::Gateway;
 use crate::message::{code, error_response, refusal};
 use crate::sources::{self, Listed};
-use crate::store::{ApprovalRequest, CallRecord};
+use crate::store::{ApprovalRequest, CallRecord, Risk, StoreError};
 use crate::upstream::Upstream;
 
 /// A call's annotations and where they came from.
@@ -32,6 +32,8 @@ struct Ending {
     answer: Value,
     outcome: &'static str,
     claims: Option<TrustClaims>,
+    /// The risk key's legs with the call's, for a call that ran.
+    risk: Option<Risk>,
 }
 
 impl Gateway {
@@ -89,7 +91,9 @@ impl Gateway {
             .as_ref()
             .filter(|claims| !claims.is_empty())
             .map(|claims| serde_json::to_value(claims).expect("claims serialize"));
-        if let Err(error) = self.store().record(&record, None).await {
+        let risk_key = self.risk_key();
+        let risk = ending.risk.as_ref().map(|risk| (risk_key.as_str(), risk));
+        if let Err(error) = self.store().record(&record, risk).await {
             // A call the log cannot keep is not answered as if it were.
             tracing::error!("the decision log failed: {error}");
             return self.to_host(&error_response(
@@ -154,6 +158,7 @@ impl Gateway {
                     answer: error_with_id(id, answer.0),
                     outcome: "invalid-arguments",
                     claims: None,
+                    risk: None,
                 };
             }
         };
@@ -182,12 +187,20 @@ impl Gateway {
             );
             return self.refuse(id, record, "deny", reason, &resolved, "token scopes");
         }
-        let decision = {
-            let state = self.state.lock().expect("state lock");
-            state
-                .session
-                .review(&call, self.settings.policy.decide(&call))
+        // The legs every process recorded for this risk key, read now: a
+        // session that read private data through another process counts.
+        let mut session = match self.store().risk(&self.risk_key()).await {
+            Ok(risk) => Session::resume(
+                SessionConfig {
+                    on_trifecta: self.settings.on_trifecta,
+                    ..SessionConfig::default()
+                },
+                risk.private_data_from,
+                risk.untrusted_content_from,
+            ),
+            Err(error) => return self.store_down(id, record, &resolved, &error),
         };
+        let decision = session.review(&call, self.settings.policy.decide(&call));
         record.decision = verdict_name(decision.verdict()).into();
         record.reason = decision.to_string();
         match decision.verdict() {
@@ -236,7 +249,7 @@ impl Gateway {
                         };
                         self.confirm_on_page(request).await
                     } else if crate::era::is_modern("tools/call", params) {
-                        match self.confirm_by_round_trip(question, params) {
+                        match self.confirm_by_round_trip(question, params).await {
                             RoundTrip::Answered(answer) => answer,
                             RoundTrip::Ask(result) => {
                                 record.confirmation = Some("asked (input required)".into());
@@ -244,6 +257,7 @@ impl Gateway {
                                     answer: json!({"jsonrpc": "2.0", "id": id, "result": result}),
                                     outcome: "input-required",
                                     claims: None,
+                                    risk: None,
                                 };
                             }
                         }
@@ -300,13 +314,14 @@ impl Gateway {
             }
             claims
         });
-        {
-            let mut state = self.state.lock().expect("state lock");
-            state.session.record(&call);
-            if let Some(claims) = &claims {
-                state.session.record_result(&call, claims);
-            }
+        session.record(&call);
+        if let Some(claims) = &claims {
+            session.record_result(&call, claims);
         }
+        let risk = Risk {
+            private_data_from: session.private_data_from().map(str::to_owned),
+            untrusted_content_from: session.untrusted_content_from().map(str::to_owned),
+        };
         let outcome = match (answer.get("result"), answer.get("error")) {
             (Some(result), _) if result.get("isError") == Some(&json!(true)) => "tool-error",
             (Some(_), _) => "ok",
@@ -324,7 +339,39 @@ impl Gateway {
             answer,
             outcome,
             claims,
+            risk: Some(risk),
         }
+    }
+
+    /// The key the trifecta's legs are kept under: the token's subject (a
+    /// person's sessions in every process share one risk), when it names
+    /// one, else the
+    /// configured key, else this gateway session.
+    pub(crate) fn risk_key(&self) -> String {
+        let subject = self.caller().and_then(|caller| caller.subject);
+        match (subject, &self.settings.risk_key) {
+            (Some(subject), _) => format!("subject:{subject}"),
+            (None, Some(key)) => format!("key:{key}"),
+            (None, None) => format!("session:{}", self.session_id),
+        }
+    }
+
+    /// The refusal of a call whose risk the store could not give: without
+    /// it the trifecta cannot be judged, so the gateway fails closed.
+    fn store_down(
+        &self,
+        id: &Value,
+        record: &mut CallRecord,
+        resolved: &Resolved,
+        error: &StoreError,
+    ) -> Ending {
+        tracing::error!("the store failed: {error}");
+        let reason = format!(
+            "annot-gateway refused `{}`: its store failed, so the session's risk is unknown \
+             ({error})",
+            record.called_as
+        );
+        self.refuse(id, record, "deny", reason, resolved, "store")
     }
 
     fn refuse(
@@ -348,6 +395,7 @@ impl Gateway {
             answer: json!({"jsonrpc": "2.0", "id": id, "result": refusal(reason, details)}),
             outcome: "refused",
             claims: None,
+            risk: None,
         }
     }
 

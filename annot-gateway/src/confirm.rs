@@ -22,9 +22,9 @@ use crate::store::{ApprovalRequest, ApprovalState, now_ms};
 /// How long a person has to answer.
 const CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// How often a call waiting on the approvals page looks at the queue
-/// besides being woken: a shared store's decisions may come from another
-/// process.
+/// How often a call waiting on the approvals page looks at the store
+/// besides being woken by this process's page: the decision may come from
+/// another process's.
 const PAGE_POLL: Duration = Duration::from_millis(500);
 
 /// What a confirmation came to.
@@ -148,19 +148,19 @@ impl Gateway {
         let Some(page) = &self.settings.approvals else {
             return Confirmation::NotObtained("the approvals page is off".to_owned());
         };
-        let queue = &self.shared.approvals;
+        let store = self.store();
         request.id = digest::random_id();
         request.created_ms = now_ms();
         request.deadline_ms = request.created_ms + page.wait.as_millis() as i64;
-        if let Err(error) = queue.request_approval(&request).await {
-            return Confirmation::NotObtained(format!("the approvals queue failed: {error}"));
+        if let Err(error) = store.request_approval(&request).await {
+            return Confirmation::NotObtained(format!("the gateway's store failed: {error}"));
         }
         loop {
             // Armed before the look, so a decision in between still wakes it.
-            let changed = queue.changed().notified();
+            let changed = self.shared.decided.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            match queue.approval_state(&request.id).await {
+            match store.approval_state(&request.id).await {
                 Ok(Some(ApprovalState::Pending)) => {}
                 Ok(Some(ApprovalState::Approved { by, .. })) => {
                     return Confirmation::ApprovedOnPage {
@@ -184,7 +184,7 @@ impl Gateway {
                 }
                 Err(error) => {
                     return Confirmation::NotObtained(format!(
-                        "the approvals queue failed: {error}"
+                        "the gateway's store failed: {error}"
                     ));
                 }
             }
@@ -196,15 +196,6 @@ impl Gateway {
                 () = tokio::time::sleep(wake) => {}
             }
         }
-    }
-
-    /// The key of the risk this call adds to: the caller's token subject,
-    /// else the configured key, else the session.
-    pub(crate) fn risk_key(&self) -> String {
-        self.caller()
-            .and_then(|caller| caller.subject)
-            .or_else(|| self.settings.risk_key.clone())
-            .unwrap_or_else(|| self.session_id.clone())
     }
 
     /// Asks the host's person whether to make the call `question` is about,
@@ -245,25 +236,29 @@ impl Gateway {
     /// and a fresh `requestState`; the retried call brings the answer under
     /// that state, which is spent on use and holds only for the call of the
     /// same digest.
-    pub(crate) fn confirm_by_round_trip(&self, question: Question, params: &Value) -> RoundTrip {
+    pub(crate) async fn confirm_by_round_trip(
+        &self,
+        question: Question,
+        params: &Value,
+    ) -> RoundTrip {
         let host_elicits = declares_elicitation(params);
         if let Some(state) = params.get("requestState").and_then(Value::as_str) {
-            let pending = self
-                .round_trips
-                .lock()
-                .expect("round-trips lock")
-                .remove(state);
-            let answered = match pending {
-                None => Confirmation::NotObtained(
+            let answered = match self.store().spend_round_trip(state).await {
+                Err(error) => Confirmation::NotObtained(format!(
+                    "the gateway's store failed, so the answer cannot be checked: {error}"
+                )),
+                Ok(None) => Confirmation::NotObtained(
                     "the answer came under a `requestState` the gateway did not issue or has \
                      already used (a replayed or forged answer)"
                         .to_owned(),
                 ),
-                Some(digest) if digest != question.digest => Confirmation::NotObtained(format!(
-                    "the answer was given for another call ({digest}, not {})",
-                    question.digest
-                )),
-                Some(digest) => match params.pointer("/inputResponses/confirm") {
+                Ok(Some(digest)) if digest != question.digest => {
+                    Confirmation::NotObtained(format!(
+                        "the answer was given for another call ({digest}, not {})",
+                        question.digest
+                    ))
+                }
+                Ok(Some(digest)) => match params.pointer("/inputResponses/confirm") {
                     Some(result) => read_answer(result, digest),
                     None => Confirmation::NotObtained("the retried call brought no answer".into()),
                 },
@@ -278,10 +273,17 @@ impl Gateway {
             ));
         }
         let state = digest::random_id();
-        self.round_trips
-            .lock()
-            .expect("round-trips lock")
-            .insert(state.clone(), question.digest);
+        // Kept in the store: the retried call may reach another process.
+        let deadline = now_ms() + CONFIRMATION_TIMEOUT.as_millis() as i64;
+        if let Err(error) = self
+            .store()
+            .issue_round_trip(&state, &question.digest, deadline)
+            .await
+        {
+            return RoundTrip::Answered(Confirmation::NotObtained(format!(
+                "the gateway's store failed, so the question cannot be asked: {error}"
+            )));
+        }
         RoundTrip::Ask(json!({
             "resultType": "input_required",
             "inputRequests": {"confirm": {"method": "elicitation/create", "params": question.params}},

@@ -6,14 +6,13 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use annot_runtime::client::{ResolutionSupport, Session, SessionConfig};
+use annot_runtime::client::ResolutionSupport;
 use annot_runtime::protocol::TOOL_RESOLUTION_EXTENSION;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::StartError;
 use crate::approvals::catalog::ToolCatalog;
-use crate::approvals::queue::ApprovalQueue;
 use crate::auth::{Authenticator, Caller};
 use crate::config::Settings;
 use crate::era::{self, HostIdentity, UpstreamEra};
@@ -51,8 +50,6 @@ pub(crate) struct State {
     pub requested_version: Option<String>,
     /// Every capability an upstream declared.
     pub capabilities: Map<String, Value>,
-    /// The lethal trifecta's legs so far, across every upstream.
-    pub session: Session,
 }
 
 /// What the gateway knows of one upstream.
@@ -95,8 +92,9 @@ pub struct Shared {
     pub(crate) audit: AuditRaise,
     /// The bearer-token check of HTTP callers, when `[auth]` configures one.
     pub authenticator: Option<Authenticator>,
-    /// The calls waiting on the approvals page.
-    pub(crate) approvals: ApprovalQueue,
+    /// Woken when this process's approvals page decides a call, so a call
+    /// waiting here looks at once (another process's decisions are polled).
+    pub(crate) decided: tokio::sync::Notify,
     /// Each upstream's tools as last listed, for the approvals page.
     pub(crate) catalog: ToolCatalog,
 }
@@ -123,7 +121,7 @@ impl Shared {
             store,
             audit,
             authenticator,
-            approvals: ApprovalQueue::default(),
+            decided: tokio::sync::Notify::new(),
             catalog: ToolCatalog::default(),
         }))
     }
@@ -152,9 +150,6 @@ pub struct Gateway {
     /// The 2026-07-28 requests not answered yet, by id (as JSON text), with
     /// whether their result is a listing.
     modern: Mutex<HashMap<String, bool>>,
-    /// The 2026-07-28 confirmations asked and not yet answered:
-    /// `requestState` → the call's digest.
-    pub(crate) round_trips: Mutex<HashMap<String, String>>,
     /// Who calls, by their bearer token (HTTP with `[auth]`).
     caller: Mutex<Option<Caller>>,
 }
@@ -217,7 +212,6 @@ impl Gateway {
     /// [`drain`](Self::drain), an empty message marks the end.
     pub fn start(shared: Arc<Shared>, host: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Gateway> {
         let settings = shared.settings.clone();
-        let on_trifecta = settings.on_trifecta;
         let several = settings.upstreams.len() > 1;
         let mut members = Vec::new();
         let mut receivers = Vec::new();
@@ -259,10 +253,6 @@ impl Gateway {
                 identity: HostIdentity::default(),
                 requested_version: None,
                 capabilities: Map::new(),
-                session: Session::new(SessionConfig {
-                    on_trifecta,
-                    ..SessionConfig::default()
-                }),
             }),
             waiters: Mutex::new(HashMap::new()),
             related: Mutex::new(HashMap::new()),
@@ -271,7 +261,6 @@ impl Gateway {
             cancelled: Mutex::new(HashSet::new()),
             active: Arc::default(),
             modern: Mutex::new(HashMap::new()),
-            round_trips: Mutex::new(HashMap::new()),
             caller: Mutex::new(None),
         });
         for (index, mut from_upstream) in receivers.into_iter().enumerate() {

@@ -5,7 +5,6 @@
 //! on, behind `[auth]`'s issuer (a token with the approver scope signs in).
 
 pub(crate) mod catalog;
-pub(crate) mod queue;
 mod routes;
 mod sessions;
 mod views;

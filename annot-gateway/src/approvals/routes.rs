@@ -111,11 +111,11 @@ async fn pending(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response 
     let Some((_, session)) = page.sessions.find(&headers) else {
         return text(StatusCode::UNAUTHORIZED, "sign in at /approvals");
     };
-    match page.shared.approvals.pending_approvals().await {
+    match page.shared.store.pending_approvals().await {
         Ok(pending) => html(StatusCode::OK, page.views.pending(&pending, &session.csrf)),
         Err(error) => text(
             StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("the approvals queue failed: {error}"),
+            &format!("the gateway's store failed: {error}"),
         ),
     }
 }
@@ -192,20 +192,23 @@ async fn decide(
             );
         }
     };
-    let queue = &page.shared.approvals;
-    let tool = queue.pending_approvals().await.ok().and_then(|pending| {
+    let store = &page.shared.store;
+    let tool = store.pending_approvals().await.ok().and_then(|pending| {
         pending
             .into_iter()
             .find(|request| request.id == form.id)
             .map(|request| request.tool)
     });
-    let decided = queue
+    let decided = store
         .decide_approval(&form.id, approve, &session.approver)
         .await;
+    if let Ok(true) = decided {
+        page.shared.decided.notify_waiters();
+    }
     let line = match (tool, decided) {
         (Some(tool), Ok(true)) if approve => format!("Approved `{tool}`: the call runs."),
         (Some(tool), Ok(true)) => format!("Denied `{tool}`: the call is refused."),
-        (_, Err(error)) => format!("The approvals queue failed: {error}."),
+        (_, Err(error)) => format!("The gateway's store failed: {error}."),
         _ => "That call was already decided, or its time ran out.".to_owned(),
     };
     page.sessions.flash(&id, line);
@@ -222,9 +225,9 @@ async fn script() -> Response {
 
 impl Page {
     async fn render(&self, id: &str, session: &PageSession) -> Response {
-        let queue = self.shared.approvals.pending_approvals().await;
+        let pending = self.shared.store.pending_approvals().await;
         let recent = self.shared.store.recent_decisions(RECENT).await;
-        let (pending, recent) = match (queue, recent) {
+        let (pending, recent) = match (pending, recent) {
             (Ok(pending), Ok(recent)) => (pending, recent),
             (Err(error), _) | (_, Err(error)) => {
                 return text(

@@ -8,11 +8,13 @@
 //! same semantics, and every write that must be atomic is one transaction or
 //! one statement on either.
 
+mod postgres;
 mod records;
 mod sqlite;
 
 use std::path::PathBuf;
 
+use postgres::PostgresStore;
 pub use records::{
     ApprovalRequest, ApprovalState, CallRecord, LoggedDecision, PinState, Risk, StoreError, now_ms,
     rfc3339,
@@ -30,10 +32,13 @@ pub enum StoreLocation {
 }
 
 impl StoreLocation {
-    /// `postgres://…` or `postgresql://…` is a PostgreSQL server; anything
-    /// else a SQLite file's path (`sqlite://` may prefix it).
+    /// `postgres://…` or `postgresql://…` is a PostgreSQL server, and so is
+    /// libpq's key-value form when it starts with `host=` (`host=/run/postgresql
+    /// dbname=annot`); anything else a SQLite file's path (`sqlite://` may
+    /// prefix it).
     pub fn parse(text: &str) -> StoreLocation {
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        let postgres = ["postgres://", "postgresql://", "host="];
+        if postgres.iter().any(|prefix| text.starts_with(prefix)) {
             return StoreLocation::Postgres(text.to_owned());
         }
         let path = text.strip_prefix("sqlite://").unwrap_or(text);
@@ -49,10 +54,18 @@ impl StoreLocation {
     }
 }
 
-/// `url` with the password of its user info, if any, replaced by `***`.
+/// `url` with the password of its user info (or a key-value string's
+/// `password=`), if any, replaced by `***`.
 fn redact_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+        let pairs = url.split_whitespace().map(|pair| {
+            if pair.starts_with("password=") {
+                "password=***"
+            } else {
+                pair
+            }
+        });
+        return pairs.collect::<Vec<_>>().join(" ");
     };
     let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(authority_end);
@@ -69,6 +82,19 @@ fn redact_password(url: &str) -> String {
 pub enum Store {
     /// One SQLite file in WAL mode.
     Sqlite(SqliteStore),
+    /// A PostgreSQL server.
+    Postgres(PostgresStore),
+}
+
+/// Calls `method` on the backend: SQLite's is synchronous (a local file, a
+/// short lock), PostgreSQL's is awaited.
+macro_rules! on_backend {
+    ($store:expr, $method:ident($($argument:expr),*)) => {
+        match $store {
+            Store::Sqlite(store) => store.$method($($argument),*),
+            Store::Postgres(store) => store.$method($($argument),*).await,
+        }
+    };
 }
 
 impl Store {
@@ -76,10 +102,7 @@ impl Store {
     pub async fn open(location: &StoreLocation) -> Result<Store, StoreError> {
         match location {
             StoreLocation::Sqlite(path) => Ok(Store::Sqlite(SqliteStore::open(path)?)),
-            StoreLocation::Postgres(url) => Err(StoreError::Invalid(format!(
-                "{}: PostgreSQL is not supported yet",
-                redact_password(url)
-            ))),
+            StoreLocation::Postgres(url) => Ok(Store::Postgres(PostgresStore::open(url).await?)),
         }
     }
 
@@ -91,24 +114,18 @@ impl Store {
         record: &CallRecord,
         risk: Option<(&str, &Risk)>,
     ) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(store) => store.record(record, risk),
-        }
+        on_backend!(self, record(record, risk))
     }
 
     /// The legs risk key `key` has so far (none for a key never seen).
     pub async fn risk(&self, key: &str) -> Result<Risk, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.risk(key),
-        }
+        on_backend!(self, risk(key))
     }
 
     /// Commits an event that is not a call: a changed definition, an
     /// override, a restart.
     pub async fn event(&self, upstream: &str, kind: &str, detail: &str) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(store) => store.event(upstream, kind, detail),
-        }
+        on_backend!(self, event(upstream, kind, detail))
     }
 
     /// Checks `definition` (digest `digest`) of `tool` against the accepted
@@ -121,38 +138,28 @@ impl Store {
         digest: &str,
         definition: &Value,
     ) -> Result<PinState, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.pin(upstream, tool, digest, definition),
-        }
+        on_backend!(self, pin(upstream, tool, digest, definition))
     }
 
     /// Accepts the definitions of `tool` seen but not accepted (an
     /// operator's decision); returns how many.
     pub async fn accept(&self, upstream: &str, tool: &str) -> Result<usize, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.accept(upstream, tool),
-        }
+        on_backend!(self, accept(upstream, tool))
     }
 
     /// The definitions waiting for an operator: upstream, tool, digest.
     pub async fn pending_pins(&self) -> Result<Vec<(String, String, String)>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.pending_pins(),
-        }
+        on_backend!(self, pending_pins())
     }
 
     /// Every call, in order, as JSON objects (the JSON Lines export).
     pub async fn export(&self) -> Result<Vec<Value>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.export(),
-        }
+        on_backend!(self, export())
     }
 
     /// The latest `limit` calls of the log, newest first.
     pub async fn recent_decisions(&self, limit: usize) -> Result<Vec<LoggedDecision>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.recent_decisions(limit),
-        }
+        on_backend!(self, recent_decisions(limit))
     }
 
     /// Keeps a 2026-07-28 confirmation's `requestState`, for the call of
@@ -163,16 +170,87 @@ impl Store {
         call_digest: &str,
         deadline_ms: i64,
     ) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(store) => store.issue_round_trip(state, call_digest, deadline_ms),
-        }
+        on_backend!(self, issue_round_trip(state, call_digest, deadline_ms))
     }
 
     /// Spends a `requestState`: the digest of its call, once; `None` when it
     /// was never issued, is spent (by any process) or expired.
     pub async fn spend_round_trip(&self, state: &str) -> Result<Option<String>, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.spend_round_trip(state),
-        }
+        on_backend!(self, spend_round_trip(state))
+    }
+
+    /// Puts a confirmation on the approvals queue.
+    pub async fn request_approval(&self, request: &ApprovalRequest) -> Result<(), StoreError> {
+        on_backend!(self, request_approval(request))
+    }
+
+    /// The approvals waiting for a person (before their deadline), oldest
+    /// first.
+    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
+        on_backend!(self, pending_approvals())
+    }
+
+    /// Approves or denies approval `id` as `by`: `true` when it was pending
+    /// and before its deadline, and is now decided (of two deciders, one).
+    pub async fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> Result<bool, StoreError> {
+        on_backend!(self, decide_approval(id, approve, by))
+    }
+
+    /// Where approval `id` stands; `None` for an id never asked.
+    pub async fn approval_state(&self, id: &str) -> Result<Option<ApprovalState>, StoreError> {
+        on_backend!(self, approval_state(id))
+    }
+
+    /// Spends an approved, unspent approval of the call of `call_digest` for
+    /// `risk_key`, before its deadline: its id, once (of two processes, one
+    /// gets it). This is how a confirmation outlives the process that asked.
+    pub async fn claim_approved(
+        &self,
+        call_digest: &str,
+        risk_key: &str,
+    ) -> Result<Option<String>, StoreError> {
+        on_backend!(self, claim_approved(call_digest, risk_key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_location_is_a_url_a_key_value_string_or_a_path() {
+        let url = "postgresql://annot:secret@db:5432/annot?sslmode=disable";
+        assert_eq!(
+            StoreLocation::parse(url),
+            StoreLocation::Postgres(url.into())
+        );
+        let socket = "host=/run/postgresql dbname=annot";
+        assert_eq!(
+            StoreLocation::parse(socket),
+            StoreLocation::Postgres(socket.into())
+        );
+        assert_eq!(
+            StoreLocation::parse("sqlite://state/log.sqlite3"),
+            StoreLocation::Sqlite("state/log.sqlite3".into())
+        );
+        assert_eq!(
+            StoreLocation::parse("log.sqlite3"),
+            StoreLocation::Sqlite("log.sqlite3".into())
+        );
+    }
+
+    #[test]
+    fn a_described_url_leaves_its_password_out() {
+        let described = StoreLocation::parse("postgres://annot:secret@db/annot").describe();
+        assert_eq!(described, "postgres://annot:***@db/annot");
+        let described = StoreLocation::parse("postgres://annot@db/annot").describe();
+        assert_eq!(described, "postgres://annot@db/annot");
+        let described = StoreLocation::parse("host=db password=secret dbname=annot").describe();
+        assert_eq!(described, "host=db password=*** dbname=annot");
     }
 }

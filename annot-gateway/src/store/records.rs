@@ -11,11 +11,23 @@ pub enum StoreError {
     #[error("SQLite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// The PostgreSQL server.
-    #[error("PostgreSQL: {0}")]
+    #[error("PostgreSQL: {}", with_causes(.0))]
     Postgres(#[from] tokio_postgres::Error),
     /// The store's location cannot be used.
     #[error("{0}")]
     Invalid(String),
+}
+
+/// An error and its causes, which tokio-postgres keeps out of its message
+/// (`error connecting to server` alone says not which, nor why).
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut cause = error.source();
+    while let Some(source) = cause {
+        message.push_str(&format!(": {source}"));
+        cause = source.source();
+    }
+    message
 }
 
 /// One call as the log keeps it.

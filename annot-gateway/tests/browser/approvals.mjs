@@ -190,7 +190,7 @@ try {
   check("a delete's badges", (await remove.locator(".badges").textContent()).includes("destructive"));
   check("what decided the hints is shown",
     (await append.locator(".source").textContent()).includes("the configuration's rules"));
-  check("the caller is shown", (await append.locator(".caller").textContent()) === "dave");
+  check("the caller is shown", (await append.locator(".caller").textContent()) === "subject:dave");
   await append.locator("summary").click();
   const shownArguments = await append.locator(".arguments").textContent();
   check("markup in arguments renders as text",

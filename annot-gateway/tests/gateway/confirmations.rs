@@ -54,7 +54,7 @@ fn an_accepted_confirmation_runs_the_call_it_was_asked_for() {
         "buy milk\neggs\n"
     );
     host.finish();
-    let calls = exported(&setup.log());
+    let calls = exported(setup.log());
     assert_eq!(
         calls[0]["confirmation"],
         json!(format!("accepted for {digest}"))

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::rules::{SPLIT_NOTES, Setup};
+use crate::stores::{TestStore, on_each_store};
 use crate::support::{Host, ManageFiles, text};
 
 const MODERN: &str = "2026-07-28";
@@ -127,9 +128,13 @@ fn call_with(host: &mut Host, arguments: Value, extra: Value) -> Value {
     host.request("tools/call", params)["result"].clone()
 }
 
-#[test]
-fn a_2026_host_confirms_by_the_multi_round_trip_input_request() {
-    let setup = Setup::new(SPLIT_NOTES);
+on_each_store!(
+    a_2026_host_confirms_by_the_multi_round_trip_input_request,
+    a_question_asked_by_one_process_is_answered_through_another,
+);
+
+fn a_2026_host_confirms_by_the_multi_round_trip_input_request(store: &TestStore) {
+    let setup = Setup::on(SPLIT_NOTES, store);
     let mut host = setup.start(&["--exposure", "resolvable"], &[]);
     let append = json!({"action": "append", "name": "todo", "text": "eggs\n"});
     let first = call_with(&mut host, append.clone(), json!({}));
@@ -172,6 +177,31 @@ fn a_2026_host_confirms_by_the_multi_round_trip_input_request() {
     );
     assert_eq!(altered["isError"], json!(true), "{altered}");
     assert!(text(&altered).contains("another call"), "{altered}");
+    assert_eq!(
+        std::fs::read_to_string(setup.notes().join("todo")).unwrap(),
+        "buy milk\neggs\n"
+    );
+}
+
+/// A pending confirmation outlives the process that asked it: the retried
+/// call, with its answer, reaches another gateway process on the same store
+/// (as behind a load balancer), which runs it, once.
+fn a_question_asked_by_one_process_is_answered_through_another(store: &TestStore) {
+    let setup = Setup::on(SPLIT_NOTES, store);
+    let append = json!({"action": "append", "name": "todo", "text": "eggs\n"});
+    let mut asking = setup.start(&["--exposure", "resolvable"], &[]);
+    let first = call_with(&mut asking, append.clone(), json!({}));
+    assert_eq!(first["resultType"], json!("input_required"), "{first}");
+    asking.kill();
+
+    let accept = json!({"confirm": {"action": "accept", "content": {"approve": true}}});
+    let retry = json!({"requestState": first["requestState"], "inputResponses": accept});
+    let mut answering = setup.start(&["--exposure", "resolvable"], &[]);
+    let done = call_with(&mut answering, append.clone(), retry.clone());
+    assert_eq!(text(&done), "appended", "{done}");
+    let mut third = setup.start(&["--exposure", "resolvable"], &[]);
+    let replayed = call_with(&mut third, append, retry);
+    assert!(text(&replayed).contains("already used"), "{replayed}");
     assert_eq!(
         std::fs::read_to_string(setup.notes().join("todo")).unwrap(),
         "buy milk\neggs\n"

@@ -92,6 +92,6 @@ fn a_call_the_host_cancels_is_answered_to_nobody_logged_as_cancelled_and_holds_n
         "the gateway waited {:?} for an answer to a cancelled call",
         started.elapsed()
     );
-    let calls = crate::support::exported(&setup.log());
+    let calls = crate::support::exported(setup.log());
     assert_eq!(calls[0]["outcome"], json!("cancelled"), "{calls:?}");
 }

@@ -61,7 +61,7 @@ fn an_answer_past_the_cap_times_out_clearly() {
     assert_still_serving(&mut host);
     host.finish();
     assert_eq!(
-        exported(&setup.log())[0]["outcome"],
+        exported(setup.log())[0]["outcome"],
         json!("upstream-failed")
     );
 }
@@ -75,7 +75,7 @@ fn an_upstream_that_never_answers_times_out_and_the_log_says_so() {
     assert_still_serving(&mut host);
     host.finish();
     assert_eq!(
-        exported(&setup.log())[0]["outcome"],
+        exported(setup.log())[0]["outcome"],
         json!("upstream-failed")
     );
 }
@@ -108,7 +108,7 @@ fn an_upstream_that_dies_mid_call_is_reported_and_restarted() {
     }
     host.finish();
     assert_eq!(
-        exported(&setup.log())[0]["outcome"],
+        exported(setup.log())[0]["outcome"],
         json!("upstream-failed")
     );
 }

@@ -4,11 +4,17 @@
 use serde_json::json;
 
 use crate::rules::{SPLIT_NOTES, Setup};
+use crate::stores::{TestStore, on_each_store};
 use crate::support::exported;
 
-#[test]
-fn sigkill_loses_no_answered_call() {
-    let setup = Setup::new(SPLIT_NOTES);
+on_each_store!(
+    sigkill_loses_no_answered_call,
+    the_log_can_keep_only_the_arguments_digest,
+    sigterm_answers_what_is_in_flight_and_stops_the_upstream,
+);
+
+fn sigkill_loses_no_answered_call(store: &TestStore) {
+    let setup = Setup::on(SPLIT_NOTES, store);
     let mut host = setup.start(&["--exposure", "resolvable", "--confirm", "host"], &[]);
     host.initialize(json!({}));
     let mut answered = 0;
@@ -30,7 +36,7 @@ fn sigkill_loses_no_answered_call() {
         );
     }
     host.kill();
-    let calls = exported(&setup.log());
+    let calls = exported(setup.store());
     assert!(
         calls.len() >= answered,
         "{} logged, {answered} answered",
@@ -42,9 +48,8 @@ fn sigkill_loses_no_answered_call() {
     assert_eq!(appends.count(), 20);
 }
 
-#[test]
-fn the_log_can_keep_only_the_arguments_digest() {
-    let setup = Setup::new(SPLIT_NOTES);
+fn the_log_can_keep_only_the_arguments_digest(store: &TestStore) {
+    let setup = Setup::on(SPLIT_NOTES, store);
     let mut host = setup.start(
         &[
             "--exposure",
@@ -58,7 +63,7 @@ fn the_log_can_keep_only_the_arguments_digest() {
     host.initialize(json!({}));
     host.call("notes", json!({"action": "read", "name": "todo"}));
     host.finish();
-    let calls = exported(&setup.log());
+    let calls = exported(setup.store());
     assert_eq!(calls[0]["arguments"], json!(null));
     assert!(
         calls[0]["argumentsDigest"]
@@ -69,14 +74,13 @@ fn the_log_can_keep_only_the_arguments_digest() {
     assert_eq!(calls[0]["annotations"]["readOnlyHint"], json!(true));
 }
 
-#[test]
-fn sigterm_answers_what_is_in_flight_and_stops_the_upstream() {
-    let setup = Setup::new(SPLIT_NOTES);
+fn sigterm_answers_what_is_in_flight_and_stops_the_upstream(store: &TestStore) {
+    let setup = Setup::on(SPLIT_NOTES, store);
     let mut host = setup.start(&["--exposure", "resolvable", "--confirm", "host"], &[]);
     host.initialize(json!({}));
     host.call("notes", json!({"action": "read", "name": "todo"}));
     let status = host.terminate();
     assert!(status.success(), "{status}");
-    let calls = exported(&setup.log());
+    let calls = exported(setup.store());
     assert_eq!(calls.len(), 1);
 }

@@ -6,12 +6,14 @@ use std::process::Command;
 use serde_json::json;
 
 use crate::rules::Setup;
+use crate::stores::{TestStore, on_each_store};
 use crate::support::GATEWAY;
 
-#[test]
-fn a_changed_definition_is_withheld_until_accepted() {
-    let setup = Setup::new("");
-    let log = setup.log();
+on_each_store!(a_changed_definition_is_withheld_until_accepted);
+
+fn a_changed_definition_is_withheld_until_accepted(store: &TestStore) {
+    let setup = Setup::on("", store);
+    let log = setup.store();
     let mut host = setup.start(&["--confirm", "host"], &[]);
     host.initialize(json!({}));
     assert_eq!(host.tools().len(), 1);

@@ -74,7 +74,7 @@ fn arguments_the_upstream_rejects_are_its_error_and_never_a_call() {
     );
     host.finish();
     assert_eq!(
-        exported(&files.log())[0]["outcome"],
+        exported(files.log())[0]["outcome"],
         json!("invalid-arguments")
     );
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use crate::stores::TestStore;
 use crate::support::{Host, example, exported, refused_at_start, snapshot, text};
 
 /// `notes`' actions, with the right to state them lower than the
@@ -25,9 +26,11 @@ annotations = { read_only = false, destructive = false }
 annotations = { read_only = false, destructive = true }
 "#;
 
-/// A directory with one note, a configuration file and a log path.
+/// A directory with one note, a configuration file and a store: a SQLite
+/// file in the directory, or the one given.
 pub struct Setup {
     pub directory: tempfile::TempDir,
+    store: Option<String>,
 }
 
 impl Setup {
@@ -36,7 +39,26 @@ impl Setup {
         std::fs::create_dir(directory.path().join("notes")).unwrap();
         std::fs::write(directory.path().join("notes/todo"), "buy milk\n").unwrap();
         std::fs::write(directory.path().join("gateway.toml"), config).unwrap();
-        Setup { directory }
+        Setup {
+            directory,
+            store: None,
+        }
+    }
+
+    /// The same, on `store`.
+    pub fn on(config: &str, store: &TestStore) -> Setup {
+        Setup {
+            store: Some(store.url.clone()),
+            ..Setup::new(config)
+        }
+    }
+
+    /// What `--store` is given.
+    pub fn store(&self) -> String {
+        match &self.store {
+            Some(url) => url.clone(),
+            None => self.log().to_str().unwrap().to_owned(),
+        }
     }
 
     pub fn notes(&self) -> PathBuf {
@@ -60,7 +82,8 @@ impl Setup {
     pub fn args(&self, options: &[&str], server_options: &[&str]) -> Vec<String> {
         let upstream = example("annot-gateway", "plain_server");
         let config = self.directory.path().join("gateway.toml");
-        let mut args: Vec<&str> = vec!["--config", path(&config), "--log", path(&self.log())];
+        let store: &str = Box::leak(self.store().into_boxed_str());
+        let mut args: Vec<&str> = vec!["--config", path(&config), "--store", store];
         args.extend_from_slice(options);
         args.push("--");
         args.push(path(&upstream));
@@ -150,7 +173,7 @@ fn in_resolvable_exposure_the_rules_decide_each_call() {
     assert_eq!(snapshot(&setup.notes()), before);
 
     host.finish();
-    let calls = exported(&setup.log());
+    let calls = exported(setup.log());
     assert!(
         calls[0]["source"]
             .as_str()
@@ -195,7 +218,7 @@ annotations = { read_only = true }
     let read = host.call("notes", json!({"action": "delete", "name": "todo"}));
     host.finish();
     assert_eq!(snapshot(&setup.notes()).len(), before.len() - 1, "{read}");
-    let calls = exported(&setup.log());
+    let calls = exported(setup.log());
     let source = calls[0]["source"].as_str().unwrap();
     assert!(source.contains("did you mean `matches`"), "{source}");
     assert!(source.contains("line 1, column"), "{source}");
@@ -227,7 +250,7 @@ fn the_policy_section_sets_the_verdict_of_each_class_of_call() {
     assert_eq!(delete["isError"], json!(true), "{delete}");
     assert!(setup.notes().join("todo").exists());
     host.finish();
-    let decisions: Vec<serde_json::Value> = exported(&setup.log())
+    let decisions: Vec<serde_json::Value> = exported(setup.log())
         .into_iter()
         .map(|call| call["decision"].clone())
         .collect();

@@ -240,11 +240,12 @@ pub fn text(result: &Value) -> &str {
     result["content"][0]["text"].as_str().unwrap_or_default()
 }
 
-/// The decision log as `annot-gateway export` prints it.
-pub fn exported(log: &Path) -> Vec<Value> {
+/// The decision log as `annot-gateway export` prints it, from a SQLite
+/// file's path or a store's URL.
+pub fn exported(store: impl AsRef<std::ffi::OsStr>) -> Vec<Value> {
     let output = Command::new(GATEWAY)
-        .args(["export", "--log"])
-        .arg(log)
+        .args(["export", "--store"])
+        .arg(store)
         .output()
         .expect("export runs");
     assert!(

@@ -4,6 +4,7 @@
 
 use serde_json::json;
 
+use crate::stores::{TestStore, on_each_store};
 use crate::support::{Host, example, exported, text};
 
 /// Two `plain_server`s: `private` holds sensitive notes; `web` reads and
@@ -36,7 +37,8 @@ actions.delete.annotations = {{ read_only = false, destructive = true, open_worl
     )
 }
 
-fn started(directory: &tempfile::TempDir) -> Host {
+/// The two upstreams' directories and the configuration, under `directory`.
+pub fn configured(directory: &tempfile::TempDir) -> std::path::PathBuf {
     let root = directory.path();
     for (name, note) in [("private", "salary: 1\n"), ("web", "a page\n")] {
         std::fs::create_dir(root.join(name)).unwrap();
@@ -49,20 +51,31 @@ fn started(directory: &tempfile::TempDir) -> Host {
         server.to_str().unwrap(),
     );
     std::fs::write(root.join("gateway.toml"), text).unwrap();
-    let config = root.join("gateway.toml");
-    let log = root.join("log.sqlite3");
-    let mut host = Host::start(&[
+    root.join("gateway.toml")
+}
+
+/// A gateway with `config` on `store`, with `options`, initialized.
+pub fn gateway(config: &std::path::Path, store: &str, options: &[&str]) -> Host {
+    let mut args = vec![
         "--config",
         config.to_str().unwrap(),
-        "--log",
-        log.to_str().unwrap(),
+        "--store",
+        store,
         "--exposure",
         "resolvable",
         "--confirm",
         "host",
-    ]);
+    ];
+    args.extend_from_slice(options);
+    let mut host = Host::start(&args);
     host.initialize(json!({}));
     host
+}
+
+fn started(directory: &tempfile::TempDir) -> Host {
+    let config = configured(directory);
+    let log = directory.path().join("log.sqlite3");
+    gateway(&config, log.to_str().unwrap(), &[])
 }
 
 #[test]
@@ -87,10 +100,11 @@ fn each_upstream_keeps_its_names_and_gets_its_own_calls() {
     assert_eq!(unroutable["error"]["code"], json!(-32602), "{unroutable}");
 }
 
-#[test]
-fn the_trifecta_is_refused_across_two_upstreams() {
+on_each_store!(the_trifecta_is_refused_across_two_upstreams);
+
+fn the_trifecta_is_refused_across_two_upstreams(store: &TestStore) {
     let directory = tempfile::tempdir().unwrap();
-    let mut host = started(&directory);
+    let mut host = gateway(&configured(&directory), &store.url, &[]);
     // Private data from one upstream, untrusted content from the other.
     host.call("private__notes", json!({"action": "read", "name": "todo"}));
     host.call("web__notes", json!({"action": "read", "name": "todo"}));
@@ -110,7 +124,7 @@ fn the_trifecta_is_refused_across_two_upstreams() {
         before
     );
     host.finish();
-    let calls = exported(&directory.path().join("log.sqlite3"));
+    let calls = exported(&store.url);
     let upstreams: Vec<&str> = calls
         .iter()
         .map(|call| call["upstream"].as_str().unwrap())

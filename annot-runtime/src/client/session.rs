@@ -178,6 +178,24 @@ impl Session {
         }
     }
 
+    /// A session resumed from legs kept elsewhere (a store that several
+    /// processes share): the first tool that read private data and the first
+    /// that brought in untrusted content, as
+    /// [`private_data_from`](Self::private_data_from) and
+    /// [`untrusted_content_from`](Self::untrusted_content_from) gave them.
+    pub fn resume(
+        config: SessionConfig,
+        private_data_from: Option<String>,
+        untrusted_content_from: Option<String>,
+    ) -> Self {
+        Session {
+            config,
+            private_data_from,
+            untrusted_content_from,
+            recorded: 0,
+        }
+    }
+
     /// The session's configuration.
     pub fn config(&self) -> &SessionConfig {
         &self.config
