@@ -331,7 +331,7 @@ fn an_approved_call_runs_once_the_csrf_checks_pass_and_the_log_names_the_approve
     let shown = page.get("/approvals", Some(&cookie));
     assert!(shown.body.contains("already decided"), "{}", shown.body);
 
-    let calls = exported(&page.setup.log());
+    let calls = exported(page.setup.log());
     let confirmation = calls[0]["confirmation"].as_str().unwrap();
     assert!(
         confirmation.starts_with("approved by carol on the approvals page, for sha256:"),
