@@ -3,6 +3,7 @@
 //! token approves or denies it, or its time runs out. Every action is a
 //! POST that needs the session's form token and the page's own origin.
 
+use std::io::{BufRead, BufReader};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -267,6 +268,16 @@ fn an_approved_call_runs_once_the_csrf_checks_pass_and_the_log_names_the_approve
     assert!(pending.contains("dave"), "{pending}");
     let (id, csrf) = (attribute(&pending, "data-id"), attribute(&pending, "value"));
     let before = snapshot(&page.setup.notes());
+    // The waiting call holds up nobody else.
+    let (other, bearer) = page.host();
+    let listed = page.gateway.post_raw(
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list"}).to_string(),
+        &[("authorization", &bearer), ("mcp-session-id", &other)],
+    );
+    assert!(
+        listed.messages[0]["result"]["tools"].is_array(),
+        "{listed:?}"
+    );
 
     let origin = page.own_origin();
     let attempts: [(&str, Fields, Fields); 4] = [
@@ -408,4 +419,46 @@ fn the_page_without_auth_is_served_on_loopback_only_and_over_http_only() {
     let (code, stderr) = run(&["--confirm", "page"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--http"), "{stderr}");
+}
+
+#[test]
+fn a_host_that_can_be_asked_is_asked_itself_while_the_page_is_on() {
+    let page = started("2m");
+    let token = page.issuer.mint("k1", &claims("dave", "notes:all"));
+    let bearer = format!("Bearer {token}");
+    let message = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                   "clientInfo": {"name": "approvals-test", "version": "1"}}});
+    let reply = page
+        .gateway
+        .post_raw(&message.to_string(), &[("authorization", &bearer)]);
+    let session = reply.session.expect("a session id");
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "notes", "arguments": {"action": "delete", "name": "todo"}}});
+    let response = page
+        .agent
+        .post(&page.gateway.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", &bearer)
+        .header("mcp-session-id", &session)
+        .send(call.to_string())
+        .expect("the gateway answers");
+    // The host's stream carries the question (read as it comes: the stream
+    // stays open for the answer); the page has nothing waiting.
+    let mut lines = BufReader::new(response.into_body().into_reader()).lines();
+    let question: Value = lines
+        .find_map(|line| {
+            let line = line.expect("a readable stream");
+            serde_json::from_str(line.strip_prefix("data:")?.trim()).ok()
+        })
+        .expect("an event");
+    assert_eq!(
+        question["method"],
+        json!("elicitation/create"),
+        "{question}"
+    );
+    let cookie = page.sign_in("carol");
+    let shown = page.get("/approvals/pending", Some(&cookie));
+    assert!(shown.body.contains("No call is waiting"), "{}", shown.body);
 }
