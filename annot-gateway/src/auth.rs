@@ -11,6 +11,7 @@ use annot_runtime::server::Profile;
 use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::config::{AuthSection, ConfigError, parse_profile};
 
@@ -43,6 +44,9 @@ pub struct Caller {
     pub subject: Option<String>,
     /// The token's scopes the configuration maps, each with its profile.
     pub profiles: Vec<(String, Profile)>,
+    /// Every scope the token grants, for the scopes a call needs
+    /// (`securitySchemes`).
+    pub granted: Vec<String>,
 }
 
 /// Why a request is not let in.
@@ -169,6 +173,7 @@ impl Authenticator {
         Ok(Caller {
             subject: claims.sub,
             profiles,
+            granted,
         })
     }
 
@@ -236,5 +241,46 @@ impl Caller {
             }
         }
         Err(refusals.join("; "))
+    }
+
+    /// `Ok` when the token meets one of the call's `securitySchemes` (SEP-1488,
+    /// as the upstream resolved them for these arguments, or as it listed
+    /// them): `noauth`, or `oauth2` with every scope it names granted. Schemes
+    /// of other types are the upstream's to check. Else the scopes missing,
+    /// for the refusal.
+    pub fn authorizes(&self, schemes: &Value) -> Result<(), String> {
+        let Some(schemes) = schemes.as_array() else {
+            return Err(format!(
+                "the upstream's securitySchemes are not a list: {schemes}"
+            ));
+        };
+        let mut needs = Vec::new();
+        for scheme in schemes {
+            match scheme["type"].as_str() {
+                Some("noauth") => return Ok(()),
+                Some("oauth2") => {
+                    let scopes: Vec<&str> = scheme["scopes"]
+                        .as_array()
+                        .map(|scopes| scopes.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    let missing: Vec<&str> = scopes
+                        .into_iter()
+                        .filter(|scope| !self.granted.iter().any(|granted| granted == scope))
+                        .collect();
+                    if missing.is_empty() {
+                        return Ok(());
+                    }
+                    needs.push(format!("`{}`", missing.join(" ")));
+                }
+                _ => return Ok(()),
+            }
+        }
+        if needs.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "it needs the scope {}, which the token does not grant",
+            needs.join(" or ")
+        ))
     }
 }

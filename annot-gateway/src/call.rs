@@ -7,9 +7,9 @@ use std::sync::Arc;
 use annot_runtime::client::{
     PreflightError, ProposedCall, RequestError, Requester, Session, SessionConfig, Trust, Verdict,
 };
-use annot_runtime::protocol::{DISPLAY_TEMPLATES_EXTENSION, RpcError};
+use annot_runtime::protocol::{AUTHORIZATION_EXTENSION, DISPLAY_TEMPLATES_EXTENSION, RpcError};
 use annot_runtime::trust::TrustClaims;
-use annot_runtime::{Annotations, Hint};
+use annot_runtime::{Annotations, Hint, Tool};
 use serde_json::{Map, Value, json};
 
 use crate::config::ConfirmMode;
@@ -25,6 +25,9 @@ use crate::upstream::Upstream;
 pub(crate) struct Resolved {
     pub annotations: Annotations,
     pub source: String,
+    /// The scopes the call needs, as the upstream resolved them for these
+    /// arguments (`None`: the listing's, the worst case, hold).
+    pub security_schemes: Option<Value>,
 }
 
 /// How a call ended before its answer went out.
@@ -183,6 +186,20 @@ impl Gateway {
             let reason = format!(
                 "annot-gateway refused `{tool}`: no scope of the caller's token lets it through \
                  ({why}). The annotations come from {}.",
+                resolved.source
+            );
+            return self.refuse(id, record, "deny", reason, &resolved, "token scopes");
+        }
+        let schemes = resolved
+            .security_schemes
+            .clone()
+            .or_else(|| listed_security_schemes(&listed.tool));
+        if let (Some(caller), Some(schemes)) = (self.caller(), schemes)
+            && let Err(why) = caller.authorizes(&schemes)
+        {
+            let reason = format!(
+                "annot-gateway refused `{tool}`: {why} (the upstream's `securitySchemes` for this \
+                 call). The annotations come from {}.",
                 resolved.source
             );
             return self.refuse(id, record, "deny", reason, &resolved, "token scopes");
@@ -432,6 +449,7 @@ impl Gateway {
                 Ok(preflight) => Ok(Resolved {
                     annotations: raise(preflight.annotations()),
                     source: format!("the upstream ({}){audited}", preflight.source),
+                    security_schemes: preflight.security_schemes,
                 }),
                 Err(PreflightError::InvalidParams { error, .. }) => {
                     let message = error.message.clone();
@@ -443,6 +461,7 @@ impl Gateway {
                 Err(error) => Ok(Resolved {
                     annotations: raise(declared),
                     source: format!("the upstream's static annotations ({error}){audited}"),
+                    security_schemes: None,
                 }),
             };
         }
@@ -475,6 +494,7 @@ impl Gateway {
                                     ""
                                 }
                             ),
+                            security_schemes: None,
                         })
                     }
                     Err(error) => Ok(Resolved {
@@ -483,6 +503,7 @@ impl Gateway {
                             "the worst case of the configuration's rules (they could not read the \
                          arguments: {error}){audited}"
                         ),
+                        security_schemes: None,
                     }),
                 }
             }
@@ -491,10 +512,12 @@ impl Gateway {
                 source: format!(
                     "the worst case (the configuration's rules do not compile: {error})"
                 ),
+                security_schemes: None,
             }),
             Ok(None) => Ok(Resolved {
                 annotations: raise(declared).effective(),
                 source: format!("the upstream's static annotations{audited}"),
+                security_schemes: None,
             }),
         }
     }
@@ -548,4 +571,17 @@ pub(crate) fn annotations_json(annotations: Annotations) -> Value {
         }
     }
     Value::Object(object)
+}
+
+/// The `securitySchemes` a tool was listed with: beside its annotations, or
+/// under `_meta["dev.annot/authorization"]` for a host that took the
+/// tool-resolution extension up.
+fn listed_security_schemes(tool: &Tool) -> Option<Value> {
+    tool.extra.get("securitySchemes").cloned().or_else(|| {
+        tool.meta
+            .as_ref()?
+            .get(AUTHORIZATION_EXTENSION)?
+            .get("securitySchemes")
+            .cloned()
+    })
 }

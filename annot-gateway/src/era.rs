@@ -6,8 +6,9 @@
 
 use annot_runtime::client::{ClientExtension, ClientInfo, ResolutionSupport};
 use annot_runtime::protocol::{
-    CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION,
-    PROTOCOL_VERSION_META, PROTOCOL_VERSIONS, SERVER_INFO_META, TOOL_RESOLUTION_EXTENSION,
+    AUTHORIZATION_EXTENSION, CLIENT_CAPABILITIES_META, CLIENT_INFO_META, LATEST_PROTOCOL_VERSION,
+    MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META, PROTOCOL_VERSIONS, SERVER_INFO_META,
+    TOOL_RESOLUTION_EXTENSION,
 };
 use serde_json::{Map, Value, json};
 
@@ -93,6 +94,21 @@ impl HostIdentity {
             *extensions = json!({});
         }
         extensions[TOOL_RESOLUTION_EXTENSION] = json!({});
+        // The scopes each call needs, which the gateway checks against the
+        // caller's token.
+        extensions[AUTHORIZATION_EXTENSION] = json!({});
+    }
+
+    /// The client preflight's view of this host, for a legacy upstream: what
+    /// its requests declared in `initialize`.
+    pub(crate) fn client_info(&self) -> ClientInfo {
+        ClientInfo::new(
+            self.info["name"].as_str().unwrap_or("annot-gateway"),
+            self.info["version"]
+                .as_str()
+                .unwrap_or(env!("CARGO_PKG_VERSION")),
+        )
+        .with_capabilities(self.capabilities.clone())
     }
 
     /// `params._meta` of a 2026-07-28 request to the upstream.
@@ -115,15 +131,12 @@ impl HostIdentity {
 
     /// The client preflight's resolution support for a 2026-07-28 upstream.
     pub(crate) fn support(&self, discovered: &Value) -> ResolutionSupport {
-        let info = ClientInfo::new(
-            self.info["name"].as_str().unwrap_or("annot-gateway"),
-            self.info["version"]
-                .as_str()
-                .unwrap_or(env!("CARGO_PKG_VERSION")),
+        ResolutionSupport::from_discover_result(
+            discovered,
+            self.client_info(),
+            ClientExtension::PerRequest,
         )
-        .with_capabilities(self.capabilities.clone());
-        ResolutionSupport::from_discover_result(discovered, info, ClientExtension::PerRequest)
-            .unwrap_or_default()
+        .unwrap_or_default()
     }
 }
 

@@ -88,7 +88,8 @@ impl Gateway {
                 };
                 let _ = upstream.notify("notifications/initialized", json!({}));
                 let support =
-                    ResolutionSupport::from_initialize_result(&result, ClientExtension::Initialize);
+                    ResolutionSupport::from_initialize_result(&result, ClientExtension::Initialize)
+                        .with_client(identity.client_info());
                 (UpstreamEra::Legacy, support, result)
             }
         };

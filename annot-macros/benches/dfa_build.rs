@@ -1,7 +1,7 @@
 //! What a field's patterns cost the build: the macro's determinisation of 1,
 //! 8 and 64 of the path patterns of `benches/rules.rs` into the DFA the
 //! generated code embeds, timed, with the size of what it embeds. The
-//! macro's own source of it (`src/rules/dfa.rs`) is compiled in, as a proc
+//! macro's own source of it (`src/rules/dfa_builder.rs`) is compiled in, as a proc
 //! macro crate exports nothing else.
 //!
 //! ```sh
@@ -15,8 +15,8 @@
 //! optimised even in debug builds (the root `Cargo.toml`), so the third line
 //! measures the macro's own code unoptimised, not `regex-automata`'s.
 
-#[path = "../src/rules/dfa.rs"]
-mod dfa;
+#[path = "../src/rules/dfa_builder.rs"]
+mod dfa_builder;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -47,7 +47,8 @@ fn main() {
         let started = Instant::now();
         while times.len() < 5 || (started.elapsed() < Duration::from_secs(2) && times.len() < 101) {
             let begun = Instant::now();
-            let dfa = dfa::serialized_dfa(black_box(&patterns)).expect("the set gets a DFA");
+            let dfa =
+                dfa_builder::serialized_dfa(black_box(&patterns)).expect("the set gets a DFA");
             times.push(begun.elapsed());
             bytes = dfa.little_endian.len();
             assert_eq!(dfa.big_endian.len(), bytes);

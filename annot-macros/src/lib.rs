@@ -1,42 +1,33 @@
 //! The attribute macros of annot: `#[mcp_tool]` and `#[mcp_actions]`. Use them
 //! through the `annot` crate, which documents them.
 //!
-//! Each call goes through three phases, in one `run` for both macros: the
-//! item is parsed into one typed model (`ast`), the checks complete it
-//! (`check`, which checks the rules into the model), and the code is
-//! generated from that model alone (`expand`, `actions`). Errors of all phases are collected and reported
+//! Each call goes through three phases, in one `run` for both macros, as
+//! serde_derive's: `internals` parses the item into one typed model, `check`
+//! runs every check of the model and completes it (the checked rules), and
+//! `expand` generates the code from that model alone. `rules` is the macro's
+//! front end of the rule language, read in the first phase and turned into
+//! code in the third. Errors of all phases are collected and reported
 //! together; the user's item is still emitted, stripped of the helper
 //! attributes, so that one mistake gives one error.
 
-mod actions;
-mod ast;
-mod attr;
-mod case;
+// The three phases, in order (each its own group, so that rustfmt keeps the order).
+mod internals;
+
 mod check;
-mod ctxt;
-mod display;
+
 mod expand;
-mod hints;
-mod json;
-mod members;
-mod meta;
-mod results;
+
+// The rule language's front end, used by the first phase and the third.
 mod rules;
-mod schema;
-mod serde_attr;
-mod shapes;
-mod slots;
-mod suggest;
-mod types;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
-use syn::{Data, DeriveInput, Fields};
+use syn::DeriveInput;
 
-use crate::ast::Model;
-use crate::attr::{OptionsOf, derives_serde, is_annotate, is_serde, parse_options};
-use crate::ctxt::Errors;
+use crate::internals::ast::{self, Model};
+use crate::internals::attr::{OptionsOf, parse_options, strip_helper_attributes};
+use crate::internals::ctxt::Errors;
 
 /// Generates `annot::AnnotatedTool` for a struct of arguments (a tool with a
 /// single action), for an enum whose variants are a tool's actions, or for a
@@ -515,59 +506,13 @@ fn run(of: OptionsOf, args: TokenStream2, input: TokenStream2) -> TokenStream2 {
     strip_helper_attributes(&mut item);
     let generated = match (errors.finish(), model) {
         (Ok(()), Some(Model::Tool(tool))) => expand::tool(&tool),
-        (Ok(()), Some(Model::Actions(actions))) => actions::actions(&actions),
+        (Ok(()), Some(Model::Actions(actions))) => expand::actions(&actions),
         (Err(error), _) => {
-            let fallback = fallback(of, &item, krate.as_ref());
+            let fallback = expand::fallback(of, &item, krate.as_ref());
             let error = error.into_compile_error();
             quote!(#fallback #error)
         }
         (Ok(()), None) => unreachable!("an unusable item always records an error"),
     };
     quote!(#item #generated)
-}
-
-/// The impl emitted beside errors, when the item's shape allows one.
-fn fallback(of: OptionsOf, item: &DeriveInput, krate: Option<&syn::Path>) -> Option<TokenStream2> {
-    if !item.generics.params.is_empty() {
-        return None;
-    }
-    match of {
-        OptionsOf::Tool => Some(expand::tool_fallback(&item.ident, krate)),
-        OptionsOf::Actions => {
-            let unit_enum = matches!(&item.data, Data::Enum(data)
-                if data.variants.iter().all(|variant| matches!(variant.fields, Fields::Unit)));
-            unit_enum.then(|| actions::actions_fallback(&item.ident, &item.attrs, krate))
-        }
-    }
-}
-
-/// Removes `#[annotate]` everywhere, and `#[serde]` too unless the item derives
-/// serde's traits (an attribute macro, unlike a derive, registers no helper
-/// attributes, so the compiler would reject them).
-fn strip_helper_attributes(item: &mut DeriveInput) {
-    let keep_serde = derives_serde(&item.attrs);
-    let strip = |attrs: &mut Vec<syn::Attribute>| {
-        attrs.retain(|attr| !is_annotate(attr) && (keep_serde || !is_serde(attr)));
-    };
-    strip(&mut item.attrs);
-    match &mut item.data {
-        Data::Enum(data) => {
-            for variant in &mut data.variants {
-                strip(&mut variant.attrs);
-                for field in variant.fields.iter_mut() {
-                    strip(&mut field.attrs);
-                }
-            }
-        }
-        Data::Struct(data) => {
-            for field in data.fields.iter_mut() {
-                strip(&mut field.attrs);
-            }
-        }
-        Data::Union(data) => {
-            for field in data.fields.named.iter_mut() {
-                strip(&mut field.attrs);
-            }
-        }
-    }
 }

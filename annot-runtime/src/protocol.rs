@@ -222,7 +222,7 @@ impl From<ResolvedToolAnnotations> for Annotations {
 }
 
 /// Result of dialect C, the tool-resolution extension's `tools/resolve`.
-// A field added here must be added to `server::tree::extension_result` too.
+// A field added here must be added to `server::answers::resolution_tree::extension_result` too.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExtensionResolveResult {

@@ -4,7 +4,7 @@
 
 use crate::client_support;
 use annot::client::{AnnotationSource, ClientExtension, ClientInfo, ResolutionSupport};
-use annot::protocol::{Dialect, TOOL_RESOLUTION_EXTENSION};
+use annot::protocol::{AUTHORIZATION_EXTENSION, Dialect, TOOL_RESOLUTION_EXTENSION};
 use client_support::*;
 use serde_json::{Map, Value, json};
 
@@ -116,4 +116,35 @@ fn a_failed_answer_exposes_no_metadata() {
         AnnotationSource::Fallback { .. }
     ));
     assert_eq!(preflight.server_info, None);
+}
+
+/// What the call needs to be authorized, as the server's answer states it:
+/// dialect B's resolved Tool carries `securitySchemes`; dialect C carries them
+/// under `_meta["dev.annot/authorization"]`, read only once negotiated.
+#[test]
+fn the_calls_security_schemes_come_from_the_answer() {
+    let read_only = json!([{"type": "oauth2", "scopes": ["files:read"]}]);
+
+    let mut reply = read_answer(Dialect::ResolveTool);
+    reply["tool"]["securitySchemes"] = read_only.clone();
+    let mut server = Scripted::answering([Ok(reply)]);
+    let preflight = only(Dialect::ResolveTool)
+        .preflight(&mut server, &manage_files(), &read_arguments())
+        .unwrap();
+    assert_eq!(preflight.security_schemes, Some(read_only.clone()));
+
+    let stated = json!({AUTHORIZATION_EXTENSION: {"securitySchemes": read_only}});
+    let not_negotiated = resolve_c(&only(C), stated.clone());
+    assert_eq!(not_negotiated.security_schemes, None);
+    let support = ResolutionSupport {
+        client_extension: ClientExtension::PerRequest,
+        ..only(C)
+    }
+    .with_client(
+        ClientInfo::new("host", "1.0")
+            .with_capabilities(json!({"extensions": {AUTHORIZATION_EXTENSION: {}}})),
+    );
+    let negotiated = resolve_c(&support, stated);
+    assert_eq!(negotiated.security_schemes, Some(read_only));
+    assert_eq!(resolve_c(&only(C), json!({})).security_schemes, None);
 }

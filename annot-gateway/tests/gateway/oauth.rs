@@ -151,3 +151,97 @@ fn a_read_scope_reads_and_nothing_else_a_write_scope_writes_but_never_deletes() 
         );
     }
 }
+
+/// An annotated upstream states the scopes each call needs
+/// (`dev.annot/authorization`, resolved per call): the gateway holds the
+/// caller's token to them. annot's `github_api` needs no credentials to read a
+/// public repository, `public_repo` to write to one, `repo` for a private one
+/// and `delete_repo` to delete one.
+#[test]
+fn an_annotated_upstreams_scopes_per_call_are_checked_against_the_token() {
+    let issuer = Issuer::new(9, "k1");
+    let directory = tempfile::tempdir().unwrap();
+    let jwks = directory.path().join("jwks.json");
+    std::fs::write(&jwks, issuer.jwks().to_string()).unwrap();
+    let config = directory.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[auth]\nissuer = \"{}\"\naudience = \"{}\"\njwks_file = \"{}\"\n\
+             scopes = {{ \"public_repo\" = \"any\", \"repo\" = \"any\" }}\n\
+             # Reading a repository, then writing an issue, completes the lethal trifecta;\n\
+             # this test is about scopes alone.\n\
+             [policy]\ntrifecta = \"allow\"\n",
+            crate::tokens::ISSUER,
+            crate::tokens::AUDIENCE,
+            jwks.display()
+        ),
+    )
+    .unwrap();
+    let log = directory.path().join("log.sqlite");
+    let upstream = crate::support::example("annot", "github_api");
+    let gateway = HttpGateway::start(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+        "--confirm",
+        "host",
+        "--",
+        upstream.to_str().unwrap(),
+    ]);
+    let github = |session: &str, token: &str, arguments: Value| {
+        let bearer = format!("Bearer {token}");
+        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                             "params": {"name": "github_api", "arguments": arguments}});
+        let reply = gateway.post_raw(
+            &message.to_string(),
+            &[("authorization", &bearer), ("mcp-session-id", session)],
+        );
+        reply.messages[0]["result"].clone()
+    };
+
+    let public = issuer.mint("k1", &claims("carol", "public_repo"));
+    let carol = session(&gateway, &public);
+    let read = github(
+        &carol,
+        &public,
+        json!({"method": "GET", "path": "/repos/octo/hello", "public": true}),
+    );
+    assert_ne!(read["isError"], json!(true), "{read}");
+    assert!(text(&read).contains("octo/hello"), "{read}");
+    let issue = github(
+        &carol,
+        &public,
+        json!({"method": "POST", "path": "/repos/octo/hello/issues", "public": true,
+               "body": {"title": "hi"}}),
+    );
+    assert_ne!(issue["isError"], json!(true), "{issue}");
+    let private = github(
+        &carol,
+        &public,
+        json!({"method": "GET", "path": "/repos/octo/secret"}),
+    );
+    assert_eq!(private["isError"], json!(true), "{private}");
+    assert!(text(&private).contains("`repo`"), "{private}");
+    assert_eq!(
+        private["_meta"]["dev.annot/gateway"]["by"],
+        json!("token scopes")
+    );
+
+    let owner = issuer.mint("k1", &claims("dave", "repo"));
+    let dave = session(&gateway, &owner);
+    let private = github(
+        &dave,
+        &owner,
+        json!({"method": "GET", "path": "/repos/octo/secret"}),
+    );
+    assert_ne!(private["isError"], json!(true), "{private}");
+    let delete = github(
+        &dave,
+        &owner,
+        json!({"method": "DELETE", "path": "/repos/octo/hello"}),
+    );
+    assert_eq!(delete["isError"], json!(true), "{delete}");
+    assert!(text(&delete).contains("`delete_repo`"), "{delete}");
+}

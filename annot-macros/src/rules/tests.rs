@@ -4,18 +4,20 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::attr::{OptionsOf, parse_options};
-use crate::ctxt::Errors;
+use crate::internals::attr::{OptionsOf, parse_options};
+use crate::internals::ctxt::Errors;
 
 /// The expansion of `#[mcp_tool(#args)] #item`, or its errors.
 fn expand(args: TokenStream, item: TokenStream) -> Result<String, String> {
     let errors = Errors::new();
     let options = parse_options(args, OptionsOf::Tool, &errors);
     let item: syn::DeriveInput = syn::parse2(item).expect("an item");
-    let model = crate::ast::model(&item, options, OptionsOf::Tool, &errors)
+    let model = crate::internals::ast::model(&item, options, OptionsOf::Tool, &errors)
         .map(|model| crate::check::model(model, &errors));
     match (errors.finish(), model) {
-        (Ok(()), Some(crate::ast::Model::Tool(tool))) => Ok(crate::expand::tool(&tool).to_string()),
+        (Ok(()), Some(crate::internals::ast::Model::Tool(tool))) => {
+            Ok(crate::expand::tool(&tool).to_string())
+        }
         (Err(error), _) => Err(error.to_string()),
         _ => Err("no model".to_owned()),
     }

@@ -12,7 +12,8 @@ use super::support::{NotResolvable, RequestError, Requester, ResolutionSupport, 
 use super::{PreflightError, Resolution, ResolutionFailure};
 use crate::argument_error::json_type;
 use crate::protocol::{
-    AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult, error_code,
+    AUTHORIZATION_EXTENSION, AnnotationsResult, Dialect, ExtensionResolveResult, ResolveToolResult,
+    error_code,
 };
 use crate::{Annotations, Tool};
 
@@ -68,6 +69,7 @@ impl ResolutionSupport {
             server_info: None,
             meta: Map::new(),
             admitted: None,
+            security_schemes: None,
         };
         let dialect = match self.dialect_for(tool) {
             Ok(dialect) => dialect,
@@ -172,6 +174,7 @@ impl ResolutionSupport {
                 }
             }
         }
+        let mut security_schemes = None;
         let (found, stated) = match dialect {
             Dialect::DynamicAnnotations => {
                 // The request named the tool; this dialect's answer does not repeat it.
@@ -179,8 +182,9 @@ impl ResolutionSupport {
                 (name.to_owned(), result.annotations.hints())
             }
             Dialect::ResolveTool => {
-                let result: ResolveToolResult = parse(result)?;
+                let mut result: ResolveToolResult = parse(result)?;
                 let hints = result.tool.annotations.unwrap_or_default().hints();
+                security_schemes = result.tool.extra.remove("securitySchemes");
                 (result.tool.name, hints)
             }
             Dialect::ToolResolutionExtension => {
@@ -208,6 +212,13 @@ impl ResolutionSupport {
         })?;
         outcome.server_info = meta.server_info;
         outcome.meta = meta.negotiated;
+        outcome.security_schemes = security_schemes.or_else(|| {
+            outcome
+                .meta
+                .get(AUTHORIZATION_EXTENSION)?
+                .get("securitySchemes")
+                .cloned()
+        });
         Ok(resolution)
     }
 }
@@ -261,6 +272,12 @@ pub struct Preflight {
     /// [`annotations`](Self::annotations) and in a [`ProposedCall`](super::ProposedCall)
     /// made from this preflight.
     pub admitted: Option<Annotations>,
+    /// What this call needs to be authorized, as a used answer stated it: the
+    /// `securitySchemes` of dialect B's resolved Tool, or in dialect C those
+    /// under `_meta["dev.annot/authorization"]` when the client negotiated that
+    /// extension. `None` when the answer said nothing (the listing's
+    /// `securitySchemes`, the worst case, still hold).
+    pub security_schemes: Option<Value>,
 }
 
 impl Preflight {

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::LIFT_META;
 use crate::AnnotatedTool;
-use crate::server::shared::{Listing, listed_tools};
+use crate::server::rmcp_bridge::{Listing, listed_tools};
 use crate::server::{BuildError, Server, ToolError, ToolOutput};
 
 /// A tool that cannot be served through rmcp.

@@ -10,9 +10,9 @@ use ::rmcp::model::*;
 use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use super::annotated_tools::{AnnotatedTools, rpc_to_rmcp};
 use super::clash::ToolNameClash;
-use super::tools::{AnnotatedTools, rpc_to_rmcp};
-use crate::server::shared::unknown_tool;
+use crate::server::rmcp_bridge::unknown_tool;
 
 /// Your rmcp [`ServerHandler`] with annotated tools added.
 ///

@@ -76,36 +76,36 @@
 //! }
 //! ```
 
+mod annotated_tools;
 mod claims;
 mod clash;
 mod client;
 mod convert;
 mod handler;
-#[cfg(feature = "rmcp-http")]
-mod http;
 mod lift;
-mod resolving;
 #[cfg(feature = "rmcp-http")]
-mod session;
+mod lift_http;
+mod lift_transport;
+mod resolving;
 mod structured;
-mod tools;
-mod transport;
+#[cfg(feature = "rmcp-http")]
+mod tagged_sessions;
 
+pub use annotated_tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool, resolved_call};
 pub use claims::{claim_content, claim_result};
 pub use clash::ToolNameClash;
 pub use convert::{ToolConversionError, rmcp_tool};
 pub use handler::Annotated;
-#[cfg(feature = "rmcp-http")]
-pub use http::{LiftBody, LiftHttp};
 pub use lift::{lift_result, lift_server_message};
-pub use resolving::{Resolving, resolving};
 #[cfg(feature = "rmcp-http")]
-pub use session::{
+pub use lift_http::{LiftBody, LiftHttp};
+pub use lift_transport::{Lifted, lifted};
+pub use resolving::{Resolving, resolving};
+pub use structured::structured;
+#[cfg(feature = "rmcp-http")]
+pub use tagged_sessions::{
     InvalidSessionTag, MAX_SESSION_TAG_LEN, SESSION_TAG_SEPARATOR, TaggedSessionManager,
 };
-pub use structured::structured;
-pub use tools::{AnnotatedTools, AnnotatedToolsBuilder, HandleTool, resolved_call};
-pub use transport::{Lifted, lifted};
 
 /// The `_meta` key under which the adapter carries what rmcp's types cannot hold:
 /// an object deep-merged into the enclosing object (a listed Tool, or the result

@@ -7,8 +7,8 @@
 //! resolution than for the call it vets. [`resolving`] reads each line of the
 //! stream first. A plain `tools/resolve` or `tools/annotations` of a session
 //! under way is answered from the line itself, by the same reader of rmcp's
-//! tree and the same resolution core as [`Annotated`] (`server/tree.rs`,
-//! `server/resolution.rs`); every other line goes to rmcp's own transport
+//! tree and the same resolution core as [`Annotated`] (`server/answers/resolution_tree.rs`,
+//! `server/answers/resolution.rs`); every other line goes to rmcp's own transport
 //! unchanged, and so does any line this module is not sure of. The serde
 //! envelope here only screens lines: it decides nothing about the answer.
 
@@ -35,11 +35,11 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::mpsc;
 
+use super::annotated_tools::extensions_of;
 use super::handler::Annotated;
 use super::lift::lift_server_message;
-use super::tools::extensions_of;
 use crate::protocol::PROTOCOL_VERSION_META;
-use crate::server::shared::ClientExtensions;
+use crate::server::rmcp_bridge::ClientExtensions;
 
 /// The longest line read whole to see whether it is a resolution; longer
 /// lines stream through to rmcp as they arrive, so memory stays bounded.

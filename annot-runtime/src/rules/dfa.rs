@@ -28,7 +28,7 @@ use super::prefilter::Prefilter;
 #[derive(Debug)]
 pub struct AlignedBytes<const N: usize>(pub [u8; N]);
 
-/// The first word of the macro's layout (`annot-macros/src/rules/dfa.rs`):
+/// The first word of the macro's layout (`annot-macros/src/rules/dfa_builder.rs`):
 /// the tag, whether the DFA is anchored, the length of its bytes, then the
 /// DFA, whose pattern `i` is the field's pattern `i`.
 const TAG: u32 = 0x616e_7433;
