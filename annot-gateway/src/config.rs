@@ -42,6 +42,78 @@ pub struct Settings {
     pub audit: Option<PathBuf>,
     /// How HTTP callers are authenticated, when they are.
     pub auth: Option<AuthSection>,
+    /// The approvals page, when it is on (`[approvals]` or `--confirm page`).
+    pub approvals: Option<ApprovalsSettings>,
+}
+
+/// The approvals page (`/approvals` of `--http`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApprovalsSettings {
+    /// How long a call waits there for a decision before it is refused.
+    pub wait: Duration,
+    /// The scope a token must grant to sign in and decide, with `[auth]`.
+    pub approver_scope: String,
+}
+
+/// The page's wait when nothing sets it.
+pub const DEFAULT_APPROVAL_WAIT: Duration = Duration::from_secs(120);
+
+/// The approver scope when `[approvals]` names none.
+pub const DEFAULT_APPROVER_SCOPE: &str = "gateway:approve";
+
+/// `[approvals]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalsSection {
+    /// How long a call waits for a decision: `"90s"`, `"2m"`, `"1h"`.
+    pub wait: Option<String>,
+    /// The scope a token must grant to decide (default `gateway:approve`).
+    pub approver_scope: Option<String>,
+}
+
+impl ApprovalsSection {
+    /// The settings, with `wait` (from the command line) over the file's.
+    pub fn settings(&self, wait: Option<&str>) -> Result<ApprovalsSettings, ConfigError> {
+        let wait = match wait.or(self.wait.as_deref()) {
+            Some(text) => parse_duration(text)
+                .map_err(|why| ConfigError::Invalid(format!("approvals.wait: {why}")))?,
+            None => DEFAULT_APPROVAL_WAIT,
+        };
+        Ok(ApprovalsSettings {
+            wait,
+            approver_scope: self
+                .approver_scope
+                .clone()
+                .unwrap_or_else(|| DEFAULT_APPROVER_SCOPE.to_owned()),
+        })
+    }
+}
+
+/// A duration as a number and a unit: `500ms`, `90s`, `2m`, `1h`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|character: char| !character.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration (a number and ms, s, m or h)"))?;
+    let duration = match unit.trim() {
+        "ms" => Duration::from_millis(number),
+        "s" => Duration::from_secs(number),
+        "m" => Duration::from_secs(number.saturating_mul(60)),
+        "h" => Duration::from_secs(number.saturating_mul(3600)),
+        other => {
+            return Err(format!(
+                "`{other}` in `{text}` is not a unit (ms, s, m or h)"
+            ));
+        }
+    };
+    if duration.is_zero() {
+        return Err(format!("`{text}` is no time at all"));
+    }
+    Ok(duration)
 }
 
 /// One upstream server: its name, how to start it, its tools' rules.
@@ -170,12 +242,15 @@ impl UpstreamSpec {
 #[serde(rename_all = "kebab-case")]
 pub enum ConfirmMode {
     /// Ask the host (`elicitation/create`); a host that cannot be asked gets
-    /// a refusal.
+    /// a refusal, or with the approvals page on, the page decides.
     Ask,
     /// Refuse every call that needs confirmation.
     Deny,
     /// Forward it: the host's own approval flow is trusted to ask.
     Host,
+    /// Queue it on the approvals page (`/approvals`), where a person
+    /// approves or denies it, whatever the host can do.
+    Page,
 }
 
 /// Rules for one upstream tool, in the language of `#[annotate]`.
@@ -269,6 +344,8 @@ pub struct ConfigFile {
     pub policy: PolicySection,
     /// HTTP callers' bearer tokens, and the profile of each scope.
     pub auth: Option<AuthSection>,
+    /// The approvals page.
+    pub approvals: Option<ApprovalsSection>,
     /// Where the state every gateway process shares is kept.
     #[serde(default)]
     pub store: StoreSection,
@@ -380,7 +457,7 @@ pub struct GatewaySection {
     pub profile: Option<String>,
     /// `resolvable`, `per-action` or `auto`.
     pub exposure: Option<String>,
-    /// `ask`, `deny` or `host`.
+    /// `ask`, `deny`, `host` or `page`.
     pub confirm: Option<ConfirmMode>,
     /// Seconds the upstream may take per request.
     pub timeout_seconds: Option<u64>,

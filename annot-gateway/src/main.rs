@@ -43,7 +43,8 @@ struct ServeOptions {
     #[arg(long)]
     exposure: Option<String>,
     /// A call the policy wants confirmed: ask the host (elicitation), deny
-    /// it, or leave it to the host's own approval.
+    /// it, leave it to the host's own approval, or queue it on the approvals
+    /// page (`page`, with --http).
     #[arg(long, value_enum)]
     confirm: Option<ConfirmMode>,
     /// The configuration file (TOML).
@@ -79,6 +80,10 @@ struct ServeOptions {
     /// or an open stream (0: never).
     #[arg(long, value_name = "SECS", default_value_t = 1800, requires = "http")]
     http_idle_timeout: u64,
+    /// How long a call waits on the approvals page for a decision before it
+    /// is refused (`90s`, `2m`; default 2m). Turns the page on.
+    #[arg(long, value_name = "DURATION", requires = "http")]
+    approval_wait: Option<String>,
     /// The upstream server's command and arguments.
     #[arg(last = true)]
     upstream: Vec<String>,
@@ -145,7 +150,15 @@ fn serve(options: ServeOptions) -> Result<(), String> {
         idle_timeout: (options.http_idle_timeout > 0)
             .then(|| Duration::from_secs(options.http_idle_timeout)),
     });
+    let served_over_http = http.is_some();
     let settings = settings(options).map_err(|error| error.to_string())?;
+    if settings.approvals.is_some() && !served_over_http {
+        return Err(
+            "the approvals page ([approvals], --confirm page) is served at /approvals \
+                    of --http ADDR: add --http"
+                .to_owned(),
+        );
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -175,6 +188,19 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         Some(text) => config::parse_exposure(&text)?,
         None => annot_runtime::server::Exposure::Auto,
     };
+    let confirm = options
+        .confirm
+        .or(section.confirm)
+        .unwrap_or(ConfirmMode::Ask);
+    let approvals = match (&file.approvals, &options.approval_wait, confirm) {
+        (None, None, mode) if mode != ConfirmMode::Page => None,
+        (section, wait, _) => Some(
+            section
+                .clone()
+                .unwrap_or_default()
+                .settings(wait.as_deref())?,
+        ),
+    };
     let gateway_log = section.log.map(|path| path.to_string_lossy().into_owned());
     let store = match options.store.or(file.store.url).or(gateway_log) {
         Some(text) => StoreLocation::parse(&text),
@@ -184,10 +210,7 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         upstreams,
         profile,
         exposure,
-        confirm: options
-            .confirm
-            .or(section.confirm)
-            .unwrap_or(ConfirmMode::Ask),
+        confirm,
         policy: file.policy.policy(),
         on_trifecta: file.policy.on_trifecta(),
         timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
@@ -196,6 +219,7 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
         audit: options.audit.or(section.audit),
         auth: file.auth,
+        approvals,
     })
 }
 
