@@ -103,6 +103,7 @@ impl AuthError {
 #[derive(Deserialize)]
 struct Claims {
     sub: Option<String>,
+    exp: u64,
     #[serde(default)]
     scope: String,
     /// Some issuers list scopes as an array (`scp`).
@@ -159,8 +160,43 @@ impl Authenticator {
                     .eq_ignore_ascii_case("bearer")
                     .then_some(token.trim())
             })
-            .filter(|token| !token.is_empty())
             .ok_or(AuthError::Missing)?;
+        let (claims, granted) = self.check(token)?;
+        let profiles: Vec<(String, Profile)> = granted
+            .iter()
+            .filter_map(|scope| Some((scope.clone(), *self.scopes.get(scope)?)))
+            .collect();
+        if profiles.is_empty() {
+            let known: Vec<&str> = self.scopes.keys().map(String::as_str).collect();
+            return Err(AuthError::InsufficientScope(known.join(" ")));
+        }
+        Ok(Caller {
+            subject: claims.sub,
+            profiles,
+            granted,
+        })
+    }
+
+    /// Who may decide on the approvals page with `token` (a bare token, as
+    /// a person pastes it): its subject and its expiry (seconds since the
+    /// epoch), when it grants `scope`.
+    pub fn approver(&self, token: &str, scope: &str) -> Result<(String, u64), AuthError> {
+        let (claims, granted) = self.check(token.trim())?;
+        if !granted.iter().any(|granted| granted == scope) {
+            return Err(AuthError::InsufficientScope(scope.to_owned()));
+        }
+        let subject = claims
+            .sub
+            .ok_or_else(|| AuthError::Invalid("the token names no subject (`sub`)".into()))?;
+        Ok((subject, claims.exp))
+    }
+
+    /// A token's claims and granted scopes, once its signature, issuer,
+    /// audience and expiry hold.
+    fn check(&self, token: &str) -> Result<(Claims, Vec<String>), AuthError> {
+        if token.is_empty() {
+            return Err(AuthError::Missing);
+        }
         let invalid = |error: jsonwebtoken::errors::Error| AuthError::Invalid(error.to_string());
         let header = jsonwebtoken::decode_header(token).map_err(invalid)?;
         if !ALGORITHMS.contains(&header.alg) {
@@ -187,21 +223,9 @@ impl Authenticator {
             .scope
             .split_whitespace()
             .map(str::to_owned)
-            .chain(claims.scp)
+            .chain(claims.scp.iter().cloned())
             .collect();
-        let profiles: Vec<(String, Profile)> = granted
-            .iter()
-            .filter_map(|scope| Some((scope.clone(), *self.scopes.get(scope)?)))
-            .collect();
-        if profiles.is_empty() {
-            let known: Vec<&str> = self.scopes.keys().map(String::as_str).collect();
-            return Err(AuthError::InsufficientScope(known.join(" ")));
-        }
-        Ok(Caller {
-            subject: claims.sub,
-            profiles,
-            granted,
-        })
+        Ok((claims, granted))
     }
 }
 

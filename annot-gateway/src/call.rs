@@ -18,7 +18,7 @@ use crate::digest;
 use crate::gateway::Gateway;
 use crate::message::{code, error_response, refusal};
 use crate::sources::{self, Listed};
-use crate::store::{CallRecord, Risk, StoreError};
+use crate::store::{ApprovalRequest, CallRecord, Risk, StoreError};
 use crate::upstream::Upstream;
 
 /// A call's annotations and where they came from.
@@ -239,7 +239,7 @@ impl Gateway {
                     );
                     return self.refuse(id, record, "confirm", reason, &resolved, "policy");
                 }
-                ConfirmMode::Ask => {
+                ConfirmMode::Ask | ConfirmMode::Page => {
                     let binding = json!({
                         "upstream": self.upstream(listed.upstream).name(),
                         "tool": listed.tool.name,
@@ -249,7 +249,23 @@ impl Gateway {
                     let preview = self.preview(listed, &arguments);
                     let question =
                         Question::new(&binding, tool, preview.as_deref(), &decision.to_string());
-                    let answer = if crate::era::is_modern("tools/call", params) {
+                    let answer = if self.page_decides(params) {
+                        let arguments = Value::Object(arguments.clone());
+                        let request = ApprovalRequest {
+                            call_digest: question.digest,
+                            risk_key: self.risk_key(id),
+                            session: self.session_id.clone(),
+                            upstream: record.upstream.clone(),
+                            tool: listed.tool.name.clone(),
+                            preview: preview.unwrap_or_else(|| format!("{tool} {arguments}")),
+                            arguments,
+                            annotations: annotations_json(resolved.annotations),
+                            source: resolved.source.clone(),
+                            reason: decision.to_string(),
+                            ..ApprovalRequest::default()
+                        };
+                        self.confirm_on_page(request).await
+                    } else if crate::era::is_modern("tools/call", params) {
                         match self.confirm_by_round_trip(question, params).await {
                             RoundTrip::Answered(answer) => answer,
                             RoundTrip::Ask(result) => {

@@ -42,6 +42,78 @@ pub struct Settings {
     pub audit: Option<PathBuf>,
     /// How HTTP callers are authenticated, when they are.
     pub auth: Option<AuthSection>,
+    /// The approvals page, when it is on (`[approvals]` or `--confirm page`).
+    pub approvals: Option<ApprovalsSettings>,
+}
+
+/// The approvals page (`/approvals` of `--http`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApprovalsSettings {
+    /// How long a call waits there for a decision before it is refused.
+    pub wait: Duration,
+    /// The scope a token must grant to sign in and decide, with `[auth]`.
+    pub approver_scope: String,
+}
+
+/// The page's wait when nothing sets it.
+pub const DEFAULT_APPROVAL_WAIT: Duration = Duration::from_secs(120);
+
+/// The approver scope when `[approvals]` names none.
+pub const DEFAULT_APPROVER_SCOPE: &str = "gateway:approve";
+
+/// `[approvals]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalsSection {
+    /// How long a call waits for a decision: `"90s"`, `"2m"`, `"1h"`.
+    pub wait: Option<String>,
+    /// The scope a token must grant to decide (default `gateway:approve`).
+    pub approver_scope: Option<String>,
+}
+
+impl ApprovalsSection {
+    /// The settings, with `wait` (from the command line) over the file's.
+    pub fn settings(&self, wait: Option<&str>) -> Result<ApprovalsSettings, ConfigError> {
+        let wait = match wait.or(self.wait.as_deref()) {
+            Some(text) => parse_duration(text)
+                .map_err(|why| ConfigError::Invalid(format!("approvals.wait: {why}")))?,
+            None => DEFAULT_APPROVAL_WAIT,
+        };
+        Ok(ApprovalsSettings {
+            wait,
+            approver_scope: self
+                .approver_scope
+                .clone()
+                .unwrap_or_else(|| DEFAULT_APPROVER_SCOPE.to_owned()),
+        })
+    }
+}
+
+/// A duration as a number and a unit: `500ms`, `90s`, `2m`, `1h`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|character: char| !character.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration (a number and ms, s, m or h)"))?;
+    let duration = match unit.trim() {
+        "ms" => Duration::from_millis(number),
+        "s" => Duration::from_secs(number),
+        "m" => Duration::from_secs(number.saturating_mul(60)),
+        "h" => Duration::from_secs(number.saturating_mul(3600)),
+        other => {
+            return Err(format!(
+                "`{other}` in `{text}` is not a unit (ms, s, m or h)"
+            ));
+        }
+    };
+    if duration.is_zero() {
+        return Err(format!("`{text}` is no time at all"));
+    }
+    Ok(duration)
 }
 
 /// One upstream server: its name, how to start it, its tools' rules.
@@ -73,6 +145,8 @@ pub struct UpstreamEntry {
     /// Headers sent with every request to `url`.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Certificates (PEM) trusted for an `https://` `url` beside the system's.
+    pub ca_file: Option<PathBuf>,
     /// Rules per tool, by the tool's upstream name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolRules>,
@@ -92,20 +166,31 @@ pub struct UpstreamSpec {
     /// Environment variables set for it, beside the gateway's own.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
-    /// The Streamable HTTP endpoint (`http://`), instead of a command.
+    /// The Streamable HTTP endpoint (`http://` or `https://`), instead of a
+    /// command.
     pub url: Option<String>,
     /// Headers sent with every request to `url` (an `Authorization`, say).
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Certificates (PEM) trusted for an `https://` `url` beside the
+    /// system's: an upstream behind a company's own certificate authority.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl UpstreamSpec {
     /// Checks that the spec names one way to reach the upstream.
     pub fn check(&self, name: &str) -> Result<(), ConfigError> {
+        if self.ca_file.is_some() && self.url.is_none() {
+            return Err(ConfigError::Invalid(format!(
+                "{name}: `ca_file` is for an https:// `url`"
+            )));
+        }
         match (&self.url, self.command.is_empty()) {
-            (Some(url), true) if url.starts_with("http://") => Ok(()),
+            (Some(url), true) if url.starts_with("http://") || url.starts_with("https://") => {
+                self.http_client(name).map(drop)
+            }
             (Some(url), true) => Err(ConfigError::Invalid(format!(
-                "{name}: `{url}` is not an http:// URL (HTTPS upstreams are not supported yet)"
+                "{name}: `{url}` is not an http:// or https:// URL"
             ))),
             (None, false) => Ok(()),
             (Some(_), false) => Err(ConfigError::Invalid(format!(
@@ -115,6 +200,35 @@ impl UpstreamSpec {
                 "{name}: give a `command` (stdio) or a `url` (Streamable HTTP)"
             ))),
         }
+    }
+
+    /// The HTTP client for `url`: TLS by rustls, verifying with the system's
+    /// roots and those of `ca_file`.
+    pub fn http_client(&self, name: &str) -> Result<reqwest::Client, ConfigError> {
+        install_crypto_provider();
+        let mut builder = reqwest::Client::builder();
+        if let Some(path) = &self.ca_file {
+            let pem = std::fs::read(path).map_err(|source| ConfigError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|error| {
+                ConfigError::Parse {
+                    path: path.clone(),
+                    message: format!("not PEM certificates: {error}"),
+                }
+            })?;
+            if certificates.is_empty() {
+                return Err(ConfigError::Parse {
+                    path: path.clone(),
+                    message: "no certificate in it".into(),
+                });
+            }
+            builder = builder.tls_certs_merge(certificates);
+        }
+        builder
+            .build()
+            .map_err(|error| ConfigError::Invalid(format!("{name}: no HTTP client: {error}")))
     }
 
     /// How the upstream is named in messages.
@@ -128,12 +242,15 @@ impl UpstreamSpec {
 #[serde(rename_all = "kebab-case")]
 pub enum ConfirmMode {
     /// Ask the host (`elicitation/create`); a host that cannot be asked gets
-    /// a refusal.
+    /// a refusal, or with the approvals page on, the page decides.
     Ask,
     /// Refuse every call that needs confirmation.
     Deny,
     /// Forward it: the host's own approval flow is trusted to ask.
     Host,
+    /// Queue it on the approvals page (`/approvals`), where a person
+    /// approves or denies it, whatever the host can do.
+    Page,
 }
 
 /// Rules for one upstream tool, in the language of `#[annotate]`.
@@ -227,6 +344,8 @@ pub struct ConfigFile {
     pub policy: PolicySection,
     /// HTTP callers' bearer tokens, and the profile of each scope.
     pub auth: Option<AuthSection>,
+    /// The approvals page.
+    pub approvals: Option<ApprovalsSection>,
     /// Where the state every gateway process shares is kept.
     #[serde(default)]
     pub store: StoreSection,
@@ -338,7 +457,7 @@ pub struct GatewaySection {
     pub profile: Option<String>,
     /// `resolvable`, `per-action` or `auto`.
     pub exposure: Option<String>,
-    /// `ask`, `deny` or `host`.
+    /// `ask`, `deny`, `host` or `page`.
     pub confirm: Option<ConfirmMode>,
     /// Seconds the upstream may take per request.
     pub timeout_seconds: Option<u64>,
@@ -465,4 +584,14 @@ pub struct AuthSection {
     /// The protected-resource metadata URL (RFC 9728) `WWW-Authenticate`
     /// points clients to.
     pub resource_metadata: Option<String>,
+}
+
+/// rustls's cryptography, once per process: *ring*, which builds with a C
+/// compiler alone.
+fn install_crypto_provider() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // Err only when a provider is installed already, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }

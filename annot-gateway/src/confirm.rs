@@ -14,12 +14,18 @@ use serde_json::{Value, json};
 
 use annot_runtime::protocol::CLIENT_CAPABILITIES_META;
 
+use crate::config::ConfirmMode;
 use crate::digest;
 use crate::gateway::Gateway;
-use crate::store::now_ms;
+use crate::store::{ApprovalRequest, ApprovalState, now_ms};
 
 /// How long a person has to answer.
 const CONFIRMATION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How often a call waiting on the approvals page looks at the store
+/// besides being woken by this process's page: the decision may come from
+/// another process's.
+const PAGE_POLL: Duration = Duration::from_millis(500);
 
 /// What a confirmation came to.
 pub(crate) enum Confirmation {
@@ -29,13 +35,21 @@ pub(crate) enum Confirmation {
     Declined,
     /// The person dismissed the question.
     Cancelled,
+    /// Approved on the approvals page, by this approver, for the call of
+    /// this digest.
+    ApprovedOnPage { digest: String, by: String },
+    /// Denied on the approvals page, by this approver.
+    DeniedOnPage(String),
     /// Nobody could be asked, or no answer came.
     NotObtained(String),
 }
 
 impl Confirmation {
     pub(crate) fn is_accepted(&self) -> bool {
-        matches!(self, Confirmation::Accepted(_))
+        matches!(
+            self,
+            Confirmation::Accepted(_) | Confirmation::ApprovedOnPage { .. }
+        )
     }
 
     /// What the log and the refusal say.
@@ -44,6 +58,10 @@ impl Confirmation {
             Confirmation::Accepted(digest) => format!("accepted for {digest}"),
             Confirmation::Declined => "the person declined it".to_owned(),
             Confirmation::Cancelled => "the person dismissed the question".to_owned(),
+            Confirmation::ApprovedOnPage { digest, by } => {
+                format!("approved by {by} on the approvals page, for {digest}")
+            }
+            Confirmation::DeniedOnPage(by) => format!("{by} denied it on the approvals page"),
             Confirmation::NotObtained(why) => why.clone(),
         }
     }
@@ -105,6 +123,81 @@ pub(crate) enum RoundTrip {
 }
 
 impl Gateway {
+    /// Whether the approvals page decides this call rather than the host:
+    /// always with `--confirm page`, and with `ask` when the page is on and
+    /// the host cannot be asked.
+    pub(crate) fn page_decides(&self, params: &Value) -> bool {
+        match self.settings.confirm {
+            ConfirmMode::Page => true,
+            ConfirmMode::Ask if self.settings.approvals.is_some() => {
+                let host_elicits = if crate::era::is_modern("tools/call", params) {
+                    declares_elicitation(params)
+                } else {
+                    self.state.lock().expect("state lock").host_elicits
+                };
+                !host_elicits
+            }
+            _ => false,
+        }
+    }
+
+    /// Queues the call `request` describes on the approvals page and waits,
+    /// without holding anything another request needs, until a person
+    /// approves or denies it there or its time runs out.
+    pub(crate) async fn confirm_on_page(&self, mut request: ApprovalRequest) -> Confirmation {
+        let Some(page) = &self.settings.approvals else {
+            return Confirmation::NotObtained("the approvals page is off".to_owned());
+        };
+        let store = self.store();
+        request.id = digest::random_id();
+        request.created_ms = now_ms();
+        request.deadline_ms = request.created_ms + page.wait.as_millis() as i64;
+        if let Err(error) = store.request_approval(&request).await {
+            return Confirmation::NotObtained(format!("the gateway's store failed: {error}"));
+        }
+        loop {
+            // Armed before the look, so a decision in between still wakes it.
+            let changed = self.shared.decided.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            match store.approval_state(&request.id).await {
+                Ok(Some(ApprovalState::Pending)) => {}
+                Ok(Some(ApprovalState::Approved { by, .. })) => {
+                    return Confirmation::ApprovedOnPage {
+                        digest: request.call_digest,
+                        by,
+                    };
+                }
+                Ok(Some(ApprovalState::Denied { by })) => {
+                    return Confirmation::DeniedOnPage(by);
+                }
+                Ok(Some(ApprovalState::Expired)) => {
+                    return Confirmation::NotObtained(format!(
+                        "nobody decided on the approvals page within {}",
+                        spoken(page.wait)
+                    ));
+                }
+                Ok(None) => {
+                    return Confirmation::NotObtained(
+                        "the call left the approvals queue undecided".to_owned(),
+                    );
+                }
+                Err(error) => {
+                    return Confirmation::NotObtained(format!(
+                        "the gateway's store failed: {error}"
+                    ));
+                }
+            }
+            // Until just past the deadline, when the store reads it as expired.
+            let left = (request.deadline_ms - now_ms()).max(0) as u64 + 1;
+            let wake = PAGE_POLL.min(Duration::from_millis(left));
+            tokio::select! {
+                () = &mut changed => {}
+                () = tokio::time::sleep(wake) => {}
+            }
+        }
+    }
+
     /// Asks the host's person whether to make the call `question` is about,
     /// with `elicitation/create`, and waits for the answer to that request.
     pub(crate) async fn confirm(&self, question: Question) -> Confirmation {
@@ -148,11 +241,7 @@ impl Gateway {
         question: Question,
         params: &Value,
     ) -> RoundTrip {
-        let host_elicits = params
-            .pointer("/_meta")
-            .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
-            .and_then(|capabilities| capabilities.get("elicitation"))
-            .is_some();
+        let host_elicits = declares_elicitation(params);
         if let Some(state) = params.get("requestState").and_then(Value::as_str) {
             let answered = match self.store().spend_round_trip(state).await {
                 Err(error) => Confirmation::NotObtained(format!(
@@ -200,5 +289,23 @@ impl Gateway {
             "inputRequests": {"confirm": {"method": "elicitation/create", "params": question.params}},
             "requestState": state,
         }))
+    }
+}
+
+/// Whether a 2026-07-28 request's capabilities declare `elicitation`.
+fn declares_elicitation(params: &Value) -> bool {
+    params
+        .pointer("/_meta")
+        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_META))
+        .and_then(|capabilities| capabilities.get("elicitation"))
+        .is_some()
+}
+
+/// A wait as a person reads it: `2 s`, `1500 ms`.
+fn spoken(wait: Duration) -> String {
+    if wait.subsec_millis() == 0 {
+        format!("{} s", wait.as_secs())
+    } else {
+        format!("{} ms", wait.as_millis())
     }
 }

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::StartError;
+use crate::approvals::catalog::ToolCatalog;
 use crate::auth::{Authenticator, Caller};
 use crate::config::Settings;
 use crate::era::{self, HostIdentity, UpstreamEra};
@@ -91,6 +92,11 @@ pub struct Shared {
     pub(crate) audit: AuditRaise,
     /// The bearer-token check of HTTP callers, when `[auth]` configures one.
     pub authenticator: Option<Authenticator>,
+    /// Woken when this process's approvals page decides a call, so a call
+    /// waiting here looks at once (another process's decisions are polled).
+    pub(crate) decided: tokio::sync::Notify,
+    /// Each upstream's tools as last listed, for the approvals page.
+    pub(crate) catalog: ToolCatalog,
 }
 
 impl Shared {
@@ -115,6 +121,8 @@ impl Shared {
             store,
             audit,
             authenticator,
+            decided: tokio::sync::Notify::new(),
+            catalog: ToolCatalog::default(),
         }))
     }
 }

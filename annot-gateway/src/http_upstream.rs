@@ -26,13 +26,14 @@ struct Endpoint {
 /// Posts each message of `outgoing` to `url`, concurrently, until the
 /// channel closes.
 pub(crate) fn start(
+    client: reqwest::Client,
     url: String,
     headers: BTreeMap<String, String>,
     mut outgoing: mpsc::UnboundedReceiver<Vec<u8>>,
     deliver: Deliver,
 ) {
     let endpoint = Arc::new(Endpoint {
-        client: reqwest::Client::new(),
+        client,
         url,
         headers,
         session: Mutex::new(None),
@@ -147,8 +148,11 @@ impl Endpoint {
             .filter_map(|line| line.strip_prefix("data:"))
             .map(|data| data.strip_prefix(' ').unwrap_or(data))
             .collect();
-        if !data.is_empty() {
-            self.receive(data.join("\n").as_bytes());
+        // An event without data (a stream's priming event, which carries only
+        // an id to resume from) is no message.
+        let message = data.join("\n");
+        if !message.trim().is_empty() {
+            self.receive(message.as_bytes());
         }
     }
 

@@ -12,6 +12,7 @@
 //! decision). Forwarding through a typed SDK would drop what the SDK does
 //! not model; the gateway's job is to drop nothing.
 
+mod approvals;
 pub mod auth;
 mod call;
 pub mod config;
@@ -67,6 +68,9 @@ pub enum StartError {
     /// `[auth]` cannot be used (its JWKS, a scope's profile).
     #[error("[auth]: {0}")]
     Auth(ConfigError),
+    /// The approvals page cannot be served safely as configured.
+    #[error("the approvals page: {0}")]
+    Approvals(String),
     /// The gateway cannot watch for SIGTERM.
     #[error("cannot watch for SIGTERM: {0}")]
     Signal(std::io::Error),

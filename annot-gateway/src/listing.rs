@@ -89,6 +89,9 @@ impl Gateway {
                 break;
             }
         }
+        if self.settings.approvals.is_some() {
+            self.shared.catalog.record(upstream.name(), &shown);
+        }
         Ok(shown)
     }
 

@@ -43,7 +43,8 @@ struct ServeOptions {
     #[arg(long)]
     exposure: Option<String>,
     /// A call the policy wants confirmed: ask the host (elicitation), deny
-    /// it, or leave it to the host's own approval.
+    /// it, leave it to the host's own approval, or queue it on the approvals
+    /// page (`page`, with --http).
     #[arg(long, value_enum)]
     confirm: Option<ConfirmMode>,
     /// The configuration file (TOML).
@@ -84,6 +85,10 @@ struct ServeOptions {
     /// session to the process that holds it (1 to 32 letters, digits, `-`, `_`).
     #[arg(long, value_name = "NAME", requires = "http", value_parser = annot_gateway::http::check_tag)]
     tag: Option<String>,
+    /// How long a call waits on the approvals page for a decision before it
+    /// is refused (`90s`, `2m`; default 2m). Turns the page on.
+    #[arg(long, value_name = "DURATION", requires = "http")]
+    approval_wait: Option<String>,
     /// The upstream server's command and arguments.
     #[arg(last = true)]
     upstream: Vec<String>,
@@ -151,7 +156,15 @@ fn serve(options: ServeOptions) -> Result<(), String> {
             .then(|| Duration::from_secs(options.http_idle_timeout)),
         tag: options.tag.clone(),
     });
+    let served_over_http = http.is_some();
     let settings = settings(options).map_err(|error| error.to_string())?;
+    if settings.approvals.is_some() && !served_over_http {
+        return Err(
+            "the approvals page ([approvals], --confirm page) is served at /approvals \
+                    of --http ADDR: add --http"
+                .to_owned(),
+        );
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -181,6 +194,19 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         Some(text) => config::parse_exposure(&text)?,
         None => annot_runtime::server::Exposure::Auto,
     };
+    let confirm = options
+        .confirm
+        .or(section.confirm)
+        .unwrap_or(ConfirmMode::Ask);
+    let approvals = match (&file.approvals, &options.approval_wait, confirm) {
+        (None, None, mode) if mode != ConfirmMode::Page => None,
+        (section, wait, _) => Some(
+            section
+                .clone()
+                .unwrap_or_default()
+                .settings(wait.as_deref())?,
+        ),
+    };
     let gateway_log = section.log.map(|path| path.to_string_lossy().into_owned());
     let store = match options.store.or(file.store.url).or(gateway_log) {
         Some(text) => StoreLocation::parse(&text),
@@ -190,10 +216,7 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         upstreams,
         profile,
         exposure,
-        confirm: options
-            .confirm
-            .or(section.confirm)
-            .unwrap_or(ConfirmMode::Ask),
+        confirm,
         policy: file.policy.policy(),
         on_trifecta: file.policy.on_trifecta(),
         timeout: Duration::from_secs(options.timeout.or(section.timeout_seconds).unwrap_or(60)),
@@ -202,6 +225,7 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         log_arguments: !options.no_log_arguments && section.log_arguments.unwrap_or(true),
         audit: options.audit.or(section.audit),
         auth: file.auth,
+        approvals,
     })
 }
 
@@ -241,6 +265,7 @@ fn upstreams(
                         env: entry.env,
                         url: entry.url,
                         headers: entry.headers,
+                        ca_file: entry.ca_file,
                     },
                     tools: entry.tools,
                 })

@@ -198,7 +198,13 @@ impl Upstream {
             self.name.clone(),
         );
         let deliver = Arc::new(move |bytes: &[u8]| route(bytes, &routed, &incoming, &name));
-        http_upstream::start(url, self.spec.headers.clone(), outgoing, deliver);
+        match self.spec.http_client(&self.name) {
+            Ok(client) => {
+                http_upstream::start(client, url, self.spec.headers.clone(), outgoing, deliver)
+            }
+            // Checked at start: only a certificate file changed since can fail here.
+            Err(error) => tracing::error!(upstream = %self.name, "{error}"),
+        }
         *self.link.lock().expect("link lock") = Some(Link {
             to_upstream,
             waiters,

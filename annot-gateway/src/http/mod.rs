@@ -67,7 +67,7 @@ use crate::gateway::Shared;
 use crate::message::{MAX_MESSAGE_SIZE, code};
 
 use app::{App, reap};
-use refusals::{Kind, accepts, check_version, classify, plain, rpc_error};
+use refusals::{Kind, accepts, check_version, classify, is_loopback_authority, plain, rpc_error};
 pub use refusals::{SESSION_HEADER, VERSION_HEADER, VERSIONS};
 use streams::{Answer, Outgoing, RouteGuard, event_stream, exchange, stream_body};
 
@@ -128,6 +128,13 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         source,
     })?;
     if !local.ip().is_loopback() && shared.authenticator.is_none() {
+        if shared.settings.approvals.is_some() {
+            return Err(StartError::Approvals(format!(
+                "{local} is not a loopback address and [auth] is not configured: the approvals \
+                 page would let anyone who reaches it approve calls (listen on loopback, or \
+                 configure [auth])"
+            )));
+        }
         tracing::warn!(
             "listening on {local}, not a loopback address: the gateway authenticates nobody"
         );
@@ -169,6 +176,19 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         )
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_SIZE))
         .with_state(Arc::clone(&app));
+    let host_allowed: fn(&str) -> bool = if app.loopback {
+        is_loopback_authority
+    } else {
+        |_| true
+    };
+    let approvals = crate::approvals::router(Arc::clone(&app.shared), host_allowed);
+    let router = match approvals {
+        Some(approvals) => {
+            eprintln!("annot-gateway: the approvals page is at http://{local}/approvals");
+            router.merge(approvals)
+        }
+        None => router,
+    };
     eprintln!("annot-gateway: serving MCP over Streamable HTTP at http://{local}/mcp");
     let closing = Arc::clone(&app);
     let mut signalled = stopping.clone();

@@ -2,6 +2,7 @@
 //! real upstream servers (annot's `manage_files`, and `plain_server`, a
 //! server written without annot that can misbehave on demand).
 
+mod approvals;
 mod confirmations;
 mod eras;
 mod forwarding;
