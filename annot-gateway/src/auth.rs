@@ -5,10 +5,13 @@
 //! caller's scopes' profiles let it through. Tokens are never logged.
 
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use annot_runtime::Annotations;
 use annot_runtime::server::Profile;
-use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use serde_json::Value;
@@ -32,9 +35,51 @@ const ALGORITHMS: [Algorithm; 7] = [
 pub struct Authenticator {
     issuer: String,
     audience: String,
-    keys: JwkSet,
+    keys: Arc<RwLock<JwkSet>>,
+    /// Where the keys come from when they are fetched (`jwks_url`).
+    fetched_from: Option<Arc<JwksUrl>>,
     scopes: BTreeMap<String, Profile>,
     resource_metadata: Option<String>,
+}
+
+/// An issuer's JWKS served at a URL: fetched at start, again every
+/// [`JWKS_REFRESH`], and again when a token names a key it does not hold
+/// (a rotated key), at most once per [`JWKS_MISS_INTERVAL`] so forged key
+/// ids cannot make the gateway hammer the issuer.
+struct JwksUrl {
+    url: String,
+    client: reqwest::Client,
+    last_miss_fetch: Mutex<Option<Instant>>,
+}
+
+/// How often a fetched JWKS is fetched again (keys withdrawn by the issuer
+/// stop being trusted within this time).
+const JWKS_REFRESH: Duration = Duration::from_secs(600);
+/// The least time between two fetches for an unknown key id.
+const JWKS_MISS_INTERVAL: Duration = Duration::from_secs(10);
+/// The largest JWKS document read.
+const JWKS_MAX_BYTES: usize = 1 << 20;
+
+impl JwksUrl {
+    async fn fetch(&self) -> Result<JwkSet, String> {
+        let response = self
+            .client
+            .get(&self.url)
+            .header("accept", "application/json")
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(|error| format!("fetching the JWKS at {}: {error}", self.url))?;
+        let body = response
+            .bytes()
+            .await
+            .map_err(|error| format!("reading the JWKS at {}: {error}", self.url))?;
+        if body.len() > JWKS_MAX_BYTES {
+            return Err(format!("the JWKS at {} is over 1 MiB", self.url));
+        }
+        serde_json::from_slice(&body)
+            .map_err(|error| format!("{} is not a JWKS: {error}", self.url))
+    }
 }
 
 /// Who is calling, by their token.
@@ -112,17 +157,55 @@ struct Claims {
 }
 
 impl Authenticator {
-    /// From `[auth]`: reads the JWKS and the scope map.
+    /// From `[auth]`: reads or fetches the JWKS, and reads the scope map. A
+    /// fetched JWKS is kept fresh by a task of the current runtime.
+    pub async fn open(section: &AuthSection) -> Result<Authenticator, ConfigError> {
+        let (keys, fetched_from) = match (&section.jwks_file, &section.jwks_url) {
+            (Some(path), None) => (read_jwks(path)?, None),
+            (None, Some(url)) => {
+                let client = section.jwks_client()?;
+                let source = Arc::new(JwksUrl {
+                    url: url.clone(),
+                    client,
+                    last_miss_fetch: Mutex::new(None),
+                });
+                (
+                    source.fetch().await.map_err(ConfigError::Invalid)?,
+                    Some(source),
+                )
+            }
+            _ => unreachable!("AuthSection::check admits exactly one of jwks_file and jwks_url"),
+        };
+        let authenticator = Authenticator::with_keys(section, keys, fetched_from)?;
+        if let Some(source) = authenticator.fetched_from.clone() {
+            let keys = Arc::downgrade(&authenticator.keys);
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(JWKS_REFRESH).await;
+                    let Some(keys) = keys.upgrade() else { return };
+                    match source.fetch().await {
+                        Ok(fresh) => *keys.write().expect("keys lock") = fresh,
+                        Err(error) => tracing::warn!("{error}; the keys fetched before still hold"),
+                    }
+                }
+            });
+        }
+        Ok(authenticator)
+    }
+
+    /// From `[auth]` with a `jwks_file`: reads the JWKS and the scope map.
     pub fn from_section(section: &AuthSection) -> Result<Authenticator, ConfigError> {
-        let text =
-            std::fs::read_to_string(&section.jwks_file).map_err(|source| ConfigError::Read {
-                path: section.jwks_file.clone(),
-                source,
-            })?;
-        let keys: JwkSet = serde_json::from_str(&text).map_err(|error| ConfigError::Parse {
-            path: section.jwks_file.clone(),
-            message: format!("not a JWKS: {error}"),
+        let path = section.jwks_file.as_ref().ok_or_else(|| {
+            ConfigError::Invalid("[auth] names a jwks_url: open it with Authenticator::open".into())
         })?;
+        Authenticator::with_keys(section, read_jwks(path)?, None)
+    }
+
+    fn with_keys(
+        section: &AuthSection,
+        keys: JwkSet,
+        fetched_from: Option<Arc<JwksUrl>>,
+    ) -> Result<Authenticator, ConfigError> {
         let mut scopes = BTreeMap::new();
         for (scope, profile) in &section.scopes {
             scopes.insert(scope.clone(), parse_profile(profile)?);
@@ -130,10 +213,49 @@ impl Authenticator {
         Ok(Authenticator {
             issuer: section.issuer.clone(),
             audience: section.audience.clone(),
-            keys,
+            keys: Arc::new(RwLock::new(keys)),
+            fetched_from,
             scopes,
             resource_metadata: section.resource_metadata.clone(),
         })
+    }
+
+    /// The key a token's header names: from the keys held, or, for a key id
+    /// they lack, from the issuer's JWKS fetched again (a rotated key).
+    fn key_for(&self, kid: Option<&str>) -> Option<Jwk> {
+        let held = |keys: &JwkSet| match kid {
+            Some(kid) => keys.find(kid).cloned(),
+            None if keys.keys.len() == 1 => keys.keys.first().cloned(),
+            None => None,
+        };
+        if let Some(jwk) = held(&self.keys.read().expect("keys lock")) {
+            return Some(jwk);
+        }
+        let source = self.fetched_from.as_ref().filter(|_| kid.is_some())?;
+        {
+            let mut last = source.last_miss_fetch.lock().expect("miss lock");
+            if last.is_some_and(|at| at.elapsed() < JWKS_MISS_INTERVAL) {
+                return None;
+            }
+            *last = Some(Instant::now());
+        }
+        // Tokens are checked on the runtime's worker threads; the fetch
+        // blocks this one, as the request waits for it anyway.
+        let handle = tokio::runtime::Handle::try_current().ok()?;
+        if handle.runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
+            return None;
+        }
+        match tokio::task::block_in_place(|| handle.block_on(source.fetch())) {
+            Ok(fresh) => {
+                let jwk = held(&fresh);
+                *self.keys.write().expect("keys lock") = fresh;
+                jwk
+            }
+            Err(error) => {
+                tracing::warn!("{error}");
+                None
+            }
+        }
     }
 
     /// The issuer tokens must name.
@@ -205,13 +327,10 @@ impl Authenticator {
                 header.alg
             )));
         }
-        let jwk = match &header.kid {
-            Some(kid) => self.keys.find(kid),
-            None if self.keys.keys.len() == 1 => self.keys.keys.first(),
-            None => None,
-        }
-        .ok_or_else(|| AuthError::Invalid("no key of the issuer's JWKS signed it".into()))?;
-        let key = DecodingKey::from_jwk(jwk).map_err(invalid)?;
+        let jwk = self
+            .key_for(header.kid.as_deref())
+            .ok_or_else(|| AuthError::Invalid("no key of the issuer's JWKS signed it".into()))?;
+        let key = DecodingKey::from_jwk(&jwk).map_err(invalid)?;
         let mut validation = Validation::new(header.alg);
         validation.set_issuer(&[&self.issuer]);
         validation.set_audience(&[&self.audience]);
@@ -283,4 +402,15 @@ impl Caller {
             needs.join(" or ")
         ))
     }
+}
+
+fn read_jwks(path: &Path) -> Result<JwkSet, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|error| ConfigError::Parse {
+        path: path.to_owned(),
+        message: format!("not a JWKS: {error}"),
+    })
 }

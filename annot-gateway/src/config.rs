@@ -205,30 +205,7 @@ impl UpstreamSpec {
     /// The HTTP client for `url`: TLS by rustls, verifying with the system's
     /// roots and those of `ca_file`.
     pub fn http_client(&self, name: &str) -> Result<reqwest::Client, ConfigError> {
-        install_crypto_provider();
-        let mut builder = reqwest::Client::builder();
-        if let Some(path) = &self.ca_file {
-            let pem = std::fs::read(path).map_err(|source| ConfigError::Read {
-                path: path.clone(),
-                source,
-            })?;
-            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|error| {
-                ConfigError::Parse {
-                    path: path.clone(),
-                    message: format!("not PEM certificates: {error}"),
-                }
-            })?;
-            if certificates.is_empty() {
-                return Err(ConfigError::Parse {
-                    path: path.clone(),
-                    message: "no certificate in it".into(),
-                });
-            }
-            builder = builder.tls_certs_merge(certificates);
-        }
-        builder
-            .build()
-            .map_err(|error| ConfigError::Invalid(format!("{name}: no HTTP client: {error}")))
+        http_client(self.ca_file.as_deref(), name)
     }
 
     /// How the upstream is named in messages.
@@ -578,12 +555,71 @@ pub struct AuthSection {
     /// The audience a token must name (`aud`): this gateway.
     pub audience: String,
     /// The issuer's keys, as a JWKS file.
-    pub jwks_file: std::path::PathBuf,
+    pub jwks_file: Option<PathBuf>,
+    /// The issuer's keys, as its JWKS URL (`jwks_uri` of its metadata).
+    pub jwks_url: Option<String>,
+    /// Certificates (PEM) trusted for an `https://` `jwks_url` beside the
+    /// system's.
+    pub ca_file: Option<PathBuf>,
     /// Each scope's profile (`"files:read" = "read-only"`).
     pub scopes: BTreeMap<String, String>,
     /// The protected-resource metadata URL (RFC 9728) `WWW-Authenticate`
     /// points clients to.
     pub resource_metadata: Option<String>,
+}
+
+impl AuthSection {
+    /// Checks that the keys come from one place, and where from.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        match (&self.jwks_file, &self.jwks_url) {
+            (Some(_), None) if self.ca_file.is_none() => Ok(()),
+            (Some(_), None) => Err(ConfigError::Invalid(
+                "[auth]: `ca_file` is for an https:// `jwks_url`".into(),
+            )),
+            (None, Some(url)) if url.starts_with("https://") || url.starts_with("http://") => {
+                self.jwks_client().map(drop)
+            }
+            (None, Some(url)) => Err(ConfigError::Invalid(format!(
+                "[auth]: `jwks_url` {url} is not an http:// or https:// URL"
+            ))),
+            _ => Err(ConfigError::Invalid(
+                "[auth]: give the issuer's keys as `jwks_file` or `jwks_url`, one of them".into(),
+            )),
+        }
+    }
+
+    /// The HTTP client that fetches `jwks_url`.
+    pub fn jwks_client(&self) -> Result<reqwest::Client, ConfigError> {
+        http_client(self.ca_file.as_deref(), "[auth]")
+    }
+}
+
+/// An HTTP client whose TLS (rustls) verifies with the system's roots and
+/// the PEM certificates of `ca_file`; `name` says whose in an error.
+fn http_client(ca_file: Option<&Path>, name: &str) -> Result<reqwest::Client, ConfigError> {
+    install_crypto_provider();
+    let mut builder = reqwest::Client::builder();
+    if let Some(path) = ca_file {
+        let pem = std::fs::read(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        let certificates =
+            reqwest::Certificate::from_pem_bundle(&pem).map_err(|error| ConfigError::Parse {
+                path: path.to_owned(),
+                message: format!("not PEM certificates: {error}"),
+            })?;
+        if certificates.is_empty() {
+            return Err(ConfigError::Parse {
+                path: path.to_owned(),
+                message: "no certificate in it".into(),
+            });
+        }
+        builder = builder.tls_certs_merge(certificates);
+    }
+    builder
+        .build()
+        .map_err(|error| ConfigError::Invalid(format!("{name}: no HTTP client: {error}")))
 }
 
 /// rustls's cryptography, once per process: *ring*, which builds with a C

@@ -113,7 +113,11 @@ impl Shared {
             None => AuditRaise::default(),
         };
         let authenticator = match &settings.auth {
-            Some(section) => Some(Authenticator::from_section(section).map_err(StartError::Auth)?),
+            Some(section) => Some(
+                Authenticator::open(section)
+                    .await
+                    .map_err(StartError::Auth)?,
+            ),
             None => None,
         };
         Ok(Arc::new(Shared {

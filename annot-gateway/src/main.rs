@@ -212,6 +212,9 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         Some(text) => StoreLocation::parse(&text),
         None => StoreLocation::Sqlite(default_log()?),
     };
+    if let Some(auth) = &file.auth {
+        auth.check()?;
+    }
     Ok(Settings {
         upstreams,
         profile,

@@ -245,3 +245,111 @@ fn an_annotated_upstreams_scopes_per_call_are_checked_against_the_token() {
     assert_eq!(delete["isError"], json!(true), "{delete}");
     assert!(text(&delete).contains("`delete_repo`"), "{delete}");
 }
+
+/// An issuer's JWKS served over HTTP on loopback: the document it serves now,
+/// and how many times it was fetched.
+struct JwksServer {
+    url: String,
+    document: std::sync::Arc<std::sync::Mutex<String>>,
+    fetches: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl JwksServer {
+    fn start(document: Value) -> JwksServer {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/jwks.json", listener.local_addr().unwrap());
+        let served = std::sync::Arc::new(std::sync::Mutex::new(document.to_string()));
+        let fetches = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (document, counted) = (served.clone(), fetches.clone());
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                let mut request = Vec::new();
+                let mut buffer = [0; 1024];
+                while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                    match stream.read(&mut buffer) {
+                        Ok(0) | Err(_) => break,
+                        Ok(read) => request.extend_from_slice(&buffer[..read]),
+                    }
+                }
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let body = document.lock().unwrap().clone();
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+                     connection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        JwksServer {
+            url,
+            document: served,
+            fetches,
+        }
+    }
+
+    fn fetches(&self) -> usize {
+        self.fetches.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// `jwks_url`: the issuer's keys are fetched at start, and again when a token
+/// names a key the gateway does not hold (the issuer rotated its keys), at most
+/// once in ten seconds, so forged key ids cannot make it hammer the issuer.
+#[test]
+fn keys_fetched_from_the_issuers_jwks_url_follow_a_rotation() {
+    let old = Issuer::new(7, "k1");
+    let new = Issuer::new(8, "k2");
+    let issuer = JwksServer::start(old.jwks());
+    let setup = Setup::new(SPLIT_NOTES);
+    let config = setup.directory.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{SPLIT_NOTES}\n[auth]\nissuer = \"{}\"\naudience = \"{}\"\njwks_url = \"{}\"\n\
+             scopes = {{ \"files:read\" = \"read-only\" }}\n",
+            crate::tokens::ISSUER,
+            crate::tokens::AUDIENCE,
+            issuer.url
+        ),
+    )
+    .unwrap();
+    let args = setup.args(&["--confirm", "host"], &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let gateway = HttpGateway::start(&args);
+    assert_eq!(issuer.fetches(), 1, "fetched once at start");
+    session(&gateway, &old.mint("k1", &claims("alice", "files:read")));
+    assert_eq!(issuer.fetches(), 1, "a key it holds needs no fetch");
+
+    *issuer.document.lock().unwrap() =
+        json!({"keys": [old.jwk.clone(), new.jwk.clone()]}).to_string();
+    session(&gateway, &new.mint("k2", &claims("alice", "files:read")));
+    assert_eq!(issuer.fetches(), 2, "a rotated key is fetched");
+
+    let stranger = Issuer::new(9, "k3").mint("k3", &claims("mallory", "files:read"));
+    let bearer = format!("Bearer {stranger}");
+    let reply = gateway.post_raw(&initialize(), &[("authorization", &bearer)]);
+    assert_eq!(reply.status, 401, "{reply:?}");
+    assert_eq!(issuer.fetches(), 2, "not again within ten seconds");
+}
+
+#[test]
+fn an_unreachable_or_unusable_jwks_url_stops_the_start() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let (code, stderr) = crate::support::refused_at_start(&format!(
+        "[upstream]\ncommand = \"cat\"\n[auth]\nissuer = \"i\"\naudience = \"a\"\n\
+         jwks_url = \"http://{closed}/jwks.json\"\nscopes = {{ \"s\" = \"read-only\" }}\n"
+    ));
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("fetching the JWKS"), "{stderr}");
+    let (code, stderr) = crate::support::refused_at_start(
+        "[upstream]\ncommand = \"cat\"\n[auth]\nissuer = \"i\"\naudience = \"a\"\n\
+         scopes = { \"s\" = \"read-only\" }\n",
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("`jwks_file` or `jwks_url`"), "{stderr}");
+}
