@@ -149,11 +149,32 @@ impl Gateway {
             return Confirmation::NotObtained("the approvals page is off".to_owned());
         };
         let store = self.store();
-        request.id = digest::random_id();
-        request.created_ms = now_ms();
-        request.deadline_ms = request.created_ms + page.wait.as_millis() as i64;
-        if let Err(error) = store.request_approval(&request).await {
-            return Confirmation::NotObtained(format!("the gateway's store failed: {error}"));
+        // The same call by the same caller, approved or waiting in the store
+        // (asked by a process that is gone, or by the host's earlier try):
+        // taken up rather than asked twice.
+        if let Ok(Some(id)) = store
+            .claim_approved(&request.call_digest, &request.risk_key)
+            .await
+        {
+            return self.approved_before(&id, request.call_digest).await;
+        }
+        let waiting = store.pending_approvals().await.ok().and_then(|pending| {
+            pending.into_iter().find(|queued| {
+                queued.call_digest == request.call_digest && queued.risk_key == request.risk_key
+            })
+        });
+        match waiting {
+            Some(queued) => request = queued,
+            None => {
+                request.id = digest::random_id();
+                request.created_ms = now_ms();
+                request.deadline_ms = request.created_ms + page.wait.as_millis() as i64;
+                if let Err(error) = store.request_approval(&request).await {
+                    return Confirmation::NotObtained(format!(
+                        "the gateway's store failed: {error}"
+                    ));
+                }
+            }
         }
         loop {
             // Armed before the look, so a decision in between still wakes it.
@@ -163,9 +184,22 @@ impl Gateway {
             match store.approval_state(&request.id).await {
                 Ok(Some(ApprovalState::Pending)) => {}
                 Ok(Some(ApprovalState::Approved { by, .. })) => {
-                    return Confirmation::ApprovedOnPage {
-                        digest: request.call_digest,
-                        by,
+                    // One approval, one call: spent here, so neither a replay
+                    // nor a second try of the same call can use it again.
+                    return match store
+                        .claim_approved(&request.call_digest, &request.risk_key)
+                        .await
+                    {
+                        Ok(Some(_)) => Confirmation::ApprovedOnPage {
+                            digest: request.call_digest,
+                            by,
+                        },
+                        Ok(None) => Confirmation::NotObtained(
+                            "its approval was used by another try of the same call".to_owned(),
+                        ),
+                        Err(error) => Confirmation::NotObtained(format!(
+                            "the gateway's store failed: {error}"
+                        )),
                     };
                 }
                 Ok(Some(ApprovalState::Denied { by })) => {
@@ -195,6 +229,19 @@ impl Gateway {
                 () = &mut changed => {}
                 () = tokio::time::sleep(wake) => {}
             }
+        }
+    }
+
+    /// The confirmation of approval `id`, just claimed for this call.
+    async fn approved_before(&self, id: &str, digest: String) -> Confirmation {
+        match self.store().approval_state(id).await {
+            Ok(Some(ApprovalState::Approved { by, .. })) => {
+                Confirmation::ApprovedOnPage { digest, by }
+            }
+            _ => Confirmation::ApprovedOnPage {
+                digest,
+                by: "a person on the approvals page".to_owned(),
+            },
         }
     }
 

@@ -462,3 +462,64 @@ fn a_host_that_can_be_asked_is_asked_itself_while_the_page_is_on() {
     let shown = page.get("/approvals/pending", Some(&cookie));
     assert!(shown.body.contains("No call is waiting"), "{}", shown.body);
 }
+
+/// A call waiting on the page outlives the process that asked: its process
+/// is killed, a person approves it on another process's page (one store),
+/// and the host's next try of the same call goes ahead there without asking
+/// again. The approval is spent: a third try waits anew and is refused when
+/// its time runs out.
+#[test]
+fn an_approval_outlives_the_process_that_asked_and_is_spent_once() {
+    let mut page = started("2m");
+    let arguments = json!({"action": "append", "name": "todo", "text": "eggs\n"});
+    // The host's first try, cut by the process's death: its answer never comes.
+    let (session, bearer) = page.host();
+    let url = page.gateway.url.clone();
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                         "params": {"name": "notes", "arguments": arguments}});
+    std::thread::spawn(move || {
+        let _ = ureq::post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("authorization", &bearer)
+            .header("mcp-session-id", &session)
+            .send(message.to_string());
+    });
+    let cookie = page.sign_in("carol");
+    let asked = attribute(&page.wait_for_pending(&cookie), "data-id");
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &page.gateway.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+
+    // Another process on the same store, whose own calls wait one second.
+    let config = page.setup.directory.path().join("gateway.toml");
+    let text_of_config = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text_of_config.replace("wait = \"2m\"", "wait = \"1s\""),
+    )
+    .unwrap();
+    let args = page.setup.args(&["--exposure", "resolvable"], &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    page.gateway = HttpGateway::start(&args);
+    page.base = page.gateway.url.trim_end_matches("/mcp").to_owned();
+    let cookie = page.sign_in("carol");
+    let pending = page.wait_for_pending(&cookie);
+    assert_eq!(attribute(&pending, "data-id"), asked, "{pending}");
+    let csrf = attribute(&pending, "value");
+    let approved = page.decide(&cookie, &csrf, &asked, "approve");
+    assert_eq!(approved.status, 303, "{}", approved.body);
+
+    let retried = result_of(page.call(arguments.clone()));
+    assert_eq!(text(&retried), "appended", "{retried}");
+    let third = result_of(page.call(arguments));
+    assert_eq!(third["isError"], json!(true), "{third}");
+    assert!(text(&third).contains("nobody decided"), "{third}");
+    assert_eq!(
+        std::fs::read_to_string(page.setup.notes().join("todo")).unwrap(),
+        "buy milk\neggs\n",
+        "appended once"
+    );
+}
