@@ -597,7 +597,6 @@ impl AuthSection {
 /// An HTTP client whose TLS (rustls) verifies with the system's roots and
 /// the PEM certificates of `ca_file`; `name` says whose in an error.
 fn http_client(ca_file: Option<&Path>, name: &str) -> Result<reqwest::Client, ConfigError> {
-    install_crypto_provider();
     let mut builder = reqwest::Client::builder();
     if let Some(path) = ca_file {
         let pem = std::fs::read(path).map_err(|source| ConfigError::Read {
@@ -620,14 +619,4 @@ fn http_client(ca_file: Option<&Path>, name: &str) -> Result<reqwest::Client, Co
     builder
         .build()
         .map_err(|error| ConfigError::Invalid(format!("{name}: no HTTP client: {error}")))
-}
-
-/// rustls's cryptography, once per process: *ring*, which builds with a C
-/// compiler alone.
-fn install_crypto_provider() {
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        // Err only when a provider is installed already, which is as good.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
 }

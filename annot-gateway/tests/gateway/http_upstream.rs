@@ -104,7 +104,7 @@ fn tls_front(
     key: rustls_pki_types::PrivateKeyDer<'static>,
 ) -> u16 {
     let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(
-        tokio_rustls::rustls::crypto::ring::default_provider(),
+        tokio_rustls::rustls::crypto::aws_lc_rs::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .unwrap()
