@@ -27,8 +27,9 @@ mkdir -p "$work/real"
 
 if ! command -v ip >/dev/null 2>&1; then
     echo "audit: installing iproute2 (Debian), for the servers' network namespaces"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null
+    # shellcheck source=tests/debian_packages.sh
+    . "$root/tests/debian_packages.sh"
+    install_debian_packages iproute2
 fi
 
 cargo build --quiet -p annot-audit

@@ -74,17 +74,9 @@ mkdir -p "$work/temp" "$work/notes"
 
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
     echo "gateway scaleout: installing nginx (Debian)"
-    export DEBIAN_FRONTEND=noninteractive
-    # The package would start the system's nginx on port 80: keep it stopped.
-    created_policy=
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-        chmod +x /usr/sbin/policy-rc.d
-        created_policy=yes
-    fi
-    apt-get update -qq
-    apt-get install -y -qq nginx >/dev/null
-    [ -n "$created_policy" ] && rm -f /usr/sbin/policy-rc.d
+    # shellcheck source=tests/debian_packages.sh
+    . "$root/tests/debian_packages.sh"
+    install_debian_packages nginx
 fi
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 for tool in curl jq python3; do

@@ -11,8 +11,9 @@ here=$root/annot-gateway/tests/browser
 
 if [ ! -x /usr/bin/chromium ]; then
     echo "browser: installing Debian's chromium"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    # shellcheck source=tests/debian_packages.sh
+    . "$root/tests/debian_packages.sh"
+    install_debian_packages chromium
 fi
 
 cargo build --quiet -p annot-gateway --bin annot-gateway --example plain_server
