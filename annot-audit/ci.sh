@@ -32,8 +32,8 @@ if ! command -v ip >/dev/null 2>&1; then
     install_debian_packages iproute2
 fi
 
-cargo build --quiet -p annot-audit
-cargo build --quiet -p annot --example manage_files --example rmcp_server --example github_api
+cargo build --quiet --workspace --bin annot-audit --bin annot-audit-fixture \
+    --example manage_files --example rmcp_server --example github_api
 audit=$root/target/debug/annot-audit
 lying=$root/target/debug/annot-audit-fixture
 examples=$root/target/debug/examples

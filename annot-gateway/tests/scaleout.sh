@@ -86,7 +86,7 @@ for tool in curl jq python3; do
     }
 done
 
-cargo build --quiet --profile "$profile" -p annot-gateway --bin annot-gateway \
+cargo build --quiet --profile "$profile" --workspace --bin annot-gateway \
     --example plain_server --example gateway_load --example test_issuer
 bin=$target/$([ "$profile" = dev ] && echo debug || echo "$profile")
 gateway=$bin/annot-gateway

@@ -19,7 +19,7 @@ work=$root/target/interop/conformance
 rm -rf "$work/results"
 mkdir -p "$work/results"
 
-cargo build --quiet --example rmcp_server
+cargo build --quiet --workspace --example rmcp_server
 
 echo "conformance: installing @modelcontextprotocol/conformance (pinned, with Node 22)"
 (cd tests/interop/conformance && npm ci --no-audit --no-fund --loglevel=error)

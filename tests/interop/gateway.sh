@@ -24,8 +24,7 @@ root=$PWD
 work=$root/target/interop
 mkdir -p "$work"
 
-cargo build --quiet -p annot-gateway
-cargo build --quiet -p annot --example manage_files
+cargo build --quiet --workspace --bin annot-gateway --example manage_files
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 gateway=$target/debug/annot-gateway

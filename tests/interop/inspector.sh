@@ -11,7 +11,7 @@ work=$root/target/interop/inspector
 version=2.12.0
 mkdir -p "$work"
 
-cargo build --quiet --example manage_files --example github_api --example rmcp_server
+cargo build --quiet --workspace --example manage_files --example github_api --example rmcp_server
 
 if [ "$(cat "$work/version" 2>/dev/null || true)" != "$version" ]; then
     echo "inspector: installing @modelcontextprotocol/inspector@$version"

@@ -17,7 +17,7 @@ root=$PWD
 work=$root/target/interop
 mkdir -p "$work"
 
-cargo build --quiet --example manage_files --example github_api --example rmcp_server --example rmcp_axum
+cargo build --quiet --workspace --example manage_files --example github_api --example rmcp_server --example rmcp_axum
 binary=$root/target/debug/examples/manage_files
 github=$root/target/debug/examples/github_api
 rmcp=$root/target/debug/examples/rmcp_server

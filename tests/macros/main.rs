@@ -15,5 +15,6 @@ mod examples;
 mod features;
 mod http_api;
 mod manage_files;
+mod shapes;
 mod single_action;
 mod types;

@@ -37,7 +37,7 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
 fi
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 
-cargo build --quiet --profile "$profile" --example rmcp_server --example loadgen
+cargo build --quiet --profile "$profile" --workspace --example rmcp_server --example loadgen
 bin=$root/target/$([ "$profile" = dev ] && echo debug || echo "$profile")/examples
 printf 'annot scale-out\n' >"$work/files/shared.txt"
 

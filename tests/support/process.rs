@@ -3,42 +3,12 @@
 //! (`robust`, `rmcp`, `guard`), so each job has one helper.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `target/<profile>/examples/<name>`, built first so a test never runs a
-/// stale binary (a no-op right after `cargo test` built the examples).
-pub fn example_binary(name: &str) -> PathBuf {
-    let test_binary = std::env::current_exe().expect("test binary path");
-    // target/<profile>/deps/<test binary>
-    let profile_dir = test_binary
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("test binary lives in target/<profile>/deps");
-    let profile = profile_dir
-        .file_name()
-        .and_then(|name| name.to_str())
-        .expect("profile");
-    let profile_flag = match profile {
-        "debug" => "--profile=dev".to_owned(),
-        other => format!("--profile={other}"),
-    };
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--example", name, &profile_flag])
-        .env(
-            "CARGO_TARGET_DIR",
-            profile_dir.parent().expect("target directory"),
-        )
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "cargo build --example {name} failed");
-    let binary = profile_dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(binary.exists(), "{} missing", binary.display());
-    binary
-}
+/// `target/<profile>/examples/<name>`, built first (shared by every crate's
+/// tests).
+#[allow(unused_imports)]
+pub use annot_test_support::example_binary;
 
 /// A fresh directory under the system's temporary directory, removed when
 /// dropped. The process id and a counter keep the suites of one test binary,

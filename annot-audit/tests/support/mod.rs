@@ -3,7 +3,6 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
@@ -75,34 +74,11 @@ pub fn audit(options: &[&str], server: &[&str], env: &[(&str, &str)]) -> Audit {
     }
 }
 
-/// The examples of the `annot` package, built once.
+/// An example server of the `annot` package, built first.
 pub fn example(name: &str) -> String {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    BUILT.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "annot",
-                "--example",
-                "manage_files",
-                "--example",
-                "rmcp_server",
-                "--example",
-                "github_api",
-            ])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "the examples build");
-    });
-    let directory = PathBuf::from(AUDITOR)
-        .parent()
-        .expect("target/debug")
-        .join("examples")
-        .join(name);
-    directory.to_string_lossy().into_owned()
+    annot_test_support::example_binary(name)
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// A free loopback port.

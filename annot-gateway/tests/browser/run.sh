@@ -16,7 +16,7 @@ if [ ! -x /usr/bin/chromium ]; then
     install_debian_packages chromium
 fi
 
-cargo build --quiet -p annot-gateway --bin annot-gateway --example plain_server
+cargo build --quiet --workspace --bin annot-gateway --example plain_server
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 

@@ -395,7 +395,7 @@ fn a_call_nobody_decides_is_refused_when_its_time_runs_out() {
 #[test]
 fn the_page_without_auth_is_served_on_loopback_only_and_over_http_only() {
     let directory = tempfile::tempdir().unwrap();
-    let upstream = example("annot-gateway", "plain_server");
+    let upstream = example("plain_server");
     let log = directory.path().join("log.sqlite3");
     let run = |options: &[&str]| {
         let output = std::process::Command::new(GATEWAY)

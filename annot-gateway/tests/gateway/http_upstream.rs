@@ -9,7 +9,7 @@ use crate::support::{Host, example, exported, refused_at_start, text};
 
 /// `rmcp_server --http` on a free port over `root`; its process and URL.
 fn rmcp_server(root: &std::path::Path) -> (std::process::Child, String) {
-    let binary = example("annot", "rmcp_server");
+    let binary = example("rmcp_server");
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .unwrap()

@@ -179,7 +179,7 @@ fn an_annotated_upstreams_scopes_per_call_are_checked_against_the_token() {
     )
     .unwrap();
     let log = directory.path().join("log.sqlite");
-    let upstream = crate::support::example("annot", "github_api");
+    let upstream = crate::support::example("github_api");
     let gateway = HttpGateway::start(&[
         "--config",
         config.to_str().unwrap(),

@@ -80,7 +80,7 @@ impl Setup {
     /// The gateway's arguments: the configuration, the log, `options`, then
     /// `plain_server` with `server_options`.
     pub fn args(&self, options: &[&str], server_options: &[&str]) -> Vec<String> {
-        let upstream = example("annot-gateway", "plain_server");
+        let upstream = example("plain_server");
         let config = self.directory.path().join("gateway.toml");
         let store: &str = Box::leak(self.store().into_boxed_str());
         let mut args: Vec<&str> = vec!["--config", path(&config), "--store", store];

@@ -16,23 +16,9 @@ pub const GATEWAY: &str = env!("CARGO_BIN_EXE_annot-gateway");
 /// How long any one answer may take before a test fails.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// An example binary, built once per name by cargo: `plain_server` of this
+/// An example binary of the workspace, built first: `plain_server` of this
 /// crate, or `manage_files` of the `annot` package.
-pub fn example(package: &str, name: &str) -> PathBuf {
-    let directory = Path::new(GATEWAY)
-        .parent()
-        .expect("target/debug")
-        .join("examples");
-    let binary = directory.join(name);
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "--quiet", "-p", package, "--example", name])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build --example {name}");
-    binary
-}
+pub use annot_test_support::example_binary as example;
 
 /// The gateway with a host on its stdio.
 pub struct Host {
@@ -298,7 +284,7 @@ impl ManageFiles {
 
     /// The gateway with `options` in front of `manage_files` over the sandbox.
     pub fn start(&self, options: &[&str]) -> Host {
-        let upstream = example("annot", "manage_files");
+        let upstream = example("manage_files");
         let (log, sandbox) = (self.log(), self.sandbox());
         let mut args: Vec<&str> = options.to_vec();
         args.extend(["--log", log.to_str().unwrap(), "--"]);

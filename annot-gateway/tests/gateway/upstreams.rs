@@ -44,7 +44,7 @@ pub fn configured(directory: &tempfile::TempDir) -> std::path::PathBuf {
         std::fs::create_dir(root.join(name)).unwrap();
         std::fs::write(root.join(name).join("todo"), note).unwrap();
     }
-    let server = example("annot-gateway", "plain_server");
+    let server = example("plain_server");
     let text = config(
         root.join("private").to_str().unwrap(),
         root.join("web").to_str().unwrap(),

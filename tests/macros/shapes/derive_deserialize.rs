@@ -29,7 +29,8 @@ enum Op {
     Look,
 }
 
-fn main() {
+#[test]
+fn serde_and_the_macro_read_the_same_actions() {
     let text = r#"{"method":"DELETE","path":"/a"}"#;
     let by_serde: Api = serde_json::from_str(text).unwrap();
     let by_macro = Api::from_arguments_str(text).unwrap();
@@ -38,7 +39,11 @@ fn main() {
     let Err(unknown) = serde_json::from_str::<Api>(r#"{"method":"PUT","path":"/a"}"#) else {
         panic!("PUT is no action");
     };
-    assert!(unknown.to_string().contains("unknown variant `PUT`, expected `GET` or `DELETE`"));
+    assert!(
+        unknown
+            .to_string()
+            .contains("unknown variant `PUT`, expected `GET` or `DELETE`")
+    );
     let op: Op = serde_json::from_str(r#""look""#).unwrap();
     assert!(matches!(op, Op::Look));
 }

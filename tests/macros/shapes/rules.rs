@@ -46,7 +46,8 @@ struct Api {
     path: String,
 }
 
-fn main() {
+#[test]
+fn every_predicate_form_compiles_into_the_rule_tables() {
     assert_eq!(Files::RULES.len(), 6);
     assert_eq!(Api::RULES.len(), 2);
 }

@@ -31,14 +31,21 @@ pub struct Call {
     pub url: String,
 }
 
-fn main() {
+#[test]
+fn a_tool_with_every_attribute_parses_and_resolves() {
     let notes = Notes::from_arguments_str(r#"{"action":"read","id":1}"#).unwrap();
     assert!(notes.resolve().is_read_only());
+    let Notes::Read { id } = notes else {
+        panic!("read is the action")
+    };
+    assert_eq!(id, 1);
     let call = Call::from_arguments_str(r#"{"verb":"Post","url":"u"}"#).unwrap();
     assert_eq!(call.resolve().destructive, Some(false));
     assert!(matches!(call.verb, Verb::Post));
     assert!(!call.url.is_empty());
-    if let Notes::Delete { id, reason } = Notes::from_arguments_str(r#"{"action":"delete","id":1}"#).unwrap() {
+    if let Notes::Delete { id, reason } =
+        Notes::from_arguments_str(r#"{"action":"delete","id":1}"#).unwrap()
+    {
         assert_eq!((id, reason), (1, None));
     }
     let _ = Notes::Sync;

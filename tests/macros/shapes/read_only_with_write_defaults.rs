@@ -10,7 +10,8 @@ enum Files {
     Append { path: String },
 }
 
-fn main() {
+#[test]
+fn read_only_actions_skip_the_tools_write_defaults() {
     assert_eq!(Files::ACTIONS[0].annotations.idempotent, Some(true));
     assert_eq!(Files::ACTIONS[1].annotations.idempotent, Some(false));
     assert_eq!(Files::ACTIONS[1].annotations.reversible, Some(false));

@@ -1,7 +1,12 @@
 use annot::{AnnotatedTool, HttpMethod, mcp_tool};
 
 // Tool-level write-only defaults skip read-only actions.
-#[mcp_tool(destructive, reversible = false, idempotent = false, open_world = false)]
+#[mcp_tool(
+    destructive,
+    reversible = false,
+    idempotent = false,
+    open_world = false
+)]
 enum Defaults {
     #[annotate(read_only)]
     Read { path: String },
@@ -29,7 +34,8 @@ struct Api {
     path: String,
 }
 
-fn main() {
+#[test]
+fn write_rules_leave_the_worst_case_not_read_only() {
     assert!(!Defaults::STATIC_ANNOTATIONS.is_read_only());
     assert!(!Reads::STATIC_ANNOTATIONS.is_read_only());
     assert!(!Api::STATIC_ANNOTATIONS.is_read_only());

@@ -1,0 +1,1 @@
+//! Nothing but a home for `tests/ui.rs`: see `Cargo.toml`.
