@@ -36,4 +36,5 @@ pages! {
     Performance => "../docs/reference/performance.md",
     Fuzzing => "../docs/reference/fuzzing.md",
     MutationTesting => "../docs/reference/mutation-testing.md",
+    Testing => "../docs/reference/testing.md",
 }
