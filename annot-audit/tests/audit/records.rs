@@ -2,11 +2,9 @@
 //! re-derive: JCS (RFC 8785) bytes, SHA-256, cited by an `evidenceRef`, and
 //! valid against annot-audit/schema/verdict-record.schema.json.
 
-mod support;
-
+use crate::support::{FIXTURE, audit};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use support::{FIXTURE, audit};
 
 fn rederive(record: &Value) -> String {
     let canonical = serde_jcs::to_vec(record).expect("a record canonicalizes");

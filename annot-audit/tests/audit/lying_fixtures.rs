@@ -2,9 +2,7 @@
 //! twin passes every check: the real binary against the real fixture
 //! servers (`annot-audit-fixture`).
 
-mod support;
-
-use support::{FIXTURE, audit};
+use crate::support::{FIXTURE, audit};
 
 /// Each fixture and the one check that must give VIOLATION on it, written
 /// by hand from what each fixture does; `missing-hints` is a missing
@@ -158,7 +156,7 @@ fn a_violation_carries_its_bytes_its_case_and_a_replay_that_finds_it_again() {
             .unwrap()
             .contains(&format!("--replay {case}"))
     );
-    let again = support::audit(
+    let again = crate::support::audit(
         &["--resolutions", "40", "--replay", case],
         &[FIXTURE, "riskier-than-bound"],
         &[],
@@ -230,9 +228,9 @@ fn bad_usage_exits_2_and_a_clean_run_0() {
 
 #[test]
 fn url_alone_makes_behaviour_not_applicable() {
-    let port = support::free_port();
+    let port = crate::support::free_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let mut server = std::process::Command::new(support::example("rmcp_server"))
+    let mut server = std::process::Command::new(crate::support::example("rmcp_server"))
         .args(["--http", &format!("127.0.0.1:{port}")])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -7,13 +7,11 @@
 //! them a small wrapper stands in with the same process tree (a parent that
 //! stays and runs the server as its child).
 
-mod support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::audit;
+use crate::support::audit;
 
 /// One exercised call: the lie is seen, then reproduced three times.
 const OPTIONS: [&str; 6] = [

@@ -3,11 +3,9 @@
 //! auditor in its sandbox), github_api. Every check passes or says why it
 //! does not apply; nothing is a VIOLATION or INCONCLUSIVE.
 
-mod support;
+use crate::support::{audit, example, free_port};
 
-use support::{audit, example, free_port};
-
-fn assert_clean(name: &str, audit: &support::Audit, expected_checks: &[&str]) {
+fn assert_clean(name: &str, audit: &crate::support::Audit, expected_checks: &[&str]) {
     assert_eq!(audit.status, 0, "{name}: {}{}", audit.stdout, audit.stderr);
     assert!(
         audit.checks_with("VIOLATION").is_empty(),
