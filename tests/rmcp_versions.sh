@@ -77,7 +77,8 @@ run_end() {
     fi
     echo "rmcp_versions: the rmcp tests against the $end rmcp, $version"
     local started=$SECONDS
-    (cd "$copy" && cargo test --quiet --locked -p annot --test rmcp)
+    # --workspace: the features the examples the tests run are built with (test-support).
+    (cd "$copy" && cargo test --quiet --locked --workspace --test rmcp)
     echo "rmcp_versions: rmcp $version ($end) passed in $((SECONDS - started)) s"
 }
 
