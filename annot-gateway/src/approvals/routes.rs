@@ -6,6 +6,7 @@
 //! its `Origin` must be the page's own, and the form must carry the
 //! session's token. Every page forbids framing and inline script.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use axum::Router;
@@ -15,11 +16,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
-use crate::approvals::sessions::{PageSession, PageSessions, same_token};
+use crate::approvals::sessions::{PageSessions, same_token};
 use crate::approvals::views::{SCRIPT, STYLESHEET, Views};
 use crate::auth::AuthError;
 use crate::config::ApprovalsSettings;
 use crate::gateway::Shared;
+use crate::store::{PageSession, StoreError};
 
 /// Who decides when the gateway authenticates nobody (it then listens on
 /// loopback only).
@@ -36,7 +38,6 @@ struct Page {
     /// DNS rebinding).
     host_allowed: fn(&str) -> bool,
     views: Views,
-    sessions: PageSessions,
 }
 
 /// The page's routes, when it is on.
@@ -47,7 +48,6 @@ pub fn router(shared: Arc<Shared>, host_allowed: fn(&str) -> bool) -> Option<Rou
         settings,
         host_allowed,
         views: Views::new(),
-        sessions: PageSessions::default(),
     });
     Some(
         Router::new()
@@ -88,19 +88,28 @@ async fn show(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response {
     if let Err(refused) = page.check_host(&headers) {
         return refused.into_response();
     }
-    match page.sessions.find(&headers) {
-        Some((id, session)) => page.render(&id, &session).await,
-        None if page.shared.authenticator.is_none() => {
+    match page.sessions().find(&headers).await {
+        Ok(Some((key, session))) => page.render(&key, &session).await,
+        Ok(None) if page.shared.authenticator.is_none() => {
             // On loopback without [auth], whoever reaches the page may decide.
-            let cookie = page.sessions.open(LOCAL_APPROVER.to_owned(), u64::MAX);
-            let mut response = redirect();
-            set_cookie(&mut response, &cookie);
-            response
+            match page
+                .sessions()
+                .open(LOCAL_APPROVER.to_owned(), u64::MAX)
+                .await
+            {
+                Ok(cookie) => {
+                    let mut response = redirect();
+                    set_cookie(&mut response, &cookie);
+                    response
+                }
+                Err(error) => store_failed(&error),
+            }
         }
-        None => html(
+        Ok(None) => html(
             StatusCode::OK,
             page.views.sign_in(None, &page.settings.approver_scope),
         ),
+        Err(error) => store_failed(&error),
     }
 }
 
@@ -108,15 +117,14 @@ async fn pending(State(page): State<Arc<Page>>, headers: HeaderMap) -> Response 
     if let Err(refused) = page.check_host(&headers) {
         return refused.into_response();
     }
-    let Some((_, session)) = page.sessions.find(&headers) else {
-        return text(StatusCode::UNAUTHORIZED, "sign in at /approvals");
+    let session = match page.sessions().find(&headers).await {
+        Ok(Some((_, session))) => session,
+        Ok(None) => return text(StatusCode::UNAUTHORIZED, "sign in at /approvals"),
+        Err(error) => return store_failed(&error),
     };
     match page.shared.store.pending_approvals().await {
         Ok(pending) => html(StatusCode::OK, page.views.pending(&pending, &session.csrf)),
-        Err(error) => text(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("the gateway's store failed: {error}"),
-        ),
+        Err(error) => store_failed(&error),
     }
 }
 
@@ -152,7 +160,10 @@ async fn sign_in(
             }
         }
     };
-    let cookie = page.sessions.open(approver, until);
+    let cookie = match page.sessions().open(approver, until).await {
+        Ok(cookie) => cookie,
+        Err(error) => return store_failed(&error),
+    };
     let mut response = redirect();
     set_cookie(&mut response, &cookie);
     response
@@ -163,11 +174,14 @@ async fn sign_out(
     headers: HeaderMap,
     Form(form): Form<SignOut>,
 ) -> Response {
-    let (id, _) = match page.check_action(&headers, &form.csrf) {
+    let (key, _) = match page.check_action(&headers, &form.csrf).await {
         Ok(signed_in) => signed_in,
         Err(refused) => return refused.into_response(),
     };
-    let cookie = page.sessions.close(&id);
+    let cookie = match page.sessions().close(&key).await {
+        Ok(cookie) => cookie,
+        Err(error) => return store_failed(&error),
+    };
     let mut response = redirect();
     set_cookie(&mut response, &cookie);
     response
@@ -178,7 +192,7 @@ async fn decide(
     headers: HeaderMap,
     Form(form): Form<Decide>,
 ) -> Response {
-    let (id, session) = match page.check_action(&headers, &form.csrf) {
+    let (key, session) = match page.check_action(&headers, &form.csrf).await {
         Ok(signed_in) => signed_in,
         Err(refused) => return refused.into_response(),
     };
@@ -211,7 +225,9 @@ async fn decide(
         (_, Err(error)) => format!("The gateway's store failed: {error}."),
         _ => "That call was already decided, or its time ran out.".to_owned(),
     };
-    page.sessions.flash(&id, line);
+    if let Err(error) = page.sessions().flash(&key, &line).await {
+        tracing::warn!("the approvals page's notice was not kept: {error}");
+    }
     redirect()
 }
 
@@ -224,19 +240,21 @@ async fn script() -> Response {
 }
 
 impl Page {
-    async fn render(&self, id: &str, session: &PageSession) -> Response {
+    fn sessions(&self) -> PageSessions<'_> {
+        PageSessions(&self.shared.store)
+    }
+
+    async fn render(&self, key: &str, session: &PageSession) -> Response {
         let pending = self.shared.store.pending_approvals().await;
         let recent = self.shared.store.recent_decisions(RECENT).await;
         let (pending, recent) = match (pending, recent) {
             (Ok(pending), Ok(recent)) => (pending, recent),
-            (Err(error), _) | (_, Err(error)) => {
-                return text(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    &format!("the gateway's store failed: {error}"),
-                );
-            }
+            (Err(error), _) | (_, Err(error)) => return store_failed(&error),
         };
-        let notice = self.sessions.take_flash(id);
+        let notice = match self.sessions().take_flash(key).await {
+            Ok(notice) => notice,
+            Err(error) => return store_failed(&error),
+        };
         let body = self.views.page(
             &session.approver,
             &session.csrf,
@@ -258,7 +276,7 @@ impl Page {
         } else {
             Err(Refused(
                 StatusCode::FORBIDDEN,
-                "the Host is not a loopback name, and the gateway listens on loopback",
+                "the Host is not a loopback name, and the gateway listens on loopback".into(),
             ))
         }
     }
@@ -267,7 +285,7 @@ impl Page {
     /// from, when it gives one.
     fn check_post(&self, headers: &HeaderMap) -> Result<(), Refused> {
         self.check_host(headers)?;
-        let cross_site = |why| Err(Refused(StatusCode::FORBIDDEN, why));
+        let cross_site = |why: &'static str| Err(Refused(StatusCode::FORBIDDEN, why.into()));
         if let Some(site) = headers.get("sec-fetch-site")
             && site.as_bytes() != b"same-origin"
         {
@@ -290,35 +308,52 @@ impl Page {
     }
 
     /// A signed-in session's action: the POST checks and the form's token.
-    fn check_action(
+    async fn check_action(
         &self,
         headers: &HeaderMap,
         csrf: &str,
     ) -> Result<(String, PageSession), Refused> {
         self.check_post(headers)?;
-        let Some((id, session)) = self.sessions.find(headers) else {
-            return Err(Refused(
-                StatusCode::UNAUTHORIZED,
-                "sign in at /approvals first",
-            ));
+        let (key, session) = match self.sessions().find(headers).await {
+            Ok(Some(signed_in)) => signed_in,
+            Ok(None) => {
+                return Err(Refused(
+                    StatusCode::UNAUTHORIZED,
+                    "sign in at /approvals first".into(),
+                ));
+            }
+            Err(error) => {
+                return Err(Refused(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    store_failure(&error).into(),
+                ));
+            }
         };
         if !same_token(csrf, &session.csrf) {
             return Err(Refused(
                 StatusCode::FORBIDDEN,
-                "the form's token is missing or not this session's",
+                "the form's token is missing or not this session's".into(),
             ));
         }
-        Ok((id, session))
+        Ok((key, session))
     }
 }
 
 /// Why a request is refused: its status and a line saying why.
-struct Refused(StatusCode, &'static str);
+struct Refused(StatusCode, Cow<'static, str>);
 
 impl IntoResponse for Refused {
     fn into_response(self) -> Response {
-        text(self.0, self.1)
+        text(self.0, &self.1)
     }
+}
+
+fn store_failure(error: &StoreError) -> String {
+    format!("the gateway's store failed: {error}")
+}
+
+fn store_failed(error: &StoreError) -> Response {
+    text(StatusCode::INTERNAL_SERVER_ERROR, &store_failure(error))
 }
 
 fn redirect() -> Response {

@@ -3,114 +3,84 @@
 //! browser gets a session cookie (`HttpOnly`, `SameSite=Strict`, path
 //! `/approvals`) that lasts no longer than the token. Each session has its
 //! own token against cross-site requests, sent back in every form.
-
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+//!
+//! Sessions live in the store, as the approvals themselves do, so a browser
+//! signed in through one gateway process is signed in on every process that
+//! shares the store (several behind one address). The store keeps a digest
+//! of the cookie, not the cookie: reading the store does not sign anyone in.
 
 use axum::http::{HeaderMap, header};
+use serde_json::Value;
 
 use crate::digest;
+use crate::store::{PageSession, Store, StoreError, now_ms};
 
 /// The session cookie's name.
 pub const COOKIE: &str = "annot-approvals";
 
-/// The longest a sign-in lasts, whatever the token's expiry.
+/// The longest a sign-in lasts, whatever the token's expiry, in seconds.
 const LONGEST: u64 = 12 * 3600;
 
-/// Sessions kept at most; the oldest go first (each is a sign-in).
+/// Sessions kept at most; those that end first go (each is a sign-in).
 const MOST: usize = 1000;
 
-/// One signed-in browser.
-#[derive(Clone, Debug)]
-pub struct PageSession {
-    /// Who decides: the token's subject.
-    pub approver: String,
-    /// The token every form carries.
-    pub csrf: String,
-    /// Seconds since the epoch when it ends.
-    pub expires: u64,
-    /// A line to show once on the next page (what the last action did).
-    pub flash: Option<String>,
+/// The signed-in browsers, in the store.
+pub struct PageSessions<'store>(pub &'store Store);
+
+/// The store's key for a cookie's value.
+fn key(cookie: &str) -> String {
+    digest::of(&Value::String(cookie.to_owned()))
 }
 
-/// The signed-in browsers, by cookie value.
-#[derive(Default)]
-pub struct PageSessions {
-    sessions: Mutex<HashMap<String, PageSession>>,
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs())
-}
-
-impl PageSessions {
+impl PageSessions<'_> {
     /// Signs `approver` in until `until` (seconds since the epoch) at the
-    /// latest: the cookie's value and its `Set-Cookie` header.
-    pub fn open(&self, approver: String, until: u64) -> String {
-        let now = now();
-        let expires = until.min(now + LONGEST);
-        let id = digest::random_id();
-        let mut sessions = self.sessions.lock().expect("page sessions lock");
-        sessions.retain(|_, session| session.expires > now);
-        if sessions.len() >= MOST
-            && let Some(oldest) = sessions
-                .iter()
-                .min_by_key(|(_, session)| session.expires)
-                .map(|(id, _)| id.clone())
-        {
-            sessions.remove(&oldest);
-        }
-        sessions.insert(
-            id.clone(),
-            PageSession {
-                approver,
-                csrf: digest::random_id(),
-                expires,
-                flash: None,
-            },
-        );
-        set_cookie(&id, expires.saturating_sub(now))
+    /// latest: the cookie's `Set-Cookie` header.
+    pub async fn open(&self, approver: String, until: u64) -> Result<String, StoreError> {
+        let now_s = u64::try_from(now_ms() / 1000).unwrap_or(0);
+        let expires_s = until.min(now_s + LONGEST);
+        let cookie = digest::random_id();
+        let session = PageSession {
+            approver,
+            csrf: digest::random_id(),
+            expires_ms: i64::try_from(expires_s.saturating_mul(1000)).unwrap_or(i64::MAX),
+        };
+        self.0
+            .open_page_session(&key(&cookie), &session, MOST)
+            .await?;
+        Ok(set_cookie(&cookie, expires_s.saturating_sub(now_s)))
     }
 
-    /// The session of a request's cookie, while it lasts.
-    pub fn find(&self, headers: &HeaderMap) -> Option<(String, PageSession)> {
-        let id = cookie(headers)?;
-        let mut sessions = self.sessions.lock().expect("page sessions lock");
-        match sessions.get(&id) {
-            Some(session) if session.expires > now() => Some((id, session.clone())),
-            Some(_) => {
-                sessions.remove(&id);
-                None
-            }
-            None => None,
-        }
+    /// The session of a request's cookie, while it lasts, with the store's
+    /// key for it.
+    pub async fn find(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Option<(String, PageSession)>, StoreError> {
+        let Some(cookie) = cookie(headers) else {
+            return Ok(None);
+        };
+        let key = key(&cookie);
+        Ok(self
+            .0
+            .page_session(&key)
+            .await?
+            .map(|session| (key, session)))
     }
 
     /// Takes the session's line to show once.
-    pub fn take_flash(&self, id: &str) -> Option<String> {
-        let mut sessions = self.sessions.lock().expect("page sessions lock");
-        sessions.get_mut(id)?.flash.take()
+    pub async fn take_flash(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.0.take_page_flash(key).await
     }
 
     /// Sets the line the next page shows.
-    pub fn flash(&self, id: &str, line: String) {
-        if let Some(session) = self
-            .sessions
-            .lock()
-            .expect("page sessions lock")
-            .get_mut(id)
-        {
-            session.flash = Some(line);
-        }
+    pub async fn flash(&self, key: &str, line: &str) -> Result<(), StoreError> {
+        self.0.set_page_flash(key, line).await
     }
 
     /// Signs out: the `Set-Cookie` header that clears the cookie.
-    pub fn close(&self, id: &str) -> String {
-        self.sessions.lock().expect("page sessions lock").remove(id);
-        set_cookie("", 0)
+    pub async fn close(&self, key: &str) -> Result<String, StoreError> {
+        self.0.close_page_session(key).await?;
+        Ok(set_cookie("", 0))
     }
 }
 

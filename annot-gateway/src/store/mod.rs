@@ -16,8 +16,8 @@ use std::path::PathBuf;
 
 use postgres::PostgresStore;
 pub use records::{
-    ApprovalRequest, ApprovalState, CallRecord, LoggedDecision, PinState, Risk, StoreError, now_ms,
-    rfc3339,
+    ApprovalRequest, ApprovalState, CallRecord, LoggedDecision, PageSession, PinState, Risk,
+    StoreError, now_ms, rfc3339,
 };
 use serde_json::Value;
 use sqlite::SqliteStore;
@@ -215,6 +215,38 @@ impl Store {
         risk_key: &str,
     ) -> Result<Option<String>, StoreError> {
         on_backend!(self, claim_approved(call_digest, risk_key))
+    }
+
+    /// Keeps a browser signed in to the approvals page under `key` (a digest
+    /// of its cookie, never the cookie itself), dropping the sessions that
+    /// ended and, past `most`, those that end first.
+    pub async fn open_page_session(
+        &self,
+        key: &str,
+        session: &PageSession,
+        most: usize,
+    ) -> Result<(), StoreError> {
+        on_backend!(self, open_page_session(key, session, most))
+    }
+
+    /// The page session under `key`, while it lasts.
+    pub async fn page_session(&self, key: &str) -> Result<Option<PageSession>, StoreError> {
+        on_backend!(self, page_session(key))
+    }
+
+    /// Sets the line the session's next page shows once.
+    pub async fn set_page_flash(&self, key: &str, line: &str) -> Result<(), StoreError> {
+        on_backend!(self, set_page_flash(key, line))
+    }
+
+    /// Takes the line the session's page shows once.
+    pub async fn take_page_flash(&self, key: &str) -> Result<Option<String>, StoreError> {
+        on_backend!(self, take_page_flash(key))
+    }
+
+    /// Signs the session under `key` out, on every process.
+    pub async fn close_page_session(&self, key: &str) -> Result<(), StoreError> {
+        on_backend!(self, close_page_session(key))
     }
 }
 

@@ -138,6 +138,18 @@ pub enum ApprovalState {
     Expired,
 }
 
+/// One browser signed in to the approvals page, kept in the store so that
+/// every gateway process behind one address knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageSession {
+    /// Who decides: the token's subject.
+    pub approver: String,
+    /// The token every form carries, against cross-site requests.
+    pub csrf: String,
+    /// Milliseconds since the Unix epoch when it ends.
+    pub expires_ms: i64,
+}
+
 /// The milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     SystemTime::now()

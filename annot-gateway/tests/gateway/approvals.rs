@@ -67,7 +67,12 @@ struct PageReply {
 
 impl Approvals {
     fn get(&self, path: &str, cookie: Option<&str>) -> PageReply {
-        let mut request = self.agent.get(format!("{}{path}", self.base));
+        self.get_from(&self.base, path, cookie)
+    }
+
+    /// A GET from the gateway at `base` (another process, say).
+    fn get_from(&self, base: &str, path: &str, cookie: Option<&str>) -> PageReply {
+        let mut request = self.agent.get(format!("{base}{path}"));
         if let Some(cookie) = cookie {
             request = request.header("cookie", cookie);
         }
@@ -76,7 +81,18 @@ impl Approvals {
 
     /// POSTs a form with `headers`.
     fn post(&self, path: &str, form: &[(&str, &str)], headers: &[(&str, &str)]) -> PageReply {
-        let mut request = self.agent.post(format!("{}{path}", self.base));
+        self.post_to(&self.base, path, form, headers)
+    }
+
+    /// POSTs a form to the gateway at `base`, with `headers`.
+    fn post_to(
+        &self,
+        base: &str,
+        path: &str,
+        form: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> PageReply {
+        let mut request = self.agent.post(format!("{base}{path}"));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -522,4 +538,71 @@ fn an_approval_outlives_the_process_that_asked_and_is_spent_once() {
         "buy milk\neggs\n",
         "appended once"
     );
+}
+
+#[test]
+fn a_sign_in_holds_on_every_process_of_the_store_and_a_sign_out_ends_it_on_all() {
+    let page = started("2m");
+    // A second process on the same store, as behind a load balancer.
+    let args = page.setup.args(&["--exposure", "resolvable"], &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let other = HttpGateway::start(&args);
+    let other_base = other.url.trim_end_matches("/mcp").to_owned();
+
+    let cookie = page.sign_in("carol");
+    let shown = page.get_from(&other_base, "/approvals", Some(&cookie));
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(
+        shown
+            .body
+            .contains("<strong class=\"approver\">carol</strong>"),
+        "{}",
+        shown.body
+    );
+
+    // A call waiting through the first process is approved through the other.
+    let arguments = json!({"action": "append", "name": "todo", "text": "eggs\n"});
+    let call = page.call(arguments);
+    let started = Instant::now();
+    let pending = loop {
+        let reply = page.get_from(&other_base, "/approvals/pending", Some(&cookie));
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        if reply.body.contains("pending-call") {
+            break reply.body;
+        }
+        assert!(started.elapsed() < PATIENCE, "no call came to the page");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let (id, csrf) = (attribute(&pending, "data-id"), attribute(&pending, "value"));
+    let decided = page.post_to(
+        &other_base,
+        "/approvals/decide",
+        &[("csrf", &csrf), ("id", &id), ("decision", "approve")],
+        &[
+            ("cookie", &cookie),
+            ("origin", &other_base),
+            ("sec-fetch-site", "same-origin"),
+        ],
+    );
+    assert_eq!(decided.status, 303, "{}", decided.body);
+    assert_eq!(text(&result_of(call)), "appended");
+    // The notice of the decision shows once, on whichever process serves the page next.
+    let notice = page.get("/approvals", Some(&cookie));
+    assert!(notice.body.contains("Approved `notes`"), "{}", notice.body);
+    let again = page.get_from(&other_base, "/approvals", Some(&cookie));
+    assert!(!again.body.contains("Approved `notes`"), "{}", again.body);
+
+    let origin = page.own_origin();
+    let signed_out = page.post(
+        "/approvals/sign-out",
+        &[("csrf", &csrf)],
+        &[
+            ("cookie", &cookie),
+            ("origin", &origin),
+            ("sec-fetch-site", "same-origin"),
+        ],
+    );
+    assert_eq!(signed_out.status, 303, "{}", signed_out.body);
+    let refused = page.get_from(&other_base, "/approvals/pending", Some(&cookie));
+    assert_eq!(refused.status, 401, "{}", refused.body);
 }

@@ -1,8 +1,11 @@
 //! The store's operations as the approvals page and the gateway use them,
-//! on each backend: the approvals queue, requestStates and risk.
+//! on each backend: the approvals queue, the page's sessions, requestStates
+//! and risk.
 
 use annot_gateway::StoreLocation;
-use annot_gateway::store::{ApprovalRequest, ApprovalState, CallRecord, Risk, Store, now_ms};
+use annot_gateway::store::{
+    ApprovalRequest, ApprovalState, CallRecord, PageSession, Risk, Store, now_ms,
+};
 use serde_json::json;
 
 use crate::stores::{TestStore, on_each_store};
@@ -14,6 +17,8 @@ on_each_store!(
     a_request_state_is_spent_once,
     legs_only_add_and_the_first_writer_keeps_each,
     recent_decisions_are_the_newest_first,
+    a_page_session_is_every_processs_until_it_ends_or_is_closed,
+    page_sessions_past_the_most_lose_those_that_end_first,
 );
 
 fn run<T>(work: impl Future<Output = T>) -> T {
@@ -235,4 +240,51 @@ fn of_many_stores_spending_at_once_one_gets_each(store: &TestStore) {
     let claims = outcomes.iter().filter(|(claimed, _)| *claimed).count();
     let spends = outcomes.iter().filter(|(_, spent)| *spent).count();
     assert_eq!((claims, spends), (1, 1), "{outcomes:?}");
+}
+
+fn page_session(approver: &str, expires_ms: i64) -> PageSession {
+    PageSession {
+        approver: approver.into(),
+        csrf: format!("csrf of {approver}"),
+        expires_ms,
+    }
+}
+
+fn a_page_session_is_every_processs_until_it_ends_or_is_closed(store: &TestStore) {
+    run(async {
+        let (one, two) = (open(store).await, open(store).await);
+        let carol = page_session("carol", now_ms() + 60_000);
+        one.open_page_session("k1", &carol, 1000).await.unwrap();
+        assert_eq!(two.page_session("k1").await.unwrap(), Some(carol));
+        assert_eq!(two.page_session("k9").await.unwrap(), None);
+
+        // The notice set through one process is shown once, by either.
+        two.set_page_flash("k1", "Approved `notes`").await.unwrap();
+        assert_eq!(
+            one.take_page_flash("k1").await.unwrap().as_deref(),
+            Some("Approved `notes`")
+        );
+        assert_eq!(two.take_page_flash("k1").await.unwrap(), None);
+
+        two.close_page_session("k1").await.unwrap();
+        assert_eq!(one.page_session("k1").await.unwrap(), None);
+
+        let ended = page_session("dave", now_ms() - 1);
+        one.open_page_session("k2", &ended, 1000).await.unwrap();
+        assert_eq!(two.page_session("k2").await.unwrap(), None);
+    });
+}
+
+fn page_sessions_past_the_most_lose_those_that_end_first(store: &TestStore) {
+    run(async {
+        let store = open(store).await;
+        let now = now_ms();
+        for (key, ends_in) in [("k3", 10_000), ("k4", 30_000), ("k5", 20_000)] {
+            let session = page_session(key, now + ends_in);
+            store.open_page_session(key, &session, 2).await.unwrap();
+        }
+        assert_eq!(store.page_session("k3").await.unwrap(), None);
+        assert!(store.page_session("k4").await.unwrap().is_some());
+        assert!(store.page_session("k5").await.unwrap().is_some());
+    });
 }

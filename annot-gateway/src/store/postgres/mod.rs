@@ -10,6 +10,7 @@
 //! again without restarting the gateway.
 
 mod approvals;
+mod page_sessions;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -102,6 +103,13 @@ CREATE TABLE IF NOT EXISTS approvals (
     spent_ms BIGINT
 );
 CREATE INDEX IF NOT EXISTS approvals_by_call ON approvals (call_digest, risk_key);
+CREATE TABLE IF NOT EXISTS page_sessions (
+    key TEXT PRIMARY KEY,
+    approver TEXT NOT NULL,
+    csrf TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL,
+    flash TEXT
+);
 ";
 
 /// An arbitrary constant naming the advisory lock under which the schema is

@@ -10,6 +10,8 @@
 //! the write lock first, so two processes never both read the old row), and
 //! a writer waits up to the busy timeout for another's commit.
 
+mod page_sessions;
+
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -92,6 +94,13 @@ CREATE TABLE IF NOT EXISTS approvals (
     spent_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS approvals_by_call ON approvals (call_digest, risk_key);
+CREATE TABLE IF NOT EXISTS page_sessions (
+    key TEXT PRIMARY KEY,
+    approver TEXT NOT NULL,
+    csrf TEXT NOT NULL,
+    expires_ms INTEGER NOT NULL,
+    flash TEXT
+);
 ";
 
 /// One event row, on a connection the caller holds (a pin's check and its
