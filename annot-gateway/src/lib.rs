@@ -28,20 +28,15 @@ mod message;
 mod resolving;
 mod route;
 mod sources;
+mod stdio;
 pub mod store;
 mod upstream;
-
-use std::time::Duration;
-
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
 
 pub use config::{ConfigError, ConfirmMode, Settings, UpstreamSpec};
 pub use gateway::{Gateway, Shared};
 pub use http::{HttpOptions, serve_http};
+pub use stdio::serve_stdio;
 pub use store::{Store, StoreLocation};
-
-use message::{MAX_MESSAGE_SIZE, code, error_response, read_line};
 
 /// Why the gateway could not start.
 #[derive(Debug, thiserror::Error)]
@@ -74,53 +69,4 @@ pub enum StartError {
     /// The gateway cannot watch for SIGTERM.
     #[error("cannot watch for SIGTERM: {0}")]
     Signal(std::io::Error),
-}
-
-/// Serves one host on stdin and stdout in front of `settings.upstream`,
-/// until the host closes stdin; answers every request still in flight
-/// before returning.
-pub async fn serve_stdio(settings: Settings) -> Result<(), StartError> {
-    let shared = Shared::open(settings).await?;
-    let (host, mut to_host) = mpsc::unbounded_channel::<Vec<u8>>();
-    let writer = tokio::spawn(async move {
-        let mut stdout = tokio::io::stdout();
-        while let Some(bytes) = to_host.recv().await {
-            if bytes.is_empty() {
-                break;
-            }
-            if stdout.write_all(&bytes).await.is_err() || stdout.flush().await.is_err() {
-                break;
-            }
-        }
-    });
-    let gateway = Gateway::start(shared, host);
-    let mut stdin = BufReader::new(tokio::io::stdin());
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(StartError::Signal)?;
-    loop {
-        let line = tokio::select! {
-            line = read_line(&mut stdin, MAX_MESSAGE_SIZE) => line,
-            // SIGTERM or Ctrl-C: stop reading, answer what is in flight, stop
-            // the upstreams, as at the end of input.
-            _ = terminate.recv() => break,
-            _ = tokio::signal::ctrl_c() => break,
-        };
-        match line {
-            Ok(Some(Ok(bytes))) => gateway.from_host(&bytes),
-            Ok(Some(Err(length))) => gateway.to_host(&error_response(
-                &serde_json::Value::Null,
-                code::INVALID_REQUEST,
-                format!(
-                    "a message of {length} bytes is past the gateway's cap of {MAX_MESSAGE_SIZE}"
-                ),
-            )),
-            Ok(None) | Err(_) => break,
-        }
-    }
-    gateway
-        .drain(gateway.settings.timeout + Duration::from_secs(1))
-        .await;
-    let _ = writer.await;
-    gateway.close();
-    Ok(())
 }

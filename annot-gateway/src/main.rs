@@ -44,7 +44,7 @@ struct ServeOptions {
     exposure: Option<String>,
     /// A call the policy wants confirmed: ask the host (elicitation), deny
     /// it, leave it to the host's own approval, or queue it on the approvals
-    /// page (`page`, with --http).
+    /// page (`page`, with --http or --approvals-listen).
     #[arg(long, value_enum)]
     confirm: Option<ConfirmMode>,
     /// The configuration file (TOML).
@@ -87,8 +87,13 @@ struct ServeOptions {
     tag: Option<String>,
     /// How long a call waits on the approvals page for a decision before it
     /// is refused (`90s`, `2m`; default 2m). Turns the page on.
-    #[arg(long, value_name = "DURATION", requires = "http")]
+    #[arg(long, value_name = "DURATION")]
     approval_wait: Option<String>,
+    /// With the host on stdio: serve the approvals page at
+    /// http://ADDR/approvals (loopback, unless [auth] is configured). Turns
+    /// the page on.
+    #[arg(long, value_name = "ADDR", conflicts_with = "http")]
+    approvals_listen: Option<std::net::SocketAddr>,
     /// The upstream server's command and arguments.
     #[arg(last = true)]
     upstream: Vec<String>,
@@ -158,12 +163,23 @@ fn serve(options: ServeOptions) -> Result<(), String> {
     });
     let served_over_http = http.is_some();
     let settings = settings(options).map_err(|error| error.to_string())?;
-    if settings.approvals.is_some() && !served_over_http {
-        return Err(
-            "the approvals page ([approvals], --confirm page) is served at /approvals \
-                    of --http ADDR: add --http"
-                .to_owned(),
-        );
+    match &settings.approvals {
+        Some(approvals) if served_over_http && approvals.listen.is_some() => {
+            return Err(
+                "with --http the approvals page is at /approvals of its address: \
+                 [approvals] listen (--approvals-listen) is for a host on stdio"
+                    .to_owned(),
+            );
+        }
+        Some(approvals) if !served_over_http && approvals.listen.is_none() => {
+            return Err(
+                "the approvals page ([approvals], --confirm page) needs an address: \
+                 --http ADDR (it is then at /approvals), or, with the host on stdio, \
+                 --approvals-listen ADDR ([approvals] listen)"
+                    .to_owned(),
+            );
+        }
+        _ => {}
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -198,13 +214,14 @@ fn settings(options: ServeOptions) -> Result<Settings, ConfigError> {
         .confirm
         .or(section.confirm)
         .unwrap_or(ConfirmMode::Ask);
-    let approvals = match (&file.approvals, &options.approval_wait, confirm) {
-        (None, None, mode) if mode != ConfirmMode::Page => None,
-        (section, wait, _) => Some(
+    let page_asked = options.approval_wait.is_some() || options.approvals_listen.is_some();
+    let approvals = match (&file.approvals, page_asked, confirm) {
+        (None, false, mode) if mode != ConfirmMode::Page => None,
+        (section, _, _) => Some(
             section
                 .clone()
                 .unwrap_or_default()
-                .settings(wait.as_deref())?,
+                .settings(options.approval_wait.as_deref(), options.approvals_listen)?,
         ),
     };
     let gateway_log = section.log.map(|path| path.to_string_lossy().into_owned());

@@ -9,4 +9,22 @@ mod routes;
 mod sessions;
 mod views;
 
+use std::net::SocketAddr;
+
 pub(crate) use routes::router;
+
+use crate::StartError;
+use crate::gateway::Shared;
+
+/// Refuses an address off loopback without `[auth]`: the page would let
+/// anyone who reaches it approve calls.
+pub(crate) fn check_address(local: SocketAddr, shared: &Shared) -> Result<(), StartError> {
+    if local.ip().is_loopback() || shared.authenticator.is_some() {
+        return Ok(());
+    }
+    Err(StartError::Approvals(format!(
+        "{local} is not a loopback address and [auth] is not configured: the approvals \
+         page would let anyone who reaches it approve calls (listen on loopback, or \
+         configure [auth])"
+    )))
+}

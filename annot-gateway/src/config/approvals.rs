@@ -1,18 +1,23 @@
-//! `[approvals]`: the approvals page's wait and who may decide.
+//! `[approvals]`: the approvals page's wait, who may decide, and where the
+//! page is served when the host speaks over stdio.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde::Deserialize;
 
 use super::ConfigError;
 
-/// The approvals page (`/approvals` of `--http`).
+/// The approvals page (`/approvals` of `--http`, or of its own address).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApprovalsSettings {
     /// How long a call waits there for a decision before it is refused.
     pub wait: Duration,
     /// The scope a token must grant to sign in and decide, with `[auth]`.
     pub approver_scope: String,
+    /// The page's own address, for a gateway whose host speaks over stdio
+    /// (with `--http` the page is at `/approvals` of that address).
+    pub listen: Option<SocketAddr>,
 }
 
 /// The page's wait when nothing sets it.
@@ -29,11 +34,27 @@ pub struct ApprovalsSection {
     pub wait: Option<String>,
     /// The scope a token must grant to decide (default `gateway:approve`).
     pub approver_scope: Option<String>,
+    /// The page's own address (`"127.0.0.1:8787"`), for a stdio gateway.
+    pub listen: Option<String>,
 }
 
 impl ApprovalsSection {
-    /// The settings, with `wait` (from the command line) over the file's.
-    pub fn settings(&self, wait: Option<&str>) -> Result<ApprovalsSettings, ConfigError> {
+    /// The settings, with `wait` and `listen` (from the command line) over
+    /// the file's.
+    pub fn settings(
+        &self,
+        wait: Option<&str>,
+        listen: Option<SocketAddr>,
+    ) -> Result<ApprovalsSettings, ConfigError> {
+        let listen = match (listen, &self.listen) {
+            (Some(address), _) => Some(address),
+            (None, Some(text)) => Some(text.parse().map_err(|_| {
+                ConfigError::Invalid(format!(
+                    "approvals.listen: `{text}` is not an address and port (127.0.0.1:8787)"
+                ))
+            })?),
+            (None, None) => None,
+        };
         let wait = match wait.or(self.wait.as_deref()) {
             Some(text) => parse_duration(text)
                 .map_err(|why| ConfigError::Invalid(format!("approvals.wait: {why}")))?,
@@ -45,6 +66,7 @@ impl ApprovalsSection {
                 .approver_scope
                 .clone()
                 .unwrap_or_else(|| DEFAULT_APPROVER_SCOPE.to_owned()),
+            listen,
         })
     }
 }

@@ -41,6 +41,7 @@
 //! authentication: listen on a loopback address, or put one in front.
 
 mod app;
+mod page_alone;
 mod refusals;
 mod stateless;
 mod streams;
@@ -67,6 +68,7 @@ use crate::gateway::Shared;
 use crate::message::{MAX_MESSAGE_SIZE, code};
 
 use app::{App, reap};
+pub(crate) use page_alone::serve_page_alone;
 use refusals::{Kind, accepts, check_version, classify, is_loopback_authority, plain, rpc_error};
 pub use refusals::{SESSION_HEADER, VERSION_HEADER, VERSIONS};
 use streams::{Answer, Outgoing, RouteGuard, event_stream, exchange, stream_body};
@@ -129,11 +131,7 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
     })?;
     if !local.ip().is_loopback() && shared.authenticator.is_none() {
         if shared.settings.approvals.is_some() {
-            return Err(StartError::Approvals(format!(
-                "{local} is not a loopback address and [auth] is not configured: the approvals \
-                 page would let anyone who reaches it approve calls (listen on loopback, or \
-                 configure [auth])"
-            )));
+            crate::approvals::check_address(local, &shared)?;
         }
         tracing::warn!(
             "listening on {local}, not a loopback address: the gateway authenticates nobody"

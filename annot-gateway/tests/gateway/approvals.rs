@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::rules::{SPLIT_NOTES, Setup};
-use crate::support::{GATEWAY, HttpGateway, Reply, example, exported, snapshot, text};
+use crate::support::{GATEWAY, Host, HttpGateway, Reply, example, exported, snapshot, text};
 use crate::tokens::{Issuer, auth_section, claims};
 
 const PREVIEW: &str = "preview = \"{action} the note {name}\"\n";
@@ -409,7 +409,7 @@ fn a_call_nobody_decides_is_refused_when_its_time_runs_out() {
 }
 
 #[test]
-fn the_page_without_auth_is_served_on_loopback_only_and_over_http_only() {
+fn the_page_without_auth_is_served_on_loopback_only_and_needs_an_address() {
     let directory = tempfile::tempdir().unwrap();
     let upstream = example("plain_server");
     let log = directory.path().join("log.sqlite3");
@@ -432,9 +432,17 @@ fn the_page_without_auth_is_served_on_loopback_only_and_over_http_only() {
     let (code, stderr) = run(&["--http", "0.0.0.0:0", "--confirm", "page"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("not a loopback address"), "{stderr}");
+    let (code, stderr) = run(&["--approvals-listen", "0.0.0.0:0", "--confirm", "page"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("not a loopback address"), "{stderr}");
+    // On stdio the page needs an address of its own; with --http it has one.
     let (code, stderr) = run(&["--confirm", "page"]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("--http"), "{stderr}");
+    assert!(stderr.contains("--approvals-listen ADDR"), "{stderr}");
+    let both = ["--http", "127.0.0.1:0", "--approvals-listen", "127.0.0.1:0"];
+    let (code, stderr) = run(&both);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
 }
 
 #[test]
@@ -605,4 +613,79 @@ fn a_sign_in_holds_on_every_process_of_the_store_and_a_sign_out_ends_it_on_all()
     assert_eq!(signed_out.status, 303, "{}", signed_out.body);
     let refused = page.get_from(&other_base, "/approvals/pending", Some(&cookie));
     assert_eq!(refused.status, 401, "{}", refused.body);
+}
+
+#[test]
+fn a_host_on_stdio_has_its_calls_decided_on_the_page_at_an_address_of_its_own() {
+    let config = SPLIT_NOTES.replace("override = true\n", &format!("override = true\n{PREVIEW}"));
+    let setup = Setup::new(&config);
+    let args = setup.args(
+        &[
+            "--exposure",
+            "resolvable",
+            "--confirm",
+            "page",
+            "--approvals-listen",
+            "127.0.0.1:0",
+        ],
+        &[],
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (mut host, base) = Host::start_with_page(&args);
+    host.initialize(json!({}));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+
+    // On loopback without [auth], the first visit signs in the local user.
+    let visit = page_reply(agent.get(format!("{base}/approvals")).call().unwrap());
+    assert_eq!(visit.status, 303, "{}", visit.body);
+    let cookie = visit.cookie.expect("a session cookie");
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+
+    let id = json!(7);
+    host.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "notes", "arguments": {"action": "delete", "name": "todo"}}}));
+    let started = Instant::now();
+    let pending = loop {
+        let reply = page_reply(
+            agent
+                .get(format!("{base}/approvals/pending"))
+                .header("cookie", &cookie)
+                .call()
+                .unwrap(),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        if reply.body.contains("pending-call") {
+            break reply.body;
+        }
+        assert!(started.elapsed() < PATIENCE, "no call came to the page");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(pending.contains("delete the note todo"), "{pending}");
+    let decided = page_reply(
+        agent
+            .post(format!("{base}/approvals/decide"))
+            .header("cookie", &cookie)
+            .header("origin", &base)
+            .header("sec-fetch-site", "same-origin")
+            .send_form([
+                ("csrf", attribute(&pending, "value").as_str()),
+                ("id", attribute(&pending, "data-id").as_str()),
+                ("decision", "approve"),
+            ])
+            .unwrap(),
+    );
+    assert_eq!(decided.status, 303, "{}", decided.body);
+    let answer = host.response(&id);
+    assert_eq!(text(&answer["result"]), "deleted", "{answer}");
+    assert!(!setup.notes().join("todo").exists(), "the note is deleted");
+    let logged = exported(setup.log());
+    let confirmation = logged.last().unwrap()["confirmation"].as_str().unwrap();
+    assert!(
+        confirmation.starts_with("approved by local user on the approvals page"),
+        "{confirmation}"
+    );
 }

@@ -33,13 +33,31 @@ pub struct Host {
 impl Host {
     /// Starts `annot-gateway ARGS`.
     pub fn start(args: &[&str]) -> Host {
+        Host::spawn(args, Stdio::inherit()).0
+    }
+
+    /// Starts `annot-gateway ARGS` with the approvals page on an address of
+    /// its own (`--approvals-listen`): the host, and the page's
+    /// `http://ADDR` as the gateway writes it to stderr.
+    pub fn start_with_page(args: &[&str]) -> (Host, String) {
+        let (host, stderr) = Host::spawn(args, Stdio::piped());
+        let page = address_on_stderr(stderr.expect("stderr"), |line| {
+            line.strip_prefix("annot-gateway: the approvals page is at ")?
+                .strip_suffix("/approvals")
+                .map(str::to_owned)
+        });
+        (host, page)
+    }
+
+    fn spawn(args: &[&str], stderr: Stdio) -> (Host, Option<std::process::ChildStderr>) {
         let mut child = Command::new(GATEWAY)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("annot-gateway starts");
+        let stderr = child.stderr.take();
         let stdout = child.stdout.take().expect("stdout");
         let (sender, lines) = channel();
         std::thread::spawn(move || {
@@ -52,13 +70,14 @@ impl Host {
                 }
             }
         });
-        Host {
+        let host = Host {
             stdin: child.stdin.take(),
             child,
             lines,
             unread: Vec::new(),
             next_id: 1,
-        }
+        };
+        (host, stderr)
     }
 
     /// Writes one raw line.
@@ -222,6 +241,27 @@ impl Drop for Host {
 }
 
 /// The text of a result's first content block.
+/// Echoes a child's stderr from a thread, and gives back the first address
+/// `find` reads in it.
+fn address_on_stderr(
+    stderr: std::process::ChildStderr,
+    find: fn(&str) -> Option<String>,
+) -> String {
+    let (sender, addresses) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(address) = find(&line) {
+                let _ = sender.send(address);
+            }
+            eprintln!("{line}");
+        }
+    });
+    addresses
+        .recv_timeout(PATIENCE)
+        .expect("the gateway says where it listens")
+}
+
 pub fn text(result: &Value) -> &str {
     result["content"][0]["text"].as_str().unwrap_or_default()
 }
@@ -366,24 +406,10 @@ impl HttpGateway {
             .stderr(Stdio::piped())
             .spawn()
             .expect("annot-gateway starts");
-        let stderr = child.stderr.take().expect("stderr");
-        let (sender, addresses) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if let Some(url) = line
-                    .split("at ")
-                    .nth(1)
-                    .filter(|_| line.contains("serving MCP"))
-                {
-                    let _ = sender.send(url.trim().to_owned());
-                }
-                eprintln!("{line}");
-            }
+        let url = address_on_stderr(child.stderr.take().expect("stderr"), |line| {
+            let url = line.strip_prefix("annot-gateway: serving MCP over Streamable HTTP at ")?;
+            Some(url.trim().to_owned())
         });
-        let url = addresses
-            .recv_timeout(PATIENCE)
-            .expect("the gateway says where it listens");
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
