@@ -41,7 +41,7 @@
 //! authentication: listen on a loopback address, or put one in front.
 
 mod app;
-mod page_alone;
+mod page;
 mod refusals;
 mod stateless;
 mod streams;
@@ -68,8 +68,8 @@ use crate::gateway::Shared;
 use crate::message::{MAX_MESSAGE_SIZE, code};
 
 use app::{App, reap};
-pub(crate) use page_alone::serve_page_alone;
-use refusals::{Kind, accepts, check_version, classify, is_loopback_authority, plain, rpc_error};
+pub(crate) use page::serve_page_alone;
+use refusals::{Kind, accepts, check_version, classify, plain, rpc_error};
 pub use refusals::{SESSION_HEADER, VERSION_HEADER, VERSIONS};
 use streams::{Answer, Outgoing, RouteGuard, event_stream, exchange, stream_body};
 
@@ -119,20 +119,9 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         }
         let _ = stop.send(true);
     });
-    let listener = tokio::net::TcpListener::bind(options.listen)
-        .await
-        .map_err(|source| StartError::Listen {
-            address: options.listen,
-            source,
-        })?;
-    let local = listener.local_addr().map_err(|source| StartError::Listen {
-        address: options.listen,
-        source,
-    })?;
+    let (listener, local) = page::bind(options.listen).await?;
+    let approvals = page::routes(&shared, local)?;
     if !local.ip().is_loopback() && shared.authenticator.is_none() {
-        if shared.settings.approvals.is_some() {
-            crate::approvals::check_address(local, &shared)?;
-        }
         tracing::warn!(
             "listening on {local}, not a loopback address: the gateway authenticates nobody"
         );
@@ -174,17 +163,8 @@ pub async fn serve_http(settings: Settings, options: HttpOptions) -> Result<(), 
         )
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_SIZE))
         .with_state(Arc::clone(&app));
-    let host_allowed: fn(&str) -> bool = if app.loopback {
-        is_loopback_authority
-    } else {
-        |_| true
-    };
-    let approvals = crate::approvals::router(Arc::clone(&app.shared), host_allowed);
     let router = match approvals {
-        Some(approvals) => {
-            eprintln!("annot-gateway: the approvals page is at http://{local}/approvals");
-            router.merge(approvals)
-        }
+        Some(approvals) => router.merge(approvals),
         None => router,
     };
     eprintln!("annot-gateway: serving MCP over Streamable HTTP at http://{local}/mcp");
