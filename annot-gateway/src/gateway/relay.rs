@@ -64,14 +64,7 @@ impl Gateway {
         params: Value,
     ) -> (String, oneshot::Receiver<Value>) {
         let (sender, receiver) = oneshot::channel();
-        let id = format!(
-            "{prefix}-{}",
-            self.next_host_id.fetch_add(1, Ordering::Relaxed)
-        );
-        self.waiters
-            .lock()
-            .expect("waiters lock")
-            .insert(id.clone(), HostWaiter::Gateway(sender));
+        let id = self.await_host_answer(prefix, HostWaiter::Gateway(sender));
         if let Ok(related) = HOST_REQUEST.try_with(Value::clone) {
             self.related
                 .lock()
@@ -97,16 +90,23 @@ impl Gateway {
     /// Handles what the upstream sends that is not a response.
     pub(crate) fn relay_from_upstream(&self, index: usize, mut message: Value) {
         if let Some(upstream_id) = message.get("id").cloned() {
-            let id = format!(
-                "annot-gateway-upstream-{}",
-                self.next_host_id.fetch_add(1, Ordering::Relaxed)
-            );
-            self.waiters
-                .lock()
-                .expect("waiters lock")
-                .insert(id.clone(), HostWaiter::Upstream(index, upstream_id));
-            message["id"] = json!(id);
+            let waiter = HostWaiter::Upstream(index, upstream_id);
+            message["id"] = json!(self.await_host_answer("annot-gateway-upstream", waiter));
         }
         self.to_host(&message);
+    }
+
+    /// A new id (`PREFIX-N`) for a request to the host, whose answer goes
+    /// to `waiter`.
+    fn await_host_answer(&self, prefix: &str, waiter: HostWaiter) -> String {
+        let id = format!(
+            "{prefix}-{}",
+            self.next_host_id.fetch_add(1, Ordering::Relaxed)
+        );
+        self.waiters
+            .lock()
+            .expect("waiters lock")
+            .insert(id.clone(), waiter);
+        id
     }
 }
