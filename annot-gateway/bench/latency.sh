@@ -62,20 +62,7 @@ trap cleanup EXIT
 mkdir "$work/notes"
 printf 'buy milk\n' >"$work/notes/todo"
 # The rules that split `notes` by action: a read resolves to read-only.
-cat >"$work/gateway.toml" <<'TOML'
-[tools.notes]
-discriminator = "action"
-override = true
-
-[tools.notes.actions.read]
-annotations = { read_only = true }
-
-[tools.notes.actions.append]
-annotations = { read_only = false, destructive = false }
-
-[tools.notes.actions.delete]
-annotations = { read_only = false, destructive = true }
-TOML
+cp "$repo/annot-gateway/tests/fixtures/notes.toml" "$work/gateway.toml"
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -105,7 +105,8 @@ carol=$(token carol files:write)
 loader=$(token loader files:read)
 
 printf 'meet me at noon\n' >"$work/notes/todo"
-cat >"$work/gateway.toml" <<TOML
+{
+    cat <<TOML
 [gateway]
 exposure = "resolvable"
 # A send needs its caller's yes (the default policy), asked of the host.
@@ -115,20 +116,10 @@ confirm = "ask"
 command = "$examples/plain_server"
 args = ["$work/notes"]
 
-# notes as a mailbox: a read brings private data and strangers' mail (untrusted
-# content) into the context; an append sends mail out.
-[tools.notes]
-discriminator = "action"
-override = true
-
-[tools.notes.actions.read]
-annotations = { read_only = true, sensitive_data = true, open_world = true }
-
-[tools.notes.actions.append]
-annotations = { read_only = false, destructive = false, open_world = true }
-
-[tools.notes.actions.delete]
-annotations = { read_only = false, destructive = true }
+TOML
+    # notes as a mailbox, as annot-gateway/tests/gateway/http_scaleout.rs has it.
+    cat annot-gateway/tests/fixtures/mailbox.toml
+    cat <<TOML
 
 [auth]
 issuer = "$issuer"
@@ -136,6 +127,7 @@ audience = "annot-gateway"
 jwks_file = "$work/jwks.json"
 scopes = { "files:read" = "read-only", "files:write" = "no-destructive" }
 TOML
+} >"$work/gateway.toml"
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -53,20 +53,11 @@ fs.writeFileSync(jwks, JSON.stringify({ keys: [jwk] }));
 const config = path.join(sandbox, "gateway.toml");
 fs.writeFileSync(
   config,
-  `[tools.notes]
-discriminator = "action"
-override = true
-preview = "{action} the note {name}"
-
-[tools.notes.actions.read]
-annotations = { read_only = true }
-
-[tools.notes.actions.append]
-annotations = { read_only = false, destructive = false }
-
-[tools.notes.actions.delete]
-annotations = { read_only = false, destructive = true }
-
+  // The Rust tests' split of `notes`, with a call preview.
+  fs
+    .readFileSync(new URL("../fixtures/notes.toml", import.meta.url), "utf8")
+    .replace("override = true\n", 'override = true\npreview = "{action} the note {name}"\n') +
+    `
 [auth]
 issuer = "${ISSUER}"
 audience = "${AUDIENCE}"

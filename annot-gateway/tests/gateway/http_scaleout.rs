@@ -12,20 +12,7 @@ const MODERN: &str = "2026-07-28";
 
 /// `notes` as a mailbox: a read brings private data and mail from strangers
 /// (untrusted content) into the context, an append sends a message out.
-pub const MAILBOX_NOTES: &str = r#"
-[tools.notes]
-discriminator = "action"
-override = true
-
-[tools.notes.actions.read]
-annotations = { read_only = true, sensitive_data = true, open_world = true }
-
-[tools.notes.actions.append]
-annotations = { read_only = false, destructive = false, open_world = true }
-
-[tools.notes.actions.delete]
-annotations = { read_only = false, destructive = true }
-"#;
+pub const MAILBOX_NOTES: &str = include_str!("../fixtures/mailbox.toml");
 
 fn started(config: &str, options: &[&str]) -> (Setup, HttpGateway) {
     let setup = Setup::new(config);

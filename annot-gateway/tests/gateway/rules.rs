@@ -11,20 +11,7 @@ use crate::support::{Host, example, exported, refused_at_start, snapshot, text};
 
 /// `notes`' actions, with the right to state them lower than the
 /// upstream's worst case.
-pub const SPLIT_NOTES: &str = r#"
-[tools.notes]
-discriminator = "action"
-override = true
-
-[tools.notes.actions.read]
-annotations = { read_only = true }
-
-[tools.notes.actions.append]
-annotations = { read_only = false, destructive = false }
-
-[tools.notes.actions.delete]
-annotations = { read_only = false, destructive = true }
-"#;
+pub const SPLIT_NOTES: &str = include_str!("../fixtures/notes.toml");
 
 /// A directory with one note, a configuration file and a store: a SQLite
 /// file in the directory, or the one given.
