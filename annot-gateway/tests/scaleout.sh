@@ -221,21 +221,8 @@ echo "gateway scaleout: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p
 echo "gateway scaleout: g1 :$g1_port, g2 :$g2_port, nginx :$port (legacy sessions by tag, 2026-07-28 anywhere)," \
     "store: $SCALEOUT_STORE"
 
-passed=0
-failed=0
-check() {
-    local name=$1 ok=$2
-    if [ "$ok" = yes ]; then
-        echo "ok   $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name"
-        failed=$((failed + 1))
-    fi
-}
-yes_if() {
-    if "$@" >/dev/null; then echo yes; else echo no; fi
-}
+# shellcheck source=tests/checks.sh
+. "$root/tests/checks.sh"
 
 # POSTs a JSON-RPC message through nginx: post TOKEN SESSION BODY (SESSION
 # "-": a 2026-07-28 request). Sets $status, $session (of the answer) and

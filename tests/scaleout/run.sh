@@ -98,18 +98,8 @@ echo "scaleout: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/
     "$profile build, $("$nginx" -v 2>&1 | sed 's#.*/##')"
 echo "scaleout: backends b1 :$b1_port, b2 :$b2_port; nginx :$port_one (b1), :$port_two (b1+b2, tag map), :$port_plain (round robin)"
 
-passed=0
-failed=0
-check() {
-    local name=$1 ok=$2
-    if [ "$ok" = yes ]; then
-        echo "ok   $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name"
-        failed=$((failed + 1))
-    fi
-}
+# shellcheck source=tests/checks.sh
+. "$root/tests/checks.sh"
 
 # Runs the load generator; $summary is its last line (loadgen: key=value ...).
 load() {
