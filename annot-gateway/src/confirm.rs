@@ -158,12 +158,10 @@ impl Gateway {
         {
             return self.approved_before(&id, request.call_digest).await;
         }
-        let waiting = store.pending_approvals().await.ok().and_then(|pending| {
-            pending.into_iter().find(|queued| {
-                queued.call_digest == request.call_digest && queued.risk_key == request.risk_key
-            })
-        });
-        match waiting {
+        let waiting = store
+            .pending_approval_for(&request.call_digest, &request.risk_key)
+            .await;
+        match waiting.ok().flatten() {
             Some(queued) => request = queued,
             None => {
                 request.id = digest::random_id();

@@ -206,24 +206,19 @@ async fn decide(
             );
         }
     };
-    let store = &page.shared.store;
-    let tool = store.pending_approvals().await.ok().and_then(|pending| {
-        pending
-            .into_iter()
-            .find(|request| request.id == form.id)
-            .map(|request| request.tool)
-    });
-    let decided = store
+    let decided = page
+        .shared
+        .store
         .decide_approval(&form.id, approve, &session.approver)
         .await;
-    if let Ok(true) = decided {
+    if let Ok(Some(_)) = decided {
         page.shared.decided.notify_waiters();
     }
-    let line = match (tool, decided) {
-        (Some(tool), Ok(true)) if approve => format!("Approved `{tool}`: the call runs."),
-        (Some(tool), Ok(true)) => format!("Denied `{tool}`: the call is refused."),
-        (_, Err(error)) => format!("The gateway's store failed: {error}."),
-        _ => "That call was already decided, or its time ran out.".to_owned(),
+    let line = match decided {
+        Ok(Some(tool)) if approve => format!("Approved `{tool}`: the call runs."),
+        Ok(Some(tool)) => format!("Denied `{tool}`: the call is refused."),
+        Ok(None) => "That call was already decided, or its time ran out.".to_owned(),
+        Err(error) => format!("The gateway's store failed: {error}."),
     };
     if let Err(error) = page.sessions().flash(&key, &line).await {
         tracing::warn!("the approvals page's notice was not kept: {error}");

@@ -187,17 +187,29 @@ impl Store {
     /// The approvals waiting for a person (before their deadline), oldest
     /// first.
     pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
-        on_backend!(self, pending_approvals())
+        on_backend!(self, pending_approvals(None))
     }
 
-    /// Approves or denies approval `id` as `by`: `true` when it was pending
-    /// and before its deadline, and is now decided (of two deciders, one).
+    /// The oldest approval waiting for the call of `call_digest` by
+    /// `risk_key` (before its deadline), if any.
+    pub async fn pending_approval_for(
+        &self,
+        call_digest: &str,
+        risk_key: &str,
+    ) -> Result<Option<ApprovalRequest>, StoreError> {
+        let pending = on_backend!(self, pending_approvals(Some((call_digest, risk_key))))?;
+        Ok(pending.into_iter().next())
+    }
+
+    /// Approves or denies approval `id` as `by`: the tool of the call, when
+    /// it was pending and before its deadline and is now decided (of two
+    /// deciders, one); `None` otherwise.
     pub async fn decide_approval(
         &self,
         id: &str,
         approve: bool,
         by: &str,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Option<String>, StoreError> {
         on_backend!(self, decide_approval(id, approve, by))
     }
 

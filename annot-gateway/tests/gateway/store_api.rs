@@ -58,7 +58,16 @@ fn an_approval_is_decided_once_and_spent_once(store: &TestStore) {
         let store = open(store).await;
         let asked = request("a1", now_ms() + 60_000);
         store.request_approval(&asked).await.unwrap();
-        assert_eq!(store.pending_approvals().await.unwrap(), [asked]);
+        assert_eq!(
+            store.pending_approvals().await.unwrap(),
+            std::slice::from_ref(&asked)
+        );
+        let waiting = store.pending_approval_for("sha256:call", "subject:alice");
+        assert_eq!(waiting.await.unwrap(), Some(asked));
+        let waiting = store.pending_approval_for("sha256:call", "subject:mallory");
+        assert_eq!(waiting.await.unwrap(), None, "another caller's call");
+        let waiting = store.pending_approval_for("sha256:other", "subject:alice");
+        assert_eq!(waiting.await.unwrap(), None, "another call");
         assert_eq!(
             store.approval_state("a1").await.unwrap(),
             Some(ApprovalState::Pending)
@@ -67,8 +76,18 @@ fn an_approval_is_decided_once_and_spent_once(store: &TestStore) {
         let claim = store.claim_approved("sha256:call", "subject:alice").await;
         assert_eq!(claim.unwrap(), None);
 
-        assert!(store.decide_approval("a1", true, "carol").await.unwrap());
-        assert!(!store.decide_approval("a1", false, "dave").await.unwrap());
+        assert_eq!(
+            store
+                .decide_approval("a1", true, "carol")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("notes")
+        );
+        assert_eq!(
+            store.decide_approval("a1", false, "dave").await.unwrap(),
+            None
+        );
         assert!(store.pending_approvals().await.unwrap().is_empty());
         let approved = ApprovalState::Approved {
             by: "carol".into(),
@@ -95,13 +114,23 @@ fn an_approval_is_decided_once_and_spent_once(store: &TestStore) {
             .request_approval(&request("a2", now_ms() + 60_000))
             .await
             .unwrap();
-        assert!(store.decide_approval("a2", false, "dave").await.unwrap());
+        assert_eq!(
+            store
+                .decide_approval("a2", false, "dave")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("notes")
+        );
         let denied = ApprovalState::Denied { by: "dave".into() };
         assert_eq!(store.approval_state("a2").await.unwrap(), Some(denied));
         let claim = store.claim_approved("sha256:call", "subject:alice").await;
         assert_eq!(claim.unwrap(), None, "a denial approves nothing");
         assert_eq!(store.approval_state("never").await.unwrap(), None);
-        assert!(!store.decide_approval("never", true, "carol").await.unwrap());
+        assert_eq!(
+            store.decide_approval("never", true, "carol").await.unwrap(),
+            None
+        );
     });
 }
 
@@ -117,7 +146,10 @@ fn an_approval_past_its_deadline_expires(store: &TestStore) {
             store.approval_state("late").await.unwrap(),
             Some(ApprovalState::Expired)
         );
-        assert!(!store.decide_approval("late", true, "carol").await.unwrap());
+        assert_eq!(
+            store.decide_approval("late", true, "carol").await.unwrap(),
+            None
+        );
     });
 }
 
@@ -212,7 +244,14 @@ fn of_many_stores_spending_at_once_one_gets_each(store: &TestStore) {
             .request_approval(&request("race", now_ms() + 60_000))
             .await
             .unwrap();
-        assert!(first.decide_approval("race", true, "carol").await.unwrap());
+        assert_eq!(
+            first
+                .decide_approval("race", true, "carol")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("notes")
+        );
         first
             .issue_round_trip("race-state", "sha256:call", now_ms() + 60_000)
             .await

@@ -38,15 +38,21 @@ impl PostgresStore {
         Ok(())
     }
 
-    pub async fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
+    pub async fn pending_approvals(
+        &self,
+        of_call: Option<(&str, &str)>,
+    ) -> Result<Vec<ApprovalRequest>, StoreError> {
+        let (call_digest, risk_key) = of_call.unzip();
         let rows = self
             .client()
             .await?
             .query(
                 "SELECT id, call_digest, risk_key, session, upstream, tool, arguments, \
                  annotations, source, reason, preview, created_ms, deadline_ms FROM approvals \
-                 WHERE state = 'pending' AND deadline_ms > $1 ORDER BY created_ms, id",
-                &[&now_ms()],
+                 WHERE state = 'pending' AND deadline_ms > $1 \
+                 AND ($2::TEXT IS NULL OR (call_digest = $2 AND risk_key = $3)) \
+                 ORDER BY created_ms, id",
+                &[&now_ms(), &call_digest, &risk_key],
             )
             .await?;
         rows.iter()
@@ -75,18 +81,18 @@ impl PostgresStore {
         id: &str,
         approve: bool,
         by: &str,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Option<String>, StoreError> {
         let state = if approve { "approved" } else { "denied" };
-        let changed = self
+        let row = self
             .client()
             .await?
-            .execute(
+            .query_opt(
                 "UPDATE approvals SET state = $2, decided_by = $3, decided_ms = $4 \
-                 WHERE id = $1 AND state = 'pending' AND deadline_ms > $4",
+                 WHERE id = $1 AND state = 'pending' AND deadline_ms > $4 RETURNING tool",
                 &[&id, &state, &by, &now_ms()],
             )
             .await?;
-        Ok(changed == 1)
+        Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
 
     pub async fn approval_state(&self, id: &str) -> Result<Option<ApprovalState>, StoreError> {

@@ -371,14 +371,19 @@ impl SqliteStore {
         Ok(())
     }
 
-    pub fn pending_approvals(&self) -> Result<Vec<ApprovalRequest>, StoreError> {
+    pub fn pending_approvals(
+        &self,
+        of_call: Option<(&str, &str)>,
+    ) -> Result<Vec<ApprovalRequest>, StoreError> {
         let connection = self.connection();
         let mut statement = connection.prepare(
             "SELECT id, call_digest, risk_key, session, upstream, tool, arguments, annotations, \
              source, reason, preview, created_ms, deadline_ms FROM approvals \
-             WHERE state = 'pending' AND deadline_ms > ?1 ORDER BY created_ms, id",
+             WHERE state = 'pending' AND deadline_ms > ?1 \
+             AND (?2 IS NULL OR (call_digest = ?2 AND risk_key = ?3)) ORDER BY created_ms, id",
         )?;
-        let rows = statement.query_map(params![now_ms()], |row| {
+        let (call_digest, risk_key) = of_call.unzip();
+        let rows = statement.query_map(params![now_ms(), call_digest, risk_key], |row| {
             let json_column = |index: usize| -> rusqlite::Result<Value> {
                 let text: String = row.get(index)?;
                 Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
@@ -402,14 +407,27 @@ impl SqliteStore {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn decide_approval(&self, id: &str, approve: bool, by: &str) -> Result<bool, StoreError> {
-        let now = now_ms();
-        let changed = self.connection().execute(
-            "UPDATE approvals SET state = ?2, decided_by = ?3, decided_ms = ?4 \
-             WHERE id = ?1 AND state = 'pending' AND deadline_ms > ?4",
-            params![id, if approve { "approved" } else { "denied" }, by, now],
-        )?;
-        Ok(changed == 1)
+    pub fn decide_approval(
+        &self,
+        id: &str,
+        approve: bool,
+        by: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let tool = self
+            .connection()
+            .query_row(
+                "UPDATE approvals SET state = ?2, decided_by = ?3, decided_ms = ?4 \
+                 WHERE id = ?1 AND state = 'pending' AND deadline_ms > ?4 RETURNING tool",
+                params![
+                    id,
+                    if approve { "approved" } else { "denied" },
+                    by,
+                    now_ms()
+                ],
+                |row| row.get(0),
+            )
+            .optional()?;
+        Ok(tool)
     }
 
     pub fn approval_state(&self, id: &str) -> Result<Option<ApprovalState>, StoreError> {
