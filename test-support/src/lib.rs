@@ -1,7 +1,7 @@
 //! What the test suites of every crate in the workspace share: one helper per
 //! job, not one copy per crate.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -14,12 +14,12 @@ use std::sync::Mutex;
 /// build for one package (`-p annot`) would resolve other features and build
 /// tokio, rmcp and everything above them once more, in the middle of the tests.
 pub fn example_binary(name: &str) -> PathBuf {
-    static BUILT: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    static BUILT: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let profile_dir = profile_dir();
     let mut built = BUILT
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if built.get_or_insert_default().insert(name.to_owned()) {
+    if built.insert(name.to_owned()) {
         build(name, &profile_dir);
     }
     let binary = profile_dir
